@@ -1,0 +1,2 @@
+#include "CImageCodecs.h"
+int glimpse_codecs_version(void) { return 1; }

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Runs the whole test suite (every test target), after installing what is missing.
+# Fails if the suite fails or if no test ran at all.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/bootstrap.sh
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+set +e
+swift test 2>&1 | tee "$log"
+status=${PIPESTATUS[0]}
+set -e
+[ "$status" -eq 0 ] || { echo "test.sh: swift test failed (exit $status)" >&2; exit "$status"; }
+if ! grep -Eq 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
+  echo "test.sh: no Swift Testing run with at least one passing test was reported" >&2
+  exit 1
+fi
+echo "test.sh: all tests passed"
