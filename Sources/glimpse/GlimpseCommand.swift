@@ -1,0 +1,19 @@
+import ArgumentParser
+
+/// The `glimpse` command line: a thin layer over the Glimpse library. Every
+/// subcommand lives in its own file and only parses, calls the library, and prints.
+@main
+struct GlimpseCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "glimpse",
+        abstract: "Image search over pixel buffers: decode, fingerprint, index and query images.",
+        discussion: """
+            Exit codes: 0 success; 1 usage or input error; 2 some files failed; \
+            3 no match where one was required.
+            """,
+        version: "0.1.0",
+        subcommands: [
+            InspectCommand.self,
+        ]
+    )
+}
