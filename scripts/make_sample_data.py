@@ -370,9 +370,10 @@ def main():
             "continent": continent,
             "description": description,
             "keywords": keywords,
-            "location": None if location is None else {"latitude": location[0], "longitude": location[1]},
             "images": [rel],
         }
+        if location is not None:  # omitted, not null, when unknown
+            landmark["location"] = {"latitude": location[0], "longitude": location[1]}
         landmarks.append(landmark)
         members[collection].append(landmark["id"])
         attribution.append((f"catalog/{rel}", src, crop, author, licence))
