@@ -1,5 +1,105 @@
-/* Placeholder: SIMD kernels with run-time CPU dispatch land with issue 3. */
+/*
+ * CSIMDKernels: the hot loops of Glimpse's fingerprints, each compiled three times
+ * (portable x86-64 / generic C, AVX2+POPCNT, AVX-512 F+BW+VPOPCNTDQ) and chosen at run
+ * time with __builtin_cpu_supports.
+ *
+ * Every entry point takes an `isa` argument (GLIMPSE_ISA_*). The kernel runs the best
+ * variant that is both requested and supported by the CPU, so GLIMPSE_ISA_PORTABLE
+ * forces the portable path (tests use this to prove the paths identical) and
+ * GLIMPSE_ISA_BEST picks the fastest one.
+ *
+ * Identical answers on every path: integer kernels are exact; float kernels evaluate,
+ * for every output element, the same IEEE operations in the same order on every path
+ * (they vectorise across outputs, never across a reduction) and the file is compiled
+ * with floating-point contraction (FMA fusion) turned off.
+ *
+ * Nothing here allocates, prints, or keeps state other than the cached CPU probe.
+ */
 #ifndef GLIMPSE_CSIMDKERNELS_H
 #define GLIMPSE_CSIMDKERNELS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define GLIMPSE_ISA_PORTABLE 0
+#define GLIMPSE_ISA_AVX2 1
+#define GLIMPSE_ISA_AVX512 2
+#define GLIMPSE_ISA_BEST 255
+
 int glimpse_kernels_version(void);
+
+/* Best instruction set this CPU supports (one of GLIMPSE_ISA_PORTABLE/AVX2/AVX512). */
+int glimpse_cpu_best_isa(void);
+/* The instruction set a kernel actually uses when `requested` is asked for. */
+int glimpse_isa_effective(int requested);
+
+/* ---- Hamming distance ---------------------------------------------------------- */
+
+/* out[i] = popcount(query ^ codes[i]) for i < count. */
+void glimpse_hamming64_distances(int isa, uint64_t query, const uint64_t *codes, size_t count,
+                                 uint16_t *out);
+
+/* 256-bit codes, four consecutive words each (code i = codes[4i ..< 4i+4]).
+ * out[i] = popcount(query ^ code i), 0…256. */
+void glimpse_hamming256_distances(int isa, const uint64_t *query4, const uint64_t *codes,
+                                  size_t count, uint16_t *out);
+
+/* ---- Byte-vector L1 (histograms) ----------------------------------------------- */
+
+/* Sum of |a[i] - b[i]| over n bytes. */
+uint32_t glimpse_l1_u8(int isa, const uint8_t *a, const uint8_t *b, size_t n);
+
+/* out[i] = L1 distance between the 64-byte query and rows[64i ..< 64i+64]. */
+void glimpse_l1_u8x64_distances(int isa, const uint8_t *query64, const uint8_t *rows,
+                                size_t count, uint16_t *out);
+
+/* ---- Luma ------------------------------------------------------------------------ */
+
+/* Y = (0.299f*R + 0.587f*G) + 0.114f*B in float, as PDQ computes it.
+ * src: RGBA8 rows `src_bytes_per_row` apart; out: `out_stride` floats apart. */
+void glimpse_luma_rgba8(int isa, const uint8_t *src, size_t src_bytes_per_row, int width, int height,
+                        float *out, size_t out_stride);
+/* Y = (float)gray. */
+void glimpse_luma_gray8(int isa, const uint8_t *src, size_t src_bytes_per_row, int width, int height,
+                        float *out, size_t out_stride);
+/* Same formula as glimpse_luma_rgba8 on float RGBA pixels (4 floats each). */
+void glimpse_luma_rgbaf(int isa, const float *src, size_t src_stride, int width, int height,
+                        float *out, size_t out_stride);
+
+/* ---- Separable filters ----------------------------------------------------------- */
+
+/* PDQ's box filter (a Jarosz pass) along each column: for every column, the running
+ * mean over a window of `window` rows centred as PDQ does (shrinking at the edges). */
+void glimpse_box_columns(int isa, const float *in, size_t in_stride, float *out, size_t out_stride,
+                         int rows, int cols, int window);
+
+/* out[c][r] = in[r][c] for groups of `group` floats (pixel transpose). Pure data movement. */
+void glimpse_transpose_f32(const float *in, size_t in_stride, float *out, size_t out_stride,
+                           int rows, int cols, int group);
+
+/* Weighted sums of rows: for output row o, out[o][x] = sum over t < tap_count[o] of
+ * weights[tap_offset[o] + t] * src[tap_start[o] + t][x], accumulated from 0.0f in t order.
+ * `row_len` elements per row. The _u8 form reads bytes, the _f32 form floats. */
+void glimpse_weighted_rows_u8(int isa, const uint8_t *src, size_t src_stride, int row_len,
+                              const int32_t *tap_start, const int32_t *tap_count,
+                              const int32_t *tap_offset, const float *weights, int out_rows,
+                              float *out, size_t out_stride);
+void glimpse_weighted_rows_f32(int isa, const float *src, size_t src_stride, int row_len,
+                               const int32_t *tap_start, const int32_t *tap_count,
+                               const int32_t *tap_offset, const float *weights, int out_rows,
+                               float *out, size_t out_stride);
+
+/* Dense product C = A·B, C[i][j] = sum_k A[i][k] * B[k][j] accumulated from 0.0f in k
+ * order (the summation order of PDQ's dct64To16). A is m×k, B is k×n, C is m×n,
+ * all row-major with the given strides (in floats). */
+void glimpse_matmul_f32(int isa, const float *a, size_t a_stride, const float *b, size_t b_stride,
+                        float *c, size_t c_stride, int m, int k, int n);
+
+/* ---- Colour histogram ------------------------------------------------------------ */
+
+/* Adds, for each float RGBA pixel (0…255 scale), one count to counts[bin] where bin is
+ * Glimpse's 64-bin HSV bin (see ColorHistogram.swift for the bin layout). */
+void glimpse_hsv_histogram_rgbaf(int isa, const float *src, size_t src_stride, int width, int height,
+                                 uint32_t counts[64]);
+
 #endif

@@ -1,0 +1,217 @@
+import CSIMDKernels
+
+/// One hit of a ``HammingScan`` (or ``HistogramScan``): the position of a code in the
+/// scanned buffer and its distance to the query.
+public struct ScanMatch: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// Index of the code in the scanned buffer (code `index`, not word `index`).
+    public var index: Int
+    /// Distance to the query (Hamming bits, or histogram L1).
+    public var distance: Int
+
+    /// Creates a match.
+    public init(index: Int, distance: Int) {
+        self.index = index
+        self.distance = distance
+    }
+
+    /// Closer first; ties broken by the lower index, so results are deterministic.
+    public static func < (a: ScanMatch, b: ScanMatch) -> Bool {
+        (a.distance, a.index) < (b.distance, b.index)
+    }
+
+    public var description: String { "#\(index)@\(distance)" }
+}
+
+/// Bulk Hamming-distance scans over contiguous, struct-of-arrays code buffers: the
+/// index's inner loop.
+///
+/// Layouts:
+/// - 64-bit codes (aHash, dHash, pHash): one `UInt64` per code.
+/// - 256-bit codes (PDQ): four `UInt64` per code, in ``PDQHash/words`` order
+///   (code `i` is words `4i ..< 4i+4`). ``PDQHash/appendWords(to:)`` builds such a buffer.
+///
+/// Every function runs the AVX-512 VPOPCNTDQ kernel when available, else AVX2+POPCNT,
+/// else a portable bit-trick popcount; `using:` forces a path (answers are identical).
+/// Cost: O(count); about 8 (64-bit) or 32 (256-bit) bytes read per code.
+public enum HammingScan {
+    /// Codes scored per kernel call inside the threshold and top-k scans.
+    static let blockSize = 4096
+
+    /// Writes `out[i] = popcount(query ^ codes[i])` for every code.
+    ///
+    /// - Precondition: `out.count >= codes.count`.
+    public static func distances(from query: UInt64, to codes: UnsafeBufferPointer<UInt64>,
+                                 into out: UnsafeMutableBufferPointer<UInt16>, using isa: InstructionSet = .best) {
+        precondition(out.count >= codes.count, "output holds \(out.count) distances, need \(codes.count)")
+        guard let c = codes.baseAddress, let o = out.baseAddress, !codes.isEmpty else { return }
+        glimpse_hamming64_distances(isa.code, query, c, codes.count, o)
+    }
+
+    /// Writes the distance from `query` to each 256-bit code of `codes` (4 words per code).
+    ///
+    /// - Precondition: `codes.count` is a multiple of 4 and `out.count >= codes.count / 4`.
+    public static func distances(from query: PDQHash, to codes: UnsafeBufferPointer<UInt64>,
+                                 into out: UnsafeMutableBufferPointer<UInt16>, using isa: InstructionSet = .best) {
+        precondition(codes.count % 4 == 0, "256-bit codes take 4 words each; got \(codes.count) words")
+        let n = codes.count / 4
+        precondition(out.count >= n, "output holds \(out.count) distances, need \(n)")
+        guard let c = codes.baseAddress, let o = out.baseAddress, n > 0 else { return }
+        withUnsafeBytes(of: query.words) { q in
+            glimpse_hamming256_distances(isa.code, q.baseAddress?.assumingMemoryBound(to: UInt64.self), c, n, o)
+        }
+    }
+
+    /// Distances from `query` to every 64-bit code, as a new array.
+    public static func distances(from query: UInt64, to codes: [UInt64], using isa: InstructionSet = .best) -> [UInt16] {
+        [UInt16](unsafeUninitializedCapacity: codes.count) { out, n in
+            codes.withUnsafeBufferPointer { distances(from: query, to: $0, into: out, using: isa) }
+            n = codes.count
+        }
+    }
+
+    /// Distances from `query` to every 256-bit code of `codes` (4 words per code), as a new array.
+    public static func distances(from query: PDQHash, to codes: [UInt64], using isa: InstructionSet = .best) -> [UInt16] {
+        [UInt16](unsafeUninitializedCapacity: codes.count / 4) { out, n in
+            codes.withUnsafeBufferPointer { distances(from: query, to: $0, into: out, using: isa) }
+            n = codes.count / 4
+        }
+    }
+
+    /// Every 64-bit code within `maxDistance` bits of `query`, closest first (ties by index).
+    /// O(count) plus O(m log m) for m hits.
+    public static func matches(of query: UInt64, in codes: UnsafeBufferPointer<UInt64>, maxDistance: Int,
+                               using isa: InstructionSet = .best) -> [ScanMatch] {
+        threshold(count: codes.count, maxDistance: maxDistance) { start, n, out in
+            distances(from: query, to: UnsafeBufferPointer(rebasing: codes[start..<(start + n)]), into: out, using: isa)
+        }
+    }
+
+    /// Every 256-bit code (4 words each) within `maxDistance` bits of `query`, closest first
+    /// (ties by index). O(count) plus O(m log m) for m hits.
+    public static func matches(of query: PDQHash, in codes: UnsafeBufferPointer<UInt64>, maxDistance: Int,
+                               using isa: InstructionSet = .best) -> [ScanMatch] {
+        precondition(codes.count % 4 == 0, "256-bit codes take 4 words each; got \(codes.count) words")
+        return threshold(count: codes.count / 4, maxDistance: maxDistance) { start, n, out in
+            distances(from: query, to: UnsafeBufferPointer(rebasing: codes[(4 * start)..<(4 * (start + n))]), into: out, using: isa)
+        }
+    }
+
+    /// The `k` 64-bit codes closest to `query` (at most `maxDistance` away), closest first,
+    /// ties broken by the lower index. O(count) time, O(min(k, count)) memory beyond a
+    /// 4096-entry block.
+    public static func nearest(_ k: Int, to query: UInt64, in codes: UnsafeBufferPointer<UInt64>,
+                               maxDistance: Int = 64, using isa: InstructionSet = .best) -> [ScanMatch] {
+        topK(k, count: codes.count, maxDistance: maxDistance) { start, n, out in
+            distances(from: query, to: UnsafeBufferPointer(rebasing: codes[start..<(start + n)]), into: out, using: isa)
+        }
+    }
+
+    /// The `k` 256-bit codes (4 words each) closest to `query` (at most `maxDistance` away),
+    /// closest first, ties broken by the lower index. O(count).
+    public static func nearest(_ k: Int, to query: PDQHash, in codes: UnsafeBufferPointer<UInt64>,
+                               maxDistance: Int = 256, using isa: InstructionSet = .best) -> [ScanMatch] {
+        precondition(codes.count % 4 == 0, "256-bit codes take 4 words each; got \(codes.count) words")
+        return topK(k, count: codes.count / 4, maxDistance: maxDistance) { start, n, out in
+            distances(from: query, to: UnsafeBufferPointer(rebasing: codes[(4 * start)..<(4 * (start + n))]), into: out, using: isa)
+        }
+    }
+
+    // MARK: - shared selection
+
+    /// Scores `count` codes block by block and keeps those within `maxDistance`.
+    static func threshold(count: Int, maxDistance: Int,
+                          score: (Int, Int, UnsafeMutableBufferPointer<UInt16>) -> Void) -> [ScanMatch] {
+        var hits: [ScanMatch] = []
+        guard maxDistance >= 0 else { return hits }
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: blockSize) { block in
+            var start = 0
+            while start < count {
+                let n = min(blockSize, count - start)
+                score(start, n, block)
+                for i in 0..<n where Int(block[i]) <= maxDistance {
+                    hits.append(ScanMatch(index: start + i, distance: Int(block[i])))
+                }
+                start += n
+            }
+        }
+        hits.sort()
+        return hits
+    }
+
+    /// Bounded top-k: a running cut-off distance (the k-th best so far) lets most codes be
+    /// rejected with one compare; the kept candidates are re-selected when they reach 2k.
+    static func topK(_ k: Int, count: Int, maxDistance: Int,
+                     score: (Int, Int, UnsafeMutableBufferPointer<UInt16>) -> Void) -> [ScanMatch] {
+        guard k > 0, maxDistance >= 0 else { return [] }
+        var kept: [ScanMatch] = []
+        kept.reserveCapacity(2 * k + blockSize)
+        var cutoff = maxDistance
+        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: blockSize) { block in
+            var start = 0
+            while start < count {
+                let n = min(blockSize, count - start)
+                score(start, n, block)
+                for i in 0..<n where Int(block[i]) <= cutoff {
+                    kept.append(ScanMatch(index: start + i, distance: Int(block[i])))
+                    if kept.count >= 2 * k {
+                        kept.sort()
+                        kept.removeSubrange(k...)
+                        // Later indices lose ties, so only strictly closer codes can enter.
+                        cutoff = kept[k - 1].distance - 1
+                    }
+                }
+                start += n
+            }
+        }
+        kept.sort()
+        if kept.count > k { kept.removeSubrange(k...) }
+        return kept
+    }
+}
+
+extension PDQHash {
+    /// Appends the four words of this hash to a 256-bit code buffer (the layout
+    /// ``HammingScan`` reads).
+    public func appendWords(to buffer: inout [UInt64]) {
+        buffer.append(words[0])
+        buffer.append(words[1])
+        buffer.append(words[2])
+        buffer.append(words[3])
+    }
+}
+
+/// Bulk L1 scans over contiguous 64-byte colour histograms (``ColorHistogram/packed``
+/// back to back): the histogram counterpart of ``HammingScan``. AVX-512 BW `vpsadbw`
+/// when available, AVX2 `vpsadbw` else, a plain loop otherwise; identical answers.
+public enum HistogramScan {
+    /// Writes the L1 distance from `query` to each 64-byte histogram in `rows`.
+    ///
+    /// - Precondition: `rows.count` is a multiple of 64, `out.count >= rows.count / 64`.
+    public static func distances(from query: ColorHistogram, to rows: UnsafeBufferPointer<UInt8>,
+                                 into out: UnsafeMutableBufferPointer<UInt16>, using isa: InstructionSet = .best) {
+        precondition(rows.count % 64 == 0, "histograms take 64 bytes each; got \(rows.count) bytes")
+        let n = rows.count / 64
+        precondition(out.count >= n, "output holds \(out.count) distances, need \(n)")
+        guard let r = rows.baseAddress, let o = out.baseAddress, n > 0 else { return }
+        withUnsafeBytes(of: query.packed) { q in
+            glimpse_l1_u8x64_distances(isa.code, q.baseAddress?.assumingMemoryBound(to: UInt8.self), r, n, o)
+        }
+    }
+
+    /// The `k` histograms closest to `query` (L1 at most `maxDistance`), closest first,
+    /// ties broken by the lower index. O(count).
+    public static func nearest(_ k: Int, to query: ColorHistogram, in rows: UnsafeBufferPointer<UInt8>,
+                               maxDistance: Int = 16320, using isa: InstructionSet = .best) -> [ScanMatch] {
+        precondition(rows.count % 64 == 0, "histograms take 64 bytes each; got \(rows.count) bytes")
+        return HammingScan.topK(k, count: rows.count / 64, maxDistance: maxDistance) { start, n, out in
+            distances(from: query, to: UnsafeBufferPointer(rebasing: rows[(64 * start)..<(64 * (start + n))]), into: out, using: isa)
+        }
+    }
+}
+
+extension ColorHistogram {
+    /// Appends the 64 bins to a histogram buffer (the layout ``HistogramScan`` reads).
+    public func appendBins(to buffer: inout [UInt8]) {
+        withUnsafeBytes(of: packed) { buffer.append(contentsOf: $0) }
+    }
+}
