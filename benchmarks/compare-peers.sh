@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Glimpse beside the peers a Python user would pick (imagehash + Pillow, OpenCV img_hash,
+# pdqhash) and beside the hardware limits (libjpeg-turbo at full and 1/8 scale, libpng,
+# a popcount scan), on the same image files, in one run, on one core. Prints Markdown
+# tables of medians and ratios.
+#
+# Usage: benchmarks/compare-peers.sh [--quick] [--json FILE]
+#                                    [--queries DIR --catalog DIR [--glimpse-recall FILE]]
+#   --quick          shorter measurements (0.3 s per row and image instead of 1 s)
+#   --json FILE      also write every figure as JSON
+#   --queries DIR    evaluation queries laid out as DIR/<transformation>/<catalog-id>.<ext>
+#   --catalog DIR    the catalog images, DIR/<catalog-id>.<ext> (ids may contain '/')
+#                    With both, also prints recall@1 per transformation for the peers.
+#   --glimpse-recall FILE   Glimpse's recall@1 per transformation (TSV or `glimpse eval --json`)
+#
+# What it does, each step only if needed:
+#   1. installs Debian packages: libjpeg-turbo-progs (djpeg), libjpeg/libpng headers,
+#      a C compiler, python3-venv;
+#   2. creates benchmarks/.venv-peers (git-ignored) and pip-installs
+#      benchmarks/peers/requirements.txt into it;
+#   3. generates the test images from the real photos in testdata/ into
+#      benchmarks/.cache-peers/ (git-ignored), deterministically;
+#   4. builds the C timing tools (benchmarks/peers/limits/*.c) into a temporary folder
+#      and Glimpse in release mode;
+#   5. runs everything pinned to one core (taskset; PEERS_CORE picks which, default the
+#      last) with OMP_NUM_THREADS=1 and OpenCV's thread count set to 1.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+
+quick=0 json="" queries="" catalog="" glimpse_recall=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1 ;;
+    --json) json="$2"; shift ;;
+    --queries) queries="$2"; shift ;;
+    --catalog) catalog="$2"; shift ;;
+    --glimpse-recall) glimpse_recall="$2"; shift ;;
+    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    *) echo "compare-peers.sh: unknown argument $1 (see --help)" >&2; exit 1 ;;
+  esac
+  shift
+done
+if { [ -n "$queries" ] && [ -z "$catalog" ]; } || { [ -z "$queries" ] && [ -n "$catalog" ]; }; then
+  echo "compare-peers.sh: --queries and --catalog go together" >&2
+  exit 1
+fi
+
+# 1. Debian packages.
+scripts/bootstrap.sh libjpeg-turbo-progs gcc libc6-dev python3-venv
+
+# 2. Private virtual environment with the peers.
+venv="$root/benchmarks/.venv-peers"
+python="${PYTHON:-python3}"
+if [ ! -x "$venv/bin/python" ]; then
+  echo "compare-peers: creating $venv" >&2
+  "$python" -m venv "$venv"
+fi
+stamp="$venv/.requirements"
+if ! cmp -s benchmarks/peers/requirements.txt "$stamp"; then
+  echo "compare-peers: installing the peers into $venv" >&2
+  "$venv/bin/pip" install -q --disable-pip-version-check -r benchmarks/peers/requirements.txt >&2
+  cp benchmarks/peers/requirements.txt "$stamp"
+fi
+vpy="$venv/bin/python"
+
+# 3. Test images from the project's real photos (catalog first, else anything in testdata/).
+images="$root/benchmarks/.cache-peers/images"
+sources=()
+for dir in testdata/catalog testdata; do [ -d "$dir" ] && sources+=("$dir"); done
+[ ${#sources[@]} -gt 0 ] || { echo "compare-peers.sh: no testdata/ folder with photos" >&2; exit 1; }
+echo "compare-peers: generating images into $images" >&2
+"$vpy" benchmarks/peers/make_images.py "$images" "${sources[@]}" >&2
+
+# 4. C timing tools and Glimpse.
+tools="$(mktemp -d)"
+trap 'rm -rf "$tools"' EXIT
+cc_bin="$(command -v cc || command -v gcc || command -v clang)"
+limits=benchmarks/peers/limits
+"$cc_bin" -O2 -o "$tools/jpeg_limit" "$limits/jpeg_limit.c" -ljpeg
+"$cc_bin" -O2 -o "$tools/png_limit" "$limits/png_limit.c" $(pkg-config --cflags --libs libpng)
+"$cc_bin" -O2 -o "$tools/popcount_limit" "$limits/popcount_limit.c"
+echo "compare-peers: building glimpse (release)" >&2
+swift build -c release --product glimpse >&2
+glimpse="$(swift build -c release --show-bin-path)/glimpse"
+
+# 5. Measure, single-threaded, on one core.
+pin=()
+if command -v taskset >/dev/null; then
+  core="${PEERS_CORE:-$(( $(nproc) - 1 ))}"
+  pin=(taskset -c "$core")
+fi
+export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1
+timing=(--min-time 1.0)
+[ "$quick" -eq 1 ] && timing=(--min-time 0.3 --min-runs 5)
+extra=()
+[ -n "$json" ] && extra+=(--json "$json")
+"${pin[@]}" "$vpy" benchmarks/peers/compare.py --images "$images" --tools "$tools" \
+  --glimpse "$glimpse" "${timing[@]}" "${extra[@]}"
+
+if [ -n "$queries" ]; then
+  echo
+  recall=()
+  [ -n "$glimpse_recall" ] && recall=(--glimpse-recall "$glimpse_recall")
+  "${pin[@]}" "$vpy" benchmarks/peers/accuracy.py --queries "$queries" --catalog "$catalog" "${recall[@]}"
+fi
