@@ -341,7 +341,8 @@ def main():
     if has_scan:
         log("timing Glimpse's index scan over 1M codes")
         scan = glimpse_json(args.glimpse, ["bench-scan", "--codes", str(SCAN_CODES), "--repeat", "200"])
-        results["scan"]["Glimpse index scan" + (f" ({scan['kernel']})" if scan.get("kernel") else "")] = scan
+        for row in scan["rows"]:
+            results["scan"][f"Glimpse {row['name']} ({scan['kernel']})"] = row
 
     # ------------------------------------------------------------ print
     model, cores, flags = machine_summary()
@@ -384,7 +385,8 @@ def main():
 
     limit_scan = max((r for k, r in results["scan"].items() if k.startswith("popcount limit")),
                      key=lambda r: r["codesPerSecond"])
-    glimpse_scan = next((r for k, r in results["scan"].items() if k.startswith("Glimpse")), None)
+    # The index answers a query with its top-k, so that row is the one the target is about.
+    glimpse_scan = next((r for k, r in results["scan"].items() if k.startswith("Glimpse") and "top-" in k), None)
 
     print("\n### Targets\n")
     large_limit = limits["libjpeg-turbo decode, scale 1/8 (djpeg -scale 1/8)"]["large.jpg"]
@@ -404,10 +406,20 @@ def main():
         ["1080p PNG: Glimpse decode + full fingerprint ÷ libpng decode (faster of native, RGBA)",
          f"≤ {TARGET_PNG}", "pending" if png_ratio is None else f"{png_ratio:.2f}",
          verdict(None if png_ratio is None else png_ratio <= TARGET_PNG)],
-        ["1M-code scan: Glimpse throughput ÷ best popcount kernel", f"≥ {TARGET_SCAN}",
+        ["1M-code scan: Glimpse top-10 scan throughput ÷ best popcount kernel", f"≥ {TARGET_SCAN}",
          "pending" if scan_ratio is None else f"{scan_ratio:.2f}",
          verdict(None if scan_ratio is None else scan_ratio >= TARGET_SCAN)],
     ]
+    distance_pass = next((r for k, r in results["scan"].items() if k.startswith("Glimpse distances")), None)
+    if distance_pass:
+        rows.append(["(for reference) Glimpse distance pass alone ÷ best popcount kernel", "—",
+                     f"{distance_pass['codesPerSecond'] / limit_scan['codesPerSecond']:.2f}", "—"])
+    decode_only = results["glimpse"]["Glimpse decode only (what the fingerprint needs)"]
+    if decode_only["medium.png"] is not None:
+        rows.append(["(for reference) 1080p PNG: Glimpse decode alone ÷ libpng decode", "—",
+                     f"{decode_only['medium.png'] / png_limit:.2f}", "—"])
+        rows.append(["(for reference) 12 MP JPEG: Glimpse decode alone ÷ libjpeg scale 1/8", "—",
+                     f"{decode_only['large.jpg'] / large_limit:.2f}", "—"])
     print(table(["target", "goal", "measured", "verdict"], rows))
 
     if fp["large.jpg"] is not None:

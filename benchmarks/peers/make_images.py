@@ -27,7 +27,7 @@ TARGETS = [
     ("medium.png", 1920, 1080),
 ]
 PHOTO_SUFFIXES = {".jpg", ".jpeg", ".png"}
-MIN_SOURCE_PIXELS = 500_000
+MIN_SOURCE_PIXELS = 100_000
 
 
 def find_photos(folders):
