@@ -1,2 +1,0 @@
-#include "CImageCodecs.h"
-int glimpse_codecs_version(void) { return 1; }

@@ -1,0 +1,193 @@
+/* Format detection, EXIF parsing, messages and the public entry points. */
+#include "codecs_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+
+glimpse_format glimpse_detect_format(const uint8_t *data, size_t size) {
+    if (data == NULL) return GLIMPSE_FORMAT_UNKNOWN;
+    if (size >= 8 && memcmp(data, png_signature, 8) == 0) return GLIMPSE_FORMAT_PNG;
+    if (size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) return GLIMPSE_FORMAT_JPEG;
+    return GLIMPSE_FORMAT_UNKNOWN;
+}
+
+/** A PNG signature with a byte or two damaged (text-mode transfer, bit flips). */
+static int looks_like_damaged_png(const uint8_t *data, size_t size) {
+    if (size < 8) return 0;
+    int same = 0;
+    for (int i = 0; i < 8; i++) same += data[i] == png_signature[i];
+    if (same >= 5) return 1;
+    /* A text-mode transfer may insert or drop bytes: look for "PNG" near the start. */
+    return (data[1] == 'P' && data[2] == 'N' && data[3] == 'G');
+}
+
+void glimpse_set_message(const glimpse_request *request, const char *format, ...) {
+    if (request->message == NULL || request->message_size == 0) return;
+    va_list args;
+    va_start(args, format);
+    vsnprintf(request->message, request->message_size, format, args);
+    va_end(args);
+}
+
+glimpse_status glimpse_check_cap(const glimpse_request *request, uint64_t width, uint64_t height) {
+    uint64_t cap = request->options ? request->options->max_pixels : 0;
+    if (cap != 0 && width * height > cap) { /* both < 2^32, the product fits */
+        glimpse_set_message(request, "declared size %llux%llu (%llu pixels) exceeds the limit of %llu pixels",
+                            (unsigned long long)width, (unsigned long long)height,
+                            (unsigned long long)(width * height), (unsigned long long)cap);
+        return GLIMPSE_ERR_TOO_LARGE;
+    }
+    return GLIMPSE_OK;
+}
+
+glimpse_status glimpse_resolve_region(const glimpse_request *request, uint32_t scaled_width,
+                                      uint32_t scaled_height, uint32_t *x, uint32_t *y,
+                                      uint32_t *width, uint32_t *height) {
+    const glimpse_decode_options *o = request->options;
+    if (o->region_width == 0 && o->region_height == 0) {
+        *x = 0; *y = 0; *width = scaled_width; *height = scaled_height;
+        return GLIMPSE_OK;
+    }
+    if (o->region_width == 0 || o->region_height == 0) {
+        glimpse_set_message(request, "region %u,%u %ux%u is empty", o->region_x, o->region_y,
+                            o->region_width, o->region_height);
+        return GLIMPSE_ERR_REGION;
+    }
+    if ((uint64_t)o->region_x + o->region_width > scaled_width ||
+        (uint64_t)o->region_y + o->region_height > scaled_height) {
+        glimpse_set_message(request, "region %u,%u %ux%u lies outside the %ux%u image", o->region_x,
+                            o->region_y, o->region_width, o->region_height, scaled_width, scaled_height);
+        return GLIMPSE_ERR_REGION;
+    }
+    *x = o->region_x; *y = o->region_y; *width = o->region_width; *height = o->region_height;
+    return GLIMPSE_OK;
+}
+
+static uint32_t read16(const uint8_t *p, int little) {
+    return little ? (uint32_t)p[0] | ((uint32_t)p[1] << 8) : ((uint32_t)p[0] << 8) | (uint32_t)p[1];
+}
+
+static uint32_t read32(const uint8_t *p, int little) {
+    return little ? read16(p, 1) | (read16(p + 2, 1) << 16) : (read16(p, 0) << 16) | read16(p + 2, 0);
+}
+
+int glimpse_exif_orientation(const uint8_t *data, size_t size) {
+    if (data == NULL || size < 8) return 1;
+    int little;
+    if (data[0] == 'I' && data[1] == 'I') little = 1;
+    else if (data[0] == 'M' && data[1] == 'M') little = 0;
+    else return 1;
+    if (read16(data + 2, little) != 42) return 1;
+    uint32_t ifd = read32(data + 4, little);
+    if (ifd > size || size - ifd < 2) return 1;
+    uint32_t count = read16(data + ifd, little);
+    for (uint32_t i = 0; i < count; i++) {
+        size_t entry = (size_t)ifd + 2 + (size_t)i * 12;
+        if (entry > size || size - entry < 12) break;
+        if (read16(data + entry, little) != 0x0112) continue;
+        uint32_t type = read16(data + entry + 2, little);
+        uint32_t value;
+        if (type == 3) value = read16(data + entry + 8, little);        /* SHORT */
+        else if (type == 4) value = read32(data + entry + 8, little);   /* LONG, non-standard */
+        else return 1;
+        return (value >= 1 && value <= 8) ? (int)value : 1;
+    }
+    return 1;
+}
+
+static glimpse_status dispatch(glimpse_request *request) {
+    if (request->message && request->message_size) request->message[0] = 0;
+    if (request->data == NULL && request->size != 0) {
+        glimpse_set_message(request, "no input buffer");
+        return GLIMPSE_ERR_ARGUMENT;
+    }
+    if (request->size == 0) {
+        glimpse_set_message(request, "the file is empty");
+        return GLIMPSE_ERR_EMPTY;
+    }
+    if (request->options) {
+        int s = request->options->scale_num;
+        if (!(s == 0 || s == 1 || s == 2 || s == 4 || s == 8)) {
+            glimpse_set_message(request, "scale %d/8 is not one of 1/8, 2/8, 4/8, 8/8", s);
+            return GLIMPSE_ERR_ARGUMENT;
+        }
+    }
+    memset(request->info, 0, sizeof *request->info);
+    request->info->orientation = 1;
+    switch (glimpse_detect_format(request->data, request->size)) {
+    case GLIMPSE_FORMAT_PNG:
+        request->info->format = GLIMPSE_FORMAT_PNG;
+        return glimpse_png_run(request);
+    case GLIMPSE_FORMAT_JPEG:
+        request->info->format = GLIMPSE_FORMAT_JPEG;
+        return glimpse_jpeg_run(request);
+    default:
+        if (looks_like_damaged_png(request->data, request->size)) {
+            request->info->format = GLIMPSE_FORMAT_PNG;
+            glimpse_set_message(request, "damaged PNG signature (was the file transferred in text mode?)");
+            return GLIMPSE_ERR_CORRUPT;
+        }
+        if (request->size >= 2 && request->data[0] == 0xFF && request->data[1] == 0xD8) {
+            request->info->format = GLIMPSE_FORMAT_JPEG;
+            if (request->size < 3) {
+                glimpse_set_message(request, "JPEG file ends after its first marker");
+                return GLIMPSE_ERR_TRUNCATED;
+            }
+            glimpse_set_message(request, "JPEG start-of-image is not followed by a marker");
+            return GLIMPSE_ERR_CORRUPT;
+        }
+        if (request->size >= 2) {
+            glimpse_set_message(request, "neither PNG nor JPEG: starts with 0x%02x 0x%02x",
+                                request->data[0], request->data[1]);
+        } else {
+            glimpse_set_message(request, "neither PNG nor JPEG: only %zu byte", request->size);
+        }
+        return GLIMPSE_ERR_UNRECOGNIZED;
+    }
+}
+
+glimpse_status glimpse_probe(const uint8_t *data, size_t size, glimpse_image_info *info,
+                             char *message, size_t message_size) {
+    if (info == NULL) return GLIMPSE_ERR_ARGUMENT;
+    glimpse_request request = {data, size, GLIMPSE_MODE_PROBE, NULL, info, NULL, NULL, 0, message, message_size};
+    return dispatch(&request);
+}
+
+static glimpse_status plan_or_decode(glimpse_mode mode, const uint8_t *data, size_t size,
+                                     const glimpse_decode_options *options, uint8_t *destination,
+                                     size_t destination_size, glimpse_image_info *info_out,
+                                     glimpse_decode_result *result, char *message, size_t message_size) {
+    if (options == NULL || result == NULL) return GLIMPSE_ERR_ARGUMENT;
+    memset(result, 0, sizeof *result);
+    glimpse_image_info local_info;
+    glimpse_image_info *info = info_out ? info_out : &local_info;
+    glimpse_request request = {data, size, mode, options, info, result, destination, destination_size,
+                               message, message_size};
+    glimpse_status status = dispatch(&request);
+    if (status != GLIMPSE_OK && mode == GLIMPSE_MODE_DECODE && result->pixels != NULL) {
+        /* Codecs free their own buffers on failure; this is only a safety net. */
+        if (result->pixels != destination) free(result->pixels);
+        result->pixels = NULL;
+    }
+    return status;
+}
+
+glimpse_status glimpse_plan(const uint8_t *data, size_t size, const glimpse_decode_options *options,
+                            glimpse_image_info *info, glimpse_decode_result *plan, char *message,
+                            size_t message_size) {
+    return plan_or_decode(GLIMPSE_MODE_PLAN, data, size, options, NULL, 0, info, plan, message, message_size);
+}
+
+glimpse_status glimpse_decode(const uint8_t *data, size_t size, const glimpse_decode_options *options,
+                              uint8_t *destination, size_t destination_size,
+                              glimpse_image_info *info, glimpse_decode_result *result, char *message,
+                              size_t message_size) {
+    return plan_or_decode(GLIMPSE_MODE_DECODE, data, size, options, destination, destination_size, info,
+                          result, message, message_size);
+}
+
+void glimpse_free(void *pixels) { free(pixels); }

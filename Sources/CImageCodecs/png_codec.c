@@ -1,0 +1,256 @@
+/*
+ * PNG half of the shim, over libpng's classic API (setjmp/longjmp error handling).
+ *
+ * Every colour type and bit depth becomes RGBA8: palette expanded, tRNS to alpha,
+ * low bit depths rescaled (libpng's expansion is exact: v * 255 / (2^d - 1)), 16-bit
+ * scaled with png_set_scale_16 (rounded, not truncated), opaque alpha 255. gAMA, cHRM,
+ * sBIT and iCCP are ignored: raw sample values.
+ *
+ * Region: a non-interlaced image is read row by row and only the region's rows are
+ * kept; reading stops after the region's last row. An interlaced image needs the full
+ * frame (Adam7 spreads every row over seven passes).
+ */
+#include "codecs_internal.h"
+
+#include <png.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct {
+    const glimpse_request *request;
+    const uint8_t *data;
+    size_t size;
+    size_t position;
+    int truncated;
+    int damaged;
+    int allow_damaged;
+} glimpse_png_state;
+
+static void read_bytes(png_structp png, png_bytep out, size_t count) {
+    glimpse_png_state *state = (glimpse_png_state *)png_get_io_ptr(png);
+    if (count > state->size - state->position) {
+        state->truncated = 1;
+        png_error(png, "the file ends before the image does");
+    }
+    memcpy(out, state->data + state->position, count);
+    state->position += count;
+}
+
+static void on_error(png_structp png, png_const_charp text) {
+    glimpse_png_state *state = (glimpse_png_state *)png_get_error_ptr(png);
+    glimpse_set_message(state->request, "%s", text);
+    png_longjmp(png, 1);
+}
+
+static void on_warning(png_structp png, png_const_charp text) {
+    /* Warnings (bad ancillary chunks, unknown profiles) are not damage, except a CRC
+       mismatch that allow_damaged asked libpng to accept. Nothing is printed. */
+    glimpse_png_state *state = (glimpse_png_state *)png_get_error_ptr(png);
+    if (state->allow_damaged && strstr(text, "CRC") != NULL && !state->damaged) {
+        state->damaged = 1;
+        glimpse_set_message(state->request, "%s", text);
+    }
+}
+
+static uint32_t be32(const uint8_t *p) {
+    return ((uint32_t)p[0] << 24) | ((uint32_t)p[1] << 16) | ((uint32_t)p[2] << 8) | (uint32_t)p[3];
+}
+
+glimpse_status glimpse_png_run(const glimpse_request *request) {
+    glimpse_image_info *info = request->info;
+    const glimpse_decode_options *options = request->options;
+
+    /* Check the declared size from IHDR before libpng allocates anything. */
+    if (request->size < 8 + 8 + 13) {
+        glimpse_set_message(request, "the file ends inside the PNG header (%zu bytes)", request->size);
+        return GLIMPSE_ERR_TRUNCATED;
+    }
+    if (memcmp(request->data + 12, "IHDR", 4) != 0) {
+        glimpse_set_message(request, "the first chunk is not IHDR");
+        return GLIMPSE_ERR_CORRUPT;
+    }
+    if (options != NULL) {
+        glimpse_status cap = glimpse_check_cap(request, be32(request->data + 16), be32(request->data + 20));
+        if (cap != GLIMPSE_OK) {
+            info->width = be32(request->data + 16);
+            info->height = be32(request->data + 20);
+            return cap;
+        }
+    }
+
+    glimpse_png_state state = {request, request->data, request->size, 0, 0, 0, 0};
+    state.allow_damaged = options ? options->allow_damaged : 0;
+    png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
+    if (png == NULL) {
+        glimpse_set_message(request, "cannot allocate libpng state");
+        return GLIMPSE_ERR_MEMORY;
+    }
+    png_infop png_info = png_create_info_struct(png);
+    if (png_info == NULL) {
+        png_destroy_read_struct(&png, NULL, NULL);
+        glimpse_set_message(request, "cannot allocate libpng state");
+        return GLIMPSE_ERR_MEMORY;
+    }
+
+    /* Written after setjmp and read after longjmp: must be volatile. */
+    uint8_t *volatile owned = NULL;
+    uint8_t *volatile scratch = NULL;
+    png_bytepp volatile row_pointers = NULL;
+    volatile uint32_t rows_done = 0;
+    uint8_t *volatile pixels = NULL;
+
+    if (setjmp(png_jmpbuf(png))) {
+        int salvage = state.allow_damaged && rows_done > 0 && pixels != NULL;
+        free(scratch);
+        free(row_pointers);
+        png_destroy_read_struct(&png, &png_info, NULL);
+        if (salvage) {
+            /* Rows never read stay zero (transparent black); a missing tail after the
+               last row (IEND, trailing chunks) loses nothing. */
+            request->result->pixels = pixels;
+            request->result->damaged = 1;
+            return GLIMPSE_OK;
+        }
+        free(owned);
+        return state.truncated ? GLIMPSE_ERR_TRUNCATED : GLIMPSE_ERR_CORRUPT;
+    }
+
+    png_set_read_fn(png, &state, read_bytes);
+    png_set_user_limits(png, 0x7fffffffU, 0x7fffffffU); /* our own cap applies instead */
+    if (state.allow_damaged) png_set_crc_action(png, PNG_CRC_WARN_USE, PNG_CRC_WARN_USE);
+    png_read_info(png, png_info);
+
+    png_uint_32 width, height;
+    int bit_depth, color_type, interlace;
+    png_get_IHDR(png, png_info, &width, &height, &bit_depth, &color_type, &interlace, NULL, NULL);
+    int has_trns = png_get_valid(png, png_info, PNG_INFO_tRNS) != 0;
+    info->width = width;
+    info->height = height;
+    info->bit_depth = bit_depth;
+    info->components = png_get_channels(png, png_info);
+    info->interlaced = interlace != PNG_INTERLACE_NONE;
+    info->is_gray = 0;
+    info->has_alpha = (color_type & PNG_COLOR_MASK_ALPHA) != 0 || has_trns;
+#ifdef PNG_eXIf_SUPPORTED
+    {
+        png_uint_32 exif_length = 0;
+        png_bytep exif = NULL;
+        if (png_get_eXIf_1(png, png_info, &exif_length, &exif) != 0 && exif != NULL) {
+            info->orientation = glimpse_exif_orientation(exif, exif_length);
+        }
+    }
+#endif
+    if (request->mode == GLIMPSE_MODE_PROBE) {
+        png_destroy_read_struct(&png, &png_info, NULL);
+        return GLIMPSE_OK;
+    }
+
+    if (options->scale_num != 0 && options->scale_num != 8) {
+        png_destroy_read_struct(&png, &png_info, NULL);
+        glimpse_set_message(request, "PNG has no DCT scaling: scale must be 8/8, not %d/8", options->scale_num);
+        return GLIMPSE_ERR_ARGUMENT;
+    }
+    uint32_t rx, ry, rw, rh;
+    glimpse_status status = glimpse_resolve_region(request, width, height, &rx, &ry, &rw, &rh);
+    if (status != GLIMPSE_OK) {
+        png_destroy_read_struct(&png, &png_info, NULL);
+        return status;
+    }
+    glimpse_decode_result *result = request->result;
+    result->width = rw;
+    result->height = rh;
+    result->channels = 4;
+    result->bytes_per_row = (size_t)rw * 4;
+    result->scaled_width = width;
+    result->scaled_height = height;
+    size_t needed = result->bytes_per_row * rh;
+    if (request->mode == GLIMPSE_MODE_PLAN) {
+        png_destroy_read_struct(&png, &png_info, NULL);
+        return GLIMPSE_OK;
+    }
+
+    png_set_expand(png); /* palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha */
+    if (bit_depth == 16) png_set_scale_16(png);
+    if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
+    if ((color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns) png_set_add_alpha(png, 0xffff, PNG_FILLER_AFTER);
+    int passes = png_set_interlace_handling(png);
+    png_read_update_info(png, png_info);
+    size_t row_bytes = png_get_rowbytes(png, png_info);
+    if (row_bytes != (size_t)width * 4) {
+        glimpse_set_message(request, "unexpected row size %zu after conversion to RGBA8", row_bytes);
+        png_error(png, "internal: unexpected row size");
+    }
+
+    if (request->destination != NULL) {
+        if (request->destination_size < needed) {
+            glimpse_set_message(request, "destination holds %zu bytes, %zu needed", request->destination_size,
+                                needed);
+            png_destroy_read_struct(&png, &png_info, NULL);
+            return GLIMPSE_ERR_MEMORY;
+        }
+        pixels = request->destination;
+    } else {
+        owned = calloc(needed, 1);
+        if (owned == NULL) {
+            glimpse_set_message(request, "cannot allocate %zu bytes for %ux%u pixels", needed, rw, rh);
+            png_destroy_read_struct(&png, &png_info, NULL);
+            return GLIMPSE_ERR_MEMORY;
+        }
+        pixels = owned;
+    }
+    if (state.allow_damaged && request->destination != NULL) memset(pixels, 0, needed);
+
+    int whole = rx == 0 && ry == 0 && rw == width && rh == height;
+    if (passes > 1) {
+        /* Interlaced: every pass touches every row, so the full frame is needed. */
+        uint8_t *frame = pixels;
+        if (!whole) {
+            scratch = calloc(row_bytes, height);
+            if (scratch == NULL) {
+                glimpse_set_message(request, "cannot allocate %zu bytes for the interlaced frame",
+                                    row_bytes * height);
+                png_error(png, "out of memory");
+            }
+            frame = scratch;
+        }
+        row_pointers = malloc(sizeof(png_bytep) * height);
+        if (row_pointers == NULL) png_error(png, "out of memory");
+        for (uint32_t y = 0; y < height; y++) row_pointers[y] = frame + (size_t)y * row_bytes;
+        png_read_image(png, row_pointers);
+        rows_done = rh;
+        if (!whole) {
+            for (uint32_t y = 0; y < rh; y++) {
+                memcpy(pixels + (size_t)y * result->bytes_per_row, frame + (size_t)(ry + y) * row_bytes + (size_t)rx * 4,
+                       result->bytes_per_row);
+            }
+        }
+        png_read_end(png, NULL);
+    } else if (whole) {
+        for (uint32_t y = 0; y < height; y++) {
+            png_read_row(png, pixels + (size_t)y * row_bytes, NULL);
+            rows_done = y + 1;
+        }
+        png_read_end(png, NULL); /* checks the chunks after the image data */
+    } else {
+        scratch = malloc(row_bytes);
+        if (scratch == NULL) png_error(png, "out of memory");
+        for (uint32_t y = 0; y < ry + rh; y++) {
+            png_read_row(png, scratch, NULL);
+            if (y >= ry) {
+                memcpy(pixels + (size_t)(y - ry) * result->bytes_per_row, scratch + (size_t)rx * 4,
+                       result->bytes_per_row);
+                rows_done = y - ry + 1;
+            }
+        }
+        if (ry + rh == height) png_read_end(png, NULL);
+    }
+    free(scratch);
+    scratch = NULL;
+    free(row_pointers);
+    row_pointers = NULL;
+    png_destroy_read_struct(&png, &png_info, NULL);
+    result->pixels = pixels;
+    result->damaged = state.damaged;
+    return GLIMPSE_OK;
+}

@@ -1,0 +1,55 @@
+/// What to decode and how: region, output size, orientation, limits.
+///
+/// The defaults decode the whole image upright, at full size, refusing anything over
+/// 150 megapixels and any damaged file.
+public struct DecodeOptions: Sendable, Hashable {
+    /// A part of the image, in the coordinates of the *oriented* (upright) image unless
+    /// ``DecodeOptions/applyOrientation`` is false, in which case stored coordinates.
+    public enum Region: Sendable, Hashable, CustomStringConvertible {
+        /// A rectangle of whole pixels at full resolution.
+        case pixels(PixelRect)
+        /// A rectangle as fractions (0…1) of the image width and height. Edges are rounded
+        /// outward to whole pixels.
+        case fractions(x: Double, y: Double, width: Double, height: Double)
+
+        /// `"10,20 30x40"` or `"0.1,0.2 0.3x0.4 (fractions)"`.
+        public var description: String {
+            switch self {
+            case .pixels(let rect): rect.description
+            case .fractions(let x, let y, let w, let h): "\(x),\(y) \(w)x\(h) (fractions)"
+            }
+        }
+    }
+
+    /// The part to decode; `nil` decodes the whole image.
+    public var region: Region?
+    /// When set, JPEGs are decoded at the smallest DCT scale (1/8, 1/4, 1/2, 1) whose
+    /// output still has at least this many pixels on the region's short side. `nil`
+    /// decodes at full size. PNG always decodes at full size.
+    public var minimumShortSide: Int?
+    /// Turn the result upright according to the EXIF orientation tag (default `true`).
+    /// When false, pixels and region are in the stored orientation.
+    public var applyOrientation: Bool
+    /// Largest declared `width × height` accepted, checked from the header before any
+    /// pixel memory is allocated (default 150 000 000).
+    public var maxPixels: Int
+    /// Return an image whose data is damaged (corrupt entropy data, premature end)
+    /// instead of throwing; ``DecodedImage/damage`` then says what was wrong. Default `false`.
+    public var allowDamaged: Bool
+    /// Always produce ``PixelFormat/rgba8``. When false (the default) a grayscale JPEG
+    /// decodes to ``PixelFormat/gray8``, a quarter of the memory; everything else is RGBA8.
+    public var alwaysRGBA: Bool
+
+    /// Creates options; every parameter has the documented default.
+    public init(
+        region: Region? = nil, minimumShortSide: Int? = nil, applyOrientation: Bool = true,
+        maxPixels: Int = 150_000_000, allowDamaged: Bool = false, alwaysRGBA: Bool = false
+    ) {
+        self.region = region
+        self.minimumShortSide = minimumShortSide
+        self.applyOrientation = applyOrientation
+        self.maxPixels = maxPixels
+        self.allowDamaged = allowDamaged
+        self.alwaysRGBA = alwaysRGBA
+    }
+}

@@ -1,0 +1,124 @@
+import Testing
+@testable import PixelBuffers
+
+/// Damaged, truncated, empty and foreign files: a typed error naming the file, never a
+/// crash, exit or print.
+@Suite struct DamagedInputTests {
+    static func decodeError(_ path: String, _ options: DecodeOptions = DecodeOptions()) -> DecodeError? {
+        do {
+            _ = try ImageDecoder().decode(file: path, options: options)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test(arguments: TestData.jpegRows.filter { !$0.isOK })
+    func everyDamagedJpegThrowsATypedError(_ row: TestData.Row) throws {
+        let path = TestData.jpegPath(row.file)
+        let error = try #require(Self.decodeError(path))
+        #expect(error.source == path)
+        #expect(error.description.hasPrefix(path + ": "))
+        switch (row.file, error) {
+        case ("corrupt_empty.jpg", .emptyFile),
+             ("corrupt_not_a_jpeg.jpg", .unrecognisedFormat),
+             ("corrupt_truncated_baseline.jpg", .truncated(_, .jpeg, _)),
+             ("corrupt_truncated_progressive.jpg", .truncated(_, .jpeg, _)),
+             ("corrupt_bitflips.jpg", .corruptData(_, .jpeg, _)),
+             ("corrupt_bad_marker.jpg", .corruptData(_, .jpeg, _)),
+             ("monkey12.jpg", .unsupported(_, .jpeg, _)):
+            break
+        default:
+            Issue.record("\(row.file): unexpected \(error)")
+        }
+    }
+
+    @Test func truncatedJpegDecodesWhenDamageIsAllowed() throws {
+        let path = TestData.path("jpeg/corrupt_truncated_baseline.jpg")
+        let image = try ImageDecoder().decode(file: path, options: DecodeOptions(allowDamaged: true))
+        #expect(image.pixels.width == 600 && image.pixels.height == 400)
+        #expect(image.damage == "Premature end of JPEG file")
+    }
+
+    @Test func truncatedPngThrowsTruncated() throws {
+        let bytes = try TestData.readFile(TestData.path("pngsuite/basn2c08.png"))
+        for length in [20, 40, bytes.count / 2, bytes.count - 13] {
+            do {
+                _ = try ImageDecoder().decode(Array(bytes.prefix(length)), source: "cut.png")
+                Issue.record("\(length) bytes decoded")
+            } catch {
+                guard case .truncated(let source, .png, _) = error else {
+                    Issue.record("\(length) bytes: unexpected \(error)")
+                    continue
+                }
+                #expect(source == "cut.png")
+            }
+        }
+    }
+
+    @Test func truncatedPngKeepsItsFirstRowsWhenDamageIsAllowed() throws {
+        let bytes = try TestData.readFile(TestData.path("pngsuite/basn2c08.png"))
+        let full = try ImageDecoder().decode(bytes)
+        // Cut inside IEND: every row is there, only the end is missing.
+        let cut = try ImageDecoder().decode(Array(bytes.prefix(bytes.count - 6)), options: DecodeOptions(allowDamaged: true))
+        #expect(cut.damage == "the file ends before the image does")
+        #expect(cut.pixels == full.pixels)
+        // Cut before any row could be inflated: nothing to salvage, still an error.
+        #expect(throws: DecodeError.self) {
+            try ImageDecoder().decode(Array(bytes.prefix(bytes.count / 2)), options: DecodeOptions(allowDamaged: true))
+        }
+    }
+
+    @Test func missingFileAndDirectoryAreUnreadable() throws {
+        let missing = TestData.path("no-such-file.png")
+        #expect(throws: DecodeError.unreadableFile(source: missing, reason: "No such file or directory")) {
+            try ImageDecoder().decode(file: missing)
+        }
+        let directory = TestData.path("jpeg")
+        #expect(throws: DecodeError.unreadableFile(source: directory, reason: "is a directory")) {
+            try ImageDecoder().decode(file: directory)
+        }
+    }
+
+    @Test func formatComesFromTheBytesNotTheExtension() throws {
+        let jpegBytes = try TestData.readFile(TestData.path("jpeg/testorig.jpg"))
+        let image = try ImageDecoder().decode(jpegBytes, source: "looks-like.png")
+        #expect(image.info.format == .jpeg)
+        #expect(ImageFormat.detect(jpegBytes) == .jpeg)
+        #expect(ImageFormat.detect(try TestData.readFile(TestData.path("pngsuite/basn2c08.png"))) == .png)
+        #expect(ImageFormat.detect([0x47, 0x49, 0x46]) == nil)
+        #expect(throws: DecodeError.unrecognisedFormat(source: "x.jpg", detail: "neither PNG nor JPEG: starts with 0x47 0x49")) {
+            try ImageDecoder().decode(Array("GIF89a".utf8), source: "x.jpg")
+        }
+    }
+
+    @Test func randomGarbageAfterAValidSignatureNeverCrashes() throws {
+        var generator = SplitMix64(seed: 42)
+        let seeds = [try TestData.readFile(TestData.path("jpeg/testorig.jpg")),
+                     try TestData.readFile(TestData.path("pngsuite/basn6a08.png"))]
+        for seed in seeds {
+            for _ in 0..<100 {
+                var bytes = seed
+                for _ in 0..<8 {
+                    let i = Int(generator.next() % UInt64(bytes.count - 4)) + 4
+                    bytes[i] = UInt8(truncatingIfNeeded: generator.next())
+                }
+                let cut = Int(generator.next() % UInt64(bytes.count)) + 1
+                _ = try? ImageDecoder().decode(Array(bytes.prefix(cut)))
+            }
+        }
+    }
+}
+
+/// A tiny deterministic generator for the mutation test.
+struct SplitMix64 {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

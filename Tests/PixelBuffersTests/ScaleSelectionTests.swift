@@ -1,0 +1,41 @@
+import Testing
+@testable import PixelBuffers
+
+/// `minimumShortSide` picks the smallest DCT scale that still delivers that many pixels.
+@Suite struct ScaleSelectionTests {
+    static let photo = TestData.path("exif-orientation/Landscape_1.jpg") // 1800 × 1200
+
+    @Test(arguments: [
+        (1, DCTScale.oneEighth), (150, .oneEighth), (151, .oneQuarter), (300, .oneQuarter),
+        (301, .oneHalf), (600, .oneHalf), (601, .full), (1200, .full), (5000, .full),
+    ])
+    func picksTheSmallestSufficientScale(_ side: Int, _ expected: DCTScale) throws {
+        let image = try ImageDecoder().decode(file: Self.photo, options: DecodeOptions(minimumShortSide: side))
+        #expect(image.scale == expected)
+        #expect(image.pixels.width == expected.scaled(1800))
+        #expect(image.pixels.height == expected.scaled(1200))
+        #expect(min(image.pixels.width, image.pixels.height) >= min(side, 1200))
+    }
+
+    @Test func scaleIsChosenForTheRegionNotTheWholeImage() throws {
+        let options = DecodeOptions(region: .pixels(PixelRect(x: 100, y: 100, width: 800, height: 400)), minimumShortSide: 64)
+        let image = try ImageDecoder().decode(file: Self.photo, options: options)
+        #expect(image.scale == .oneQuarter) // 1/8 gives 50 rows, 1/4 gives 100
+        #expect(image.decodedRegion == PixelRect(x: 25, y: 25, width: 200, height: 100))
+        #expect(image.pixels.width == 200 && image.pixels.height == 100)
+    }
+
+    @Test func scaledRegionEqualsCropOfScaledDecode() throws {
+        let rect = PixelRect(x: 96, y: 64, width: 800, height: 480)
+        let whole = try ImageDecoder().decode(file: Self.photo, options: DecodeOptions(minimumShortSide: 300))
+        let part = try ImageDecoder().decode(file: Self.photo, options: DecodeOptions(region: .pixels(rect), minimumShortSide: 120))
+        #expect(whole.scale == .oneQuarter && part.scale == .oneQuarter)
+        #expect(part.pixels == (try whole.pixels.region(part.decodedRegion)))
+    }
+
+    @Test func pngIgnoresTheMinimumAndDecodesAtFullSize() throws {
+        let image = try ImageDecoder().decode(file: TestData.path("pngsuite/basn2c08.png"), options: DecodeOptions(minimumShortSide: 2))
+        #expect(image.scale == .full)
+        #expect(image.pixels.width == 32)
+    }
+}
