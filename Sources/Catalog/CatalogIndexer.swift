@@ -1,0 +1,200 @@
+import Foundation
+import Fingerprints
+
+/// Builds or refreshes a catalog from a ``CatalogSource``: incremental, parallel and
+/// transactional.
+///
+/// 1. **Check**: every image is `stat`ed; one whose size and modification time match the
+///    last run and whose fingerprint is cached is unchanged and never read.
+/// 2. **Fingerprint**: the others are read and hashed (128-bit ``ContentHash``); if a
+///    fingerprint for that content is cached (a file merely touched, or finished by an
+///    interrupted run) it is reused, otherwise the file is fingerprinted. Up to
+///    ``maxConcurrency`` files at a time. Results are saved in small transactions to a
+///    cache the catalog does not read yet, so an interrupted run loses at most a batch.
+///    A file that fails is reported with its reason and the run goes on.
+/// 3. **Write**: the whole new catalog is written in one SQLite transaction. A crash,
+///    `kill -9`, cancellation or a throwing progress callback before it commits leaves the
+///    previous catalog exactly as it was; re-running finishes the job.
+public struct CatalogIndexer: Sendable {
+    /// Where the catalog is stored.
+    public var store: SQLiteEntityStore
+    /// Decodes and fingerprints images.
+    public var fingerprinter: any ImageFingerprinting
+    /// Most images fingerprinted at once (default: the number of active cores).
+    public var maxConcurrency: Int
+    /// How many fingerprinted files are saved per cache transaction.
+    public var batchSize = 32
+
+    /// Creates an indexer.
+    public init(store: SQLiteEntityStore, fingerprinter: any ImageFingerprinting, maxConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.store = store
+        self.fingerprinter = fingerprinter
+        self.maxConcurrency = max(1, maxConcurrency)
+    }
+
+    /// Loads `source` and indexes it. See the type's documentation for the steps.
+    ///
+    /// - Parameter progress: called on the calling task after each file and each entity
+    ///   written; it may throw to stop the run (the catalog is then left unchanged).
+    /// - Throws: ``CatalogIndexError``; per-file failures are not errors, they are in the
+    ///   report.
+    public func index(
+        _ source: some CatalogSource, progress: (IndexProgress) throws -> Void = { _ in }
+    ) async throws(CatalogIndexError) -> IndexReport {
+        let content: CatalogContent
+        do { content = try source.load() } catch { throw .source(error) }
+        return try await index(content, sourceDescription: source.sourceDescription, progress: progress)
+    }
+
+    /// Indexes already-loaded, validated content.
+    public func index(
+        _ content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void = { _ in }
+    ) async throws(CatalogIndexError) -> IndexReport {
+        do {
+            return try await run(content, sourceDescription: sourceDescription, progress: progress)
+        } catch let error as CatalogIndexError {
+            throw error
+        } catch let error as CatalogStoreError {
+            throw .store(error)
+        } catch is CancellationError {
+            throw .cancelled
+        } catch {
+            throw .stoppedByCaller("\(error)")
+        }
+    }
+
+    /// The outcome of checking or fingerprinting one file.
+    private enum FileOutcome: Sendable {
+        case done(FileState, Fingerprint?)
+        case failed(path: String, reason: String)
+    }
+
+    private func run(_ content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void) async throws -> IndexReport {
+        let state = try store.indexingState()
+        var report = IndexReport(version: try store.catalogVersion())
+        let paths = content.imagePaths
+        var hashes: [String: ContentHash] = [:]
+        var toProcess: [(path: String, size: Int64, mtime: Int64)] = []
+
+        for (index, path) in paths.enumerated() {
+            try Task.checkCancellation()
+            switch Self.stat(path) {
+            case .failure(let reason):
+                report.failed.append(.init(path: path, reason: reason))
+            case .success(let (size, mtime)):
+                if let known = state.fileStates[path], known.size == size, known.mtimeNanoseconds == mtime,
+                   state.cachedHashes.contains(known.contentHash) {
+                    hashes[path] = known.contentHash
+                } else {
+                    toProcess.append((path, size, mtime))
+                }
+            }
+            try progress(IndexProgress(phase: .checking, completed: index + 1, total: paths.count, path: path))
+        }
+
+        // Hash and fingerprint in parallel, at most `maxConcurrency` files in flight.
+        let fingerprinter = self.fingerprinter
+        let cached = state.cachedHashes
+        var pendingStates: [FileState] = []
+        var pendingFingerprints: [ContentHash: Fingerprint] = [:]
+        try await withThrowingTaskGroup(of: FileOutcome.self) { group in
+            var next = 0
+            var finished = 0
+            func launch() {
+                guard next < toProcess.count else { return }
+                let item = toProcess[next]
+                next += 1
+                group.addTask {
+                    try Task.checkCancellation()
+                    return Self.process(item.path, size: item.size, mtime: item.mtime, cached: cached, fingerprinter: fingerprinter)
+                }
+            }
+            for _ in 0..<min(maxConcurrency, toProcess.count) { launch() }
+            while let outcome = try await group.next() {
+                finished += 1
+                let path: String
+                switch outcome {
+                case .failed(let failedPath, let reason):
+                    path = failedPath
+                    report.failed.append(.init(path: failedPath, reason: reason))
+                case .done(let fileState, let fingerprint):
+                    path = fileState.path
+                    hashes[path] = fileState.contentHash
+                    pendingStates.append(fileState)
+                    if let fingerprint {
+                        pendingFingerprints[fileState.contentHash] = fingerprint
+                        report.fingerprinted += 1
+                    }
+                }
+                if pendingStates.count >= batchSize {
+                    try store.saveFileStates(pendingStates, fingerprints: pendingFingerprints)
+                    pendingStates = []
+                    pendingFingerprints = [:]
+                }
+                try progress(IndexProgress(phase: .fingerprinting, completed: finished, total: toProcess.count, path: path))
+                launch()
+            }
+        }
+        try store.saveFileStates(pendingStates, fingerprints: pendingFingerprints)
+
+        // Classify against the catalog as it was; a failed file keeps its last good hash.
+        for path in paths {
+            if let hash = hashes[path] {
+                switch state.catalogHashes[path] {
+                case nil: report.added.append(path)
+                case hash?: report.unchanged.append(path)
+                default: report.updated.append(path)
+                }
+            } else if let previous = state.catalogHashes[path] {
+                hashes[path] = previous
+            }
+        }
+        report.added.sort()
+        report.updated.sort()
+        report.unchanged.sort()
+        report.failed.sort { $0.path < $1.path }
+        try Task.checkCancellation()
+        return try store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
+    }
+
+    /// Size and modification time (ns) of a regular file, or why not.
+    private static func stat(_ path: String) -> Result<(Int64, Int64), StatFailure> {
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else { return .failure("is a folder") }
+            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
+            let date = (attributes[.modificationDate] as? Date) ?? .distantPast
+            return .success((size, Int64((date.timeIntervalSince1970 * 1e9).rounded())))
+        } catch {
+            return .failure(StatFailure("cannot read file: \((error as NSError).localizedDescription)"))
+        }
+    }
+
+    private static func process(_ path: String, size: Int64, mtime: Int64, cached: Set<ContentHash>, fingerprinter: any ImageFingerprinting) -> FileOutcome {
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) } catch {
+            return .failed(path: path, reason: "cannot read file: \((error as NSError).localizedDescription)")
+        }
+        let hash = ContentHash(of: data)
+        let state = FileState(path: path, size: size, mtimeNanoseconds: mtime, contentHash: hash)
+        if cached.contains(hash) { return .done(state, nil) }
+        do {
+            return .done(state, try fingerprinter.fingerprint(imageData: data, path: path))
+        } catch {
+            return .failed(path: path, reason: "\(error)")
+        }
+    }
+}
+
+/// A reason a file could not be examined (a `Result` failure type).
+private struct StatFailure: Error, ExpressibleByStringLiteral, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+    init(stringLiteral value: String) { description = value }
+}
+
+extension IndexReport.Failure {
+    fileprivate init(path: String, reason: StatFailure) {
+        self.init(path: path, reason: reason.description)
+    }
+}
