@@ -1,28 +1,16 @@
 import Foundation
 import Fingerprints
 
-/// How fingerprints are stored in the catalog's BLOB column. The first byte names the
-/// encoding so that the format can change without breaking existing catalogs.
-///
-/// Current encoding: `J` followed by the JSON of the `Codable` ``Fingerprint``
-/// (temporary, until the Fingerprints module's compact serialization lands).
+/// How fingerprints are stored in the catalog's BLOB column: the Fingerprints module's
+/// compact, versioned binary form (``Fingerprint/serialized()``, 3 + 137 bytes per view).
 enum FingerprintCoding {
-    static let jsonTag = UInt8(ascii: "J")
-
-    /// Encodes `fingerprint` for storage.
+    /// Encodes `fingerprint` for storage. O(views).
     static func encode(_ fingerprint: Fingerprint) -> Data {
-        var data = Data([jsonTag])
-        // Encoding a value type of plain numbers cannot fail.
-        data.append((try? JSONEncoder().encode(fingerprint)) ?? Data())
-        return data
+        Data(fingerprint.serialized())
     }
 
-    /// Decodes a stored fingerprint; `nil` when the bytes are not a known encoding.
+    /// Decodes a stored fingerprint; `nil` when the bytes are not a readable version.
     static func decode(_ data: Data) -> Fingerprint? {
-        guard let tag = data.first else { return nil }
-        switch tag {
-        case jsonTag: return try? JSONDecoder().decode(Fingerprint.self, from: data.dropFirst())
-        default: return nil
-        }
+        try? Fingerprint(serialized: data)
     }
 }
