@@ -4,14 +4,17 @@
 # a popcount scan), on the same image files, in one run, on one core. Prints Markdown
 # tables of medians and ratios.
 #
-# Usage: benchmarks/compare-peers.sh [--quick] [--json FILE]
-#                                    [--queries DIR --catalog DIR [--glimpse-recall FILE]]
+# Usage: benchmarks/compare-peers.sh [--quick] [--json FILE] [--skip-accuracy]
+#                                    [--queries DIR] [--catalog DIR] [--glimpse-recall FILE]
 #   --quick          shorter measurements (0.3 s per row and image instead of 1 s)
-#   --json FILE      also write every figure as JSON
-#   --queries DIR    evaluation queries laid out as DIR/<transformation>/<catalog-id>.<ext>
-#   --catalog DIR    the catalog images, DIR/<catalog-id>.<ext> (ids may contain '/')
-#                    With both, also prints recall@1 per transformation for the peers.
-#   --glimpse-recall FILE   Glimpse's recall@1 per transformation (TSV or `glimpse eval --json`)
+#   --json FILE      also write every timing figure as JSON
+#   --skip-accuracy  time only; no recall@1 table
+#   --queries DIR    evaluation queries laid out as DIR/<transformation>/<catalog-id>.<ext>;
+#                    default: `glimpse eval --export-queries` if this glimpse has it, else
+#                    queries derived by benchmarks/peers/make_queries.py
+#   --catalog DIR    the catalog images, DIR/<catalog-id>.<ext> (default testdata/catalog)
+#   --glimpse-recall FILE   Glimpse's recall@1 per transformation on those queries
+#                    (TSV `transformation<TAB>recall`, or `glimpse eval` JSON)
 #
 # What it does, each step only if needed:
 #   1. installs Debian packages: libjpeg-turbo-progs (djpeg), libjpeg/libpng headers,
@@ -23,15 +26,17 @@
 #   4. builds the C timing tools (benchmarks/peers/limits/*.c) into a temporary folder
 #      and Glimpse in release mode;
 #   5. runs everything pinned to one core (taskset; PEERS_CORE picks which, default the
-#      last) with OMP_NUM_THREADS=1 and OpenCV's thread count set to 1.
+#      last) with OMP_NUM_THREADS=1 and OpenCV's thread count set to 1;
+#   6. prints recall@1 per transformation for the peers' hashes beside Glimpse's.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
-quick=0 json="" queries="" catalog="" glimpse_recall=""
+quick=0 json="" queries="" catalog="testdata/catalog" glimpse_recall="" accuracy=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) quick=1 ;;
+    --skip-accuracy) accuracy=0 ;;
     --json) json="$2"; shift ;;
     --queries) queries="$2"; shift ;;
     --catalog) catalog="$2"; shift ;;
@@ -41,11 +46,6 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-if { [ -n "$queries" ] && [ -z "$catalog" ]; } || { [ -z "$queries" ] && [ -n "$catalog" ]; }; then
-  echo "compare-peers.sh: --queries and --catalog go together" >&2
-  exit 1
-fi
-
 # 1. Debian packages.
 scripts/bootstrap.sh libjpeg-turbo-progs gcc libc6-dev python3-venv
 
@@ -98,9 +98,19 @@ extra=()
 "${pin[@]}" "$vpy" benchmarks/peers/compare.py --images "$images" --tools "$tools" \
   --glimpse "$glimpse" "${timing[@]}" "${extra[@]}"
 
-if [ -n "$queries" ]; then
-  echo
-  recall=()
-  [ -n "$glimpse_recall" ] && recall=(--glimpse-recall "$glimpse_recall")
-  "${pin[@]}" "$vpy" benchmarks/peers/accuracy.py --queries "$queries" --catalog "$catalog" "${recall[@]}"
+[ "$accuracy" -eq 1 ] || exit 0
+echo
+if [ -z "$queries" ]; then
+  queries="$root/benchmarks/.cache-peers/queries"
+  rm -rf "$queries"
+  if "$glimpse" eval --help 2>/dev/null | grep -q -- "--export-queries"; then
+    echo "compare-peers: exporting Glimpse's evaluation queries into $queries" >&2
+    "$glimpse" eval --catalog "$catalog" --export-queries "$queries" >&2
+  else
+    echo "compare-peers: this glimpse has no 'eval --export-queries'; deriving queries with make_queries.py" >&2
+    "$vpy" benchmarks/peers/make_queries.py "$catalog" "$queries"
+  fi
 fi
+recall=()
+[ -n "$glimpse_recall" ] && recall=(--glimpse-recall "$glimpse_recall")
+"${pin[@]}" "$vpy" benchmarks/peers/accuracy.py --queries "$queries" --catalog "$catalog" "${recall[@]}"
