@@ -1,0 +1,80 @@
+import Foundation
+
+/// The result of an evaluation: metrics per transformation and overall, the operating
+/// point at 1 % false positives, and the misses for diagnosis. Codable for `--json`.
+public struct EvaluationReport: Sendable, Hashable, Codable {
+    /// Metrics of one transformation's queries.
+    public struct Row: Sendable, Hashable, Codable {
+        /// The transformation's name.
+        public var transformation: String
+        /// Recall@1, recall@10 and MRR of its queries.
+        public var metrics: RankingMetrics
+        /// Median score of the first landmark over its queries (0 when none returned one).
+        public var medianTopScore: Double
+        /// Highest first-landmark score among the negatives under this transformation, if any.
+        public var maxNegativeTopScore: Double?
+
+        /// Creates a row.
+        public init(transformation: String, metrics: RankingMetrics, medianTopScore: Double, maxNegativeTopScore: Double?) {
+            self.transformation = transformation
+            self.metrics = metrics
+            self.medianTopScore = medianTopScore
+            self.maxNegativeTopScore = maxNegativeTopScore
+        }
+    }
+
+    /// Number of catalog images (each queried once per transformation).
+    public var catalogImages: Int
+    /// Number of negative images (each queried once untransformed and once per transformation).
+    public var negativeImages: Int
+    /// One row per transformation, in evaluation order.
+    public var rows: [Row]
+    /// Metrics over every positive query of every transformation.
+    public var overall: RankingMetrics
+    /// Threshold and true-positive rate at the target false-positive rate; `nil` without negatives.
+    public var operatingPoint: OperatingPoint?
+    /// Positive queries whose first landmark was wrong or missing, for diagnosis.
+    public var misses: [QueryOutcome]
+
+    /// Builds the report from every query's outcome. O(queries log queries).
+    public init(catalogImages: Int, negativeImages: Int, transformations: [String],
+                positives: [QueryOutcome], negatives: [QueryOutcome], targetFalsePositiveRate: Double = 0.01) {
+        self.catalogImages = catalogImages
+        self.negativeImages = negativeImages
+        rows = transformations.map { name in
+            let mine = positives.filter { $0.transformation == name }
+            let scores = mine.map { $0.topScore ?? 0 }.sorted()
+            let median = scores.isEmpty ? 0 : (scores.count % 2 == 1 ? scores[scores.count / 2]
+                : (scores[scores.count / 2 - 1] + scores[scores.count / 2]) / 2)
+            let negativeMax = negatives.filter { $0.transformation == name }.compactMap(\.topScore).max()
+            return Row(transformation: name, metrics: RankingMetrics(mine), medianTopScore: median, maxNegativeTopScore: negativeMax)
+        }
+        overall = RankingMetrics(positives)
+        operatingPoint = negatives.isEmpty ? nil
+            : OperatingPoint(positives: positives, negatives: negatives, targetFalsePositiveRate: targetFalsePositiveRate)
+        misses = positives.filter { !$0.isCorrectAtTop }
+            .sorted { ($0.transformation, $0.image) < ($1.transformation, $1.image) }
+    }
+
+    /// The report as a Markdown table plus the operating point, as printed by `glimpse eval`
+    /// and pasted in the README.
+    public var table: String {
+        func f(_ v: Double) -> String { String(format: "%.3f", v) }
+        var lines = [
+            "| transformation | queries | recall@1 | recall@10 | MRR | median top score | max negative score |",
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        ]
+        for row in rows {
+            lines.append("| \(row.transformation) | \(row.metrics.queries) | \(f(row.metrics.recallAt1)) | \(f(row.metrics.recallAt10)) | \(f(row.metrics.meanReciprocalRank)) | \(f(row.medianTopScore)) | \(row.maxNegativeTopScore.map(f) ?? "–") |")
+        }
+        lines.append("| **overall** | \(overall.queries) | \(f(overall.recallAt1)) | \(f(overall.recallAt10)) | \(f(overall.meanReciprocalRank)) | | |")
+        lines.append("")
+        lines.append("\(catalogImages) catalog images × \(rows.count) transformations; \(negativeImages) negative images × \(rows.count + 1) variants.")
+        if let point = operatingPoint {
+            let threshold = point.threshold.map { "score > \(f($0))" } ?? "any score (negatives returned nothing)"
+            lines.append("At ≤ \(f(point.targetFalsePositiveRate * 100))% false positives (\(point.negatives) negative queries, measured \(f(point.falsePositiveRate * 100))%): "
+                + "true-positive rate \(f(point.truePositiveRate)) over \(point.positives) positive queries, threshold \(threshold).")
+        }
+        return lines.joined(separator: "\n")
+    }
+}

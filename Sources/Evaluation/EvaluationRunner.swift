@@ -1,0 +1,123 @@
+import Foundation
+import PixelBuffers
+
+/// Runs the accuracy evaluation: every catalog image is altered by every
+/// ``ImageTransformation`` and queried; every negative image is queried as it is and
+/// under every transformation; the outcomes become an ``EvaluationReport``.
+///
+/// Deterministic: transformations are seeded from the image's relative path, and the
+/// outcomes are ordered by image and transformation whatever the concurrency.
+public struct EvaluationRunner: Sendable {
+    /// The transformations applied to every image, in report order.
+    public var transformations: [ImageTransformation]
+    /// False-positive rate at which the operating point is measured (default 0.01).
+    public var targetFalsePositiveRate: Double
+    /// Images processed at once (default: the number of active cores).
+    public var concurrency: Int
+
+    /// Creates a runner; the defaults evaluate every transformation at 1 % false positives.
+    public init(transformations: [ImageTransformation] = ImageTransformation.allCases,
+                targetFalsePositiveRate: Double = 0.01,
+                concurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
+        self.transformations = transformations
+        self.targetFalsePositiveRate = targetFalsePositiveRate
+        self.concurrency = max(1, concurrency)
+    }
+
+    /// The name negatives' untransformed queries carry in outcomes.
+    public static let originalName = "original"
+
+    /// Evaluates `search` on the images of `catalogFolder` (whose landmark ids are their
+    /// relative paths without extension, as a folder catalog names them) and of
+    /// `negativesFolder`. Cost: images × (transformations + decode) plus one `search`
+    /// call per query.
+    ///
+    /// - Throws: ``EvaluationError`` naming the folder, image or query that failed.
+    public func evaluate(catalogFolder: String, negativesFolder: String?,
+                         search: @escaping @Sendable (PixelBuffer) async throws -> SearchAnswer) async throws(EvaluationError) -> EvaluationReport {
+        let catalog = try ImageFolder.images(in: catalogFolder)
+        let negatives = try negativesFolder.map { folder throws(EvaluationError) in try ImageFolder.images(in: folder) } ?? []
+        let names = transformations.map(\.rawValue)
+        var jobs = catalog.map { Job(folder: catalogFolder, relativePath: $0, expectedID: ImageFolder.landmarkID(for: $0)) }
+        if let negativesFolder {
+            jobs += negatives.map { Job(folder: negativesFolder, relativePath: $0, expectedID: nil) }
+        }
+        let outcomes = try await run(jobs, search: search)
+        return EvaluationReport(
+            catalogImages: catalog.count, negativeImages: negatives.count, transformations: names,
+            positives: outcomes.filter { $0.expectedID != nil },
+            negatives: outcomes.filter { $0.expectedID == nil },
+            targetFalsePositiveRate: targetFalsePositiveRate)
+    }
+
+    /// One image to query under every transformation.
+    struct Job: Sendable {
+        var folder: String
+        var relativePath: String
+        var expectedID: String?
+    }
+
+    private func run(_ jobs: [Job], search: @escaping @Sendable (PixelBuffer) async throws -> SearchAnswer) async throws(EvaluationError) -> [QueryOutcome] {
+        let transformations = self.transformations
+        let result: Result<[[QueryOutcome]], EvaluationError> = await withTaskGroup(of: (Int, Result<[QueryOutcome], EvaluationError>).self) { group in
+            var results = [[QueryOutcome]](repeating: [], count: jobs.count)
+            var next = 0
+            var failure: EvaluationError?
+            func submit(_ index: Int) {
+                let job = jobs[index]
+                group.addTask {
+                    do throws(EvaluationError) {
+                        return (index, .success(try await Self.query(job, transformations: transformations, search: search)))
+                    } catch {
+                        return (index, .failure(error))
+                    }
+                }
+            }
+            while next < min(concurrency, jobs.count) { submit(next); next += 1 }
+            while let (index, outcome) = await group.next() {
+                switch outcome {
+                case .success(let outcomes): results[index] = outcomes
+                case .failure(let error):
+                    // Keep the first failure in job order so the error is deterministic.
+                    if failure == nil { failure = error }
+                    group.cancelAll()
+                }
+                if failure == nil, next < jobs.count { submit(next); next += 1 }
+            }
+            if let failure { return .failure(failure) }
+            return .success(results)
+        }
+        return try result.get().flatMap { $0 }
+    }
+
+    /// Decodes one image and queries it under every transformation (and as it is, for a
+    /// negative).
+    private static func query(_ job: Job, transformations: [ImageTransformation],
+                              search: @Sendable (PixelBuffer) async throws -> SearchAnswer) async throws(EvaluationError) -> [QueryOutcome] {
+        let path = (job.folder as NSString).appendingPathComponent(job.relativePath)
+        let pixels: PixelBuffer
+        do {
+            pixels = try ImageDecoder().decode(file: path, options: DecodeOptions(alwaysRGBA: true)).pixels
+        } catch {
+            throw .decodeFailed(path, reason: error.description)
+        }
+        let seed = SeededGenerator.seed(for: job.relativePath, salt: 0x6C1D_5E)
+        var variants: [(String, PixelBuffer)] = []
+        if job.expectedID == nil { variants.append((originalName, pixels)) }
+        for transformation in transformations {
+            variants.append((transformation.rawValue, try transformation.apply(to: pixels, seed: seed, name: path)))
+        }
+        var outcomes: [QueryOutcome] = []
+        for (name, buffer) in variants {
+            let answer: SearchAnswer
+            do {
+                answer = try await search(buffer)
+            } catch {
+                throw .queryFailed(path, transformation: name, reason: "\(error)")
+            }
+            outcomes.append(QueryOutcome(image: job.relativePath, transformation: name, expectedID: job.expectedID,
+                                         rankedIDs: answer.landmarkIDs, topScore: answer.topScore))
+        }
+        return outcomes
+    }
+}

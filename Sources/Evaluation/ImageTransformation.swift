@@ -1,0 +1,129 @@
+import PixelBuffers
+
+/// One way the evaluation alters a catalog image to make a query, modelled on what
+/// happens to photos in the wild: re-compression, resizing, cropping, screenshots,
+/// edits and overlays. Every transformation is deterministic for a given seed.
+public enum ImageTransformation: String, CaseIterable, Sendable, Codable, CustomStringConvertible {
+    /// Re-encoded as JPEG at quality 20 (heavy blocking), then decoded.
+    case jpegQ20 = "jpeg-q20"
+    /// Re-encoded as JPEG at quality 75 (a typical web/messaging quality), then decoded.
+    case jpegQ75 = "jpeg-q75"
+    /// Downscaled to 25 % of the width and height by area averaging.
+    case downscale25 = "downscale-25"
+    /// 10 % of the width and height cut from every border (the central 80 % kept).
+    case borderCrop10 = "crop-border-10"
+    /// A 75 %×75 % window anchored at a seeded corner: 25 % cut away, off-centre.
+    case offCentreCrop25 = "crop-offcentre-25"
+    /// Pasted into a phone-screenshot-like canvas, then selected with 2–5 % (seeded) of
+    /// UI margin on every side.
+    case screenshot = "screenshot"
+    /// Brightness ±15…30 levels and contrast ×0.8 or ×1.2…1.3 (seeded).
+    case brightnessContrast = "brightness-contrast"
+    /// Gamma 0.6…0.7 or 1.5…1.7 (seeded).
+    case gamma = "gamma"
+    /// Rotated 3° clockwise or counter-clockwise (seeded), same size, black corners.
+    case rotate3 = "rotate-3"
+    /// Gaussian blur with σ = 0.5 % of the long side (at least 1 pixel).
+    case blur = "blur"
+    /// Mirrored left to right.
+    case flipHorizontal = "flip-horizontal"
+    /// A caption in blocky letters drawn over the top or bottom (seeded) of the image.
+    case textOverlay = "text-overlay"
+    /// Stretched to 1.2× the width, height unchanged.
+    case stretch = "stretch-1.2"
+    /// Converted to gray (BT.601 luma in R, G and B).
+    case grayscale = "grayscale"
+
+    /// The short name used in reports and on the command line (the raw value).
+    public var description: String { rawValue }
+
+    /// Applies the transformation. The result is RGBA8 (or a zero-copy region of an RGBA8
+    /// canvas for ``screenshot``). Cost: O(pixels) for most; blur O(pixels × σ); JPEG
+    /// cases encode and decode once.
+    ///
+    /// - Parameters:
+    ///   - image: the source pixels (RGBA8 or Gray8).
+    ///   - seed: drives every random choice; the same seed gives the same pixels.
+    /// - Throws: ``EvaluationError/transformationFailed(_:image:reason:)`` if JPEG
+    ///   encoding or decoding fails, naming `name`.
+    public func apply(to image: PixelBuffer, seed: UInt64, name: String = "<image>") throws(EvaluationError) -> PixelBuffer {
+        var random = SeededGenerator(seed: seed ^ saltValue)
+        let source = RGBAImage(image)
+        switch self {
+        case .jpegQ20, .jpegQ75:
+            return try JPEGRoundTrip.apply(source.pixelBuffer, quality: self == .jpegQ20 ? 20 : 75, name: name)
+        case .downscale25:
+            return Resampling.areaAverage(source, width: max(1, (source.width + 2) / 4),
+                                          height: max(1, (source.height + 2) / 4)).pixelBuffer
+        case .borderCrop10:
+            let dx = source.width / 10, dy = source.height / 10
+            return Self.region(source.pixelBuffer, PixelRect(x: dx, y: dy, width: source.width - 2 * dx, height: source.height - 2 * dy))
+        case .offCentreCrop25:
+            let w = max(1, source.width * 3 / 4), h = max(1, source.height * 3 / 4)
+            let x = random.coin() ? 0 : source.width - w
+            let y = random.coin() ? 0 : source.height - h
+            return Self.region(source.pixelBuffer, PixelRect(x: x, y: y, width: w, height: h))
+        case .screenshot:
+            let (canvas, photo) = ScreenshotCanvas.compose(source)
+            let mx = Int((Double(photo.width) * random.unit(in: 0.02...0.05)).rounded())
+            let my = Int((Double(photo.height) * random.unit(in: 0.02...0.05)).rounded())
+            let x0 = max(0, photo.x - mx), y0 = max(0, photo.y - my)
+            let x1 = min(canvas.width, photo.x + photo.width + mx), y1 = min(canvas.height, photo.y + photo.height + my)
+            return Self.region(canvas.pixelBuffer, PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0))
+        case .brightnessContrast:
+            let brightness = random.unit(in: 15...30) * (random.coin() ? 1 : -1)
+            let contrast = random.coin() ? random.unit(in: 1.2...1.3) : random.unit(in: 0.75...0.85)
+            return ToneAdjustments.brightnessContrast(source, brightness: brightness, contrast: contrast).pixelBuffer
+        case .gamma:
+            let gamma = random.coin() ? random.unit(in: 0.6...0.7) : random.unit(in: 1.5...1.7)
+            return ToneAdjustments.gamma(source, gamma).pixelBuffer
+        case .rotate3:
+            return Resampling.rotated(source, degrees: random.coin() ? 3 : -3, fill: (0, 0, 0)).pixelBuffer
+        case .blur:
+            return GaussianBlur.blurred(source, sigma: max(1, 0.005 * Double(max(source.width, source.height)))).pixelBuffer
+        case .flipHorizontal:
+            return Self.flipped(source).pixelBuffer
+        case .textOverlay:
+            let caption = TextOverlay.captions[Int(random.next() % UInt64(TextOverlay.captions.count))]
+            let widest = TextOverlay.width(of: caption, cell: 1)
+            let cell = max(1, min(source.height / 35, source.width * 85 / 100 / widest))
+            let textWidth = TextOverlay.width(of: caption, cell: cell), textHeight = BlockFont.glyphHeight * cell
+            let x = (source.width - textWidth) / 2
+            let band = max(0, source.height / 12)
+            let y = random.coin() ? band : source.height - band - textHeight
+            var out = source
+            TextOverlay.draw(caption, on: &out, x: x, y: y, cell: cell)
+            return out.pixelBuffer
+        case .stretch:
+            return Resampling.bilinear(source, width: max(1, Int((Double(source.width) * 1.2).rounded())), height: source.height).pixelBuffer
+        case .grayscale:
+            return ToneAdjustments.grayscale(source).pixelBuffer
+        }
+    }
+
+    /// Mirror image, left to right.
+    static func flipped(_ image: RGBAImage) -> RGBAImage {
+        var out = image
+        for y in 0..<image.height {
+            for x in 0..<image.width {
+                let s = (y * image.width + x) * 4, d = (y * image.width + image.width - 1 - x) * 4
+                for c in 0..<4 { out.pixels[d + c] = image.pixels[s + c] }
+            }
+        }
+        return out
+    }
+
+    /// A zero-copy view; the rectangles above always fit, so failure is a programming error.
+    private static func region(_ buffer: PixelBuffer, _ rect: PixelRect) -> PixelBuffer {
+        do {
+            return try buffer.region(rect)
+        } catch {
+            preconditionFailure("transformation region \(rect) must fit \(buffer.width)x\(buffer.height): \(error)")
+        }
+    }
+
+    /// Mixed into the seed so each transformation draws its own numbers for an image.
+    private var saltValue: UInt64 {
+        SeededGenerator.seed(for: rawValue, salt: 0x5EED)
+    }
+}

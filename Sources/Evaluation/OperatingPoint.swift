@@ -1,0 +1,44 @@
+/// The no-match threshold at a target false-positive rate, and the true-positive rate it
+/// gives: how often a query on a catalog image is answered with the right landmark while
+/// photos outside the catalog are (almost always) answered with nothing.
+///
+/// A positive counts as a true positive when its first landmark is the right one and its
+/// score is above the threshold; a negative counts as a false positive when its first
+/// landmark's score is above the threshold. The threshold is the lowest that keeps the
+/// false positives at or under `⌊target × negatives⌋`. O(n log n) to compute.
+public struct OperatingPoint: Sendable, Hashable, Codable {
+    /// The false-positive rate asked for (for example 0.01).
+    public var targetFalsePositiveRate: Double
+    /// Accept a result only when its score is strictly above this; `nil` when every
+    /// negative already came back empty or few enough are left that any score is accepted.
+    public var threshold: Double?
+    /// Fraction of positives that are true positives at ``threshold`` (0…1).
+    public var truePositiveRate: Double
+    /// Fraction of negatives that are false positives at ``threshold`` (≤ the target).
+    public var falsePositiveRate: Double
+    /// Number of positive queries.
+    public var positives: Int
+    /// Number of negative queries.
+    public var negatives: Int
+
+    /// Chooses the threshold from the negatives' top scores and measures the positives.
+    public init(positives: some Collection<QueryOutcome>, negatives: some Collection<QueryOutcome>,
+                targetFalsePositiveRate: Double = 0.01) {
+        let negativeScores = negatives.compactMap(\.topScore).sorted(by: >)
+        let allowed = Int((targetFalsePositiveRate * Double(negatives.count)).rounded(.down))
+        let threshold: Double? = negativeScores.count > allowed ? negativeScores[allowed] : nil
+        func accepted(_ score: Double?) -> Bool {
+            guard let score else { return false }
+            guard let threshold else { return true }
+            return score > threshold
+        }
+        let truePositives = positives.filter { $0.isCorrectAtTop && accepted($0.topScore) }.count
+        let falsePositives = negativeScores.filter { accepted($0) }.count
+        self.targetFalsePositiveRate = targetFalsePositiveRate
+        self.threshold = threshold
+        self.truePositiveRate = positives.isEmpty ? 0 : Double(truePositives) / Double(positives.count)
+        self.falsePositiveRate = negatives.isEmpty ? 0 : Double(falsePositives) / Double(negatives.count)
+        self.positives = positives.count
+        self.negatives = negatives.count
+    }
+}

@@ -1,0 +1,189 @@
+import PixelBuffers
+import Testing
+@testable import Evaluation
+
+/// Each transformation does what its documentation says, on a real catalog photo.
+@Suite struct ImageTransformationTests {
+    let photo: PixelBuffer
+
+    init() throws {
+        photo = try TestImages.photo()
+    }
+
+    @Test func everyTransformationIsDeterministicForASeed() throws {
+        for transformation in ImageTransformation.allCases {
+            let a = try transformation.apply(to: photo, seed: 42)
+            let b = try transformation.apply(to: photo, seed: 42)
+            #expect(a == b, "\(transformation) differs between two runs with the same seed")
+            #expect(a.format == .rgba8, "\(transformation) returns RGBA8")
+        }
+    }
+
+    @Test func downscaleKeepsAQuarterOfEachSideAndAveragesBlocks() throws {
+        let out = try ImageTransformation.downscale25.apply(to: photo, seed: 1)
+        #expect(out.width == (photo.width + 2) / 4)
+        #expect(out.height == (photo.height + 2) / 4)
+        // Every output pixel is the mean of its source box: the mean level survives.
+        #expect(abs(TestImages.meanLevel(out) - TestImages.meanLevel(photo)) < 2)
+    }
+
+    @Test func borderCropKeepsTheCentralEightyPercent() throws {
+        let out = try ImageTransformation.borderCrop10.apply(to: photo, seed: 1)
+        let dx = photo.width / 10, dy = photo.height / 10
+        #expect(out.width == photo.width - 2 * dx)
+        #expect(out.height == photo.height - 2 * dy)
+        #expect(TestImages.pixel(out, 0, 0) == TestImages.pixel(photo, dx, dy))
+        #expect(TestImages.pixel(out, out.width - 1, out.height - 1) == TestImages.pixel(photo, photo.width - 1 - dx, photo.height - 1 - dy))
+    }
+
+    @Test func offCentreCropIsAThreeQuarterWindowInACorner() throws {
+        var corners = Set<[Int]>()
+        for seed in UInt64(0)..<16 {
+            let out = try ImageTransformation.offCentreCrop25.apply(to: photo, seed: seed)
+            #expect(out.width == photo.width * 3 / 4 && out.height == photo.height * 3 / 4)
+            // Find which corner the window came from by its first pixel and last pixel.
+            let candidates = [[0, 0], [photo.width - out.width, 0], [0, photo.height - out.height],
+                              [photo.width - out.width, photo.height - out.height]]
+            let match = candidates.first { c in
+                TestImages.pixel(out, 0, 0) == TestImages.pixel(photo, c[0], c[1])
+                    && TestImages.pixel(out, out.width - 1, out.height - 1) == TestImages.pixel(photo, c[0] + out.width - 1, c[1] + out.height - 1)
+            }
+            let corner = try #require(match, "seed \(seed): window is not anchored at a corner")
+            corners.insert(corner)
+        }
+        #expect(corners.count >= 3, "seeds should reach several corners, got \(corners)")
+    }
+
+    @Test func screenshotSelectionHoldsThePhotoPlusAFewPercentOfInterface() throws {
+        let out = try ImageTransformation.screenshot.apply(to: photo, seed: 7)
+        // The photo is scaled to the 672-pixel content width (or to the height limit).
+        let scaledWidth = min(672, photo.width * (ScreenshotCanvas.photoBottomLimit - ScreenshotCanvas.photoTop) / photo.height)
+        #expect(out.width > scaledWidth && out.width <= Int(Double(scaledWidth) * 1.1) + 2)
+        #expect(out.width <= ScreenshotCanvas.width && out.height <= ScreenshotCanvas.height)
+        // The selection's top-left pixel is interface (the light background), not the photo.
+        let corner = TestImages.pixel(out, 0, 0)
+        #expect(corner == [250, 250, 250, 255] || corner == [255, 255, 255, 255] || corner == [218, 220, 224, 255],
+                "corner \(corner) should be UI chrome")
+    }
+
+    @Test func brightnessContrastChangesLevelsButNotAlpha() throws {
+        var shifts: [Double] = []
+        for seed in UInt64(0)..<12 {
+            let out = try ImageTransformation.brightnessContrast.apply(to: photo, seed: seed)
+            #expect(out.width == photo.width && out.height == photo.height)
+            #expect(TestImages.pixel(out, 5, 5)[3] == 255)
+            shifts.append(TestImages.meanLevel(out) - TestImages.meanLevel(photo))
+        }
+        #expect(shifts.allSatisfy { abs($0) > 5 }, "every seed visibly shifts the levels: \(shifts)")
+        #expect(shifts.contains { $0 > 0 } && shifts.contains { $0 < 0 }, "seeds brighten and darken: \(shifts)")
+    }
+
+    @Test func gammaMovesMidTonesAndKeepsBlackAndWhite() throws {
+        let image = RGBAImage(width: 3, height: 1, pixels: [0, 0, 0, 255, 128, 128, 128, 255, 255, 255, 255, 255])
+        let dark = ToneAdjustments.gamma(image, 1.6)
+        let light = ToneAdjustments.gamma(image, 0.65)
+        #expect(dark.pixels[0] == 0 && dark.pixels[8] == 255 && light.pixels[0] == 0 && light.pixels[8] == 255)
+        #expect(dark.pixels[4] < 100 && light.pixels[4] > 150)
+        let out = try ImageTransformation.gamma.apply(to: photo, seed: 3)
+        #expect(abs(TestImages.meanLevel(out) - TestImages.meanLevel(photo)) > 10)
+    }
+
+    @Test func rotationKeepsSizeAndCentreAndBlackensCorners() throws {
+        let out = try ImageTransformation.rotate3.apply(to: photo, seed: 1)
+        #expect(out.width == photo.width && out.height == photo.height)
+        #expect(TestImages.pixel(out, 0, 0) == [0, 0, 0, 255])
+        #expect(TestImages.pixel(out, out.width - 1, out.height - 1) == [0, 0, 0, 255])
+        // Rotating a uniform image about its centre leaves the interior unchanged.
+        let grey = RGBAImage(width: 40, height: 30, fill: (100, 150, 200))
+        let turned = Resampling.rotated(grey, degrees: 3, fill: (0, 0, 0))
+        #expect(turned.channel(20, 15, 0) == 100 && turned.channel(20, 15, 1) == 150 && turned.channel(20, 15, 2) == 200)
+        // A 3° turn moves a point 100 px right of the centre by about 5 px vertically.
+        var dot = RGBAImage(width: 301, height: 301, fill: (0, 0, 0))
+        dot.fill(x: 249, y: 149, width: 3, height: 3, (255, 255, 255))
+        let moved = Resampling.rotated(dot, degrees: 3, fill: (0, 0, 0))
+        let brightest = (0..<301).max { moved.channel(250, $0, 0) < moved.channel(250, $1, 0) } ?? 0
+        #expect(abs(brightest - 145) <= 1, "counter-clockwise turn lifts the right side: row \(brightest)")
+    }
+
+    @Test func blurKeepsFlatAreasAndSoftensDetail() throws {
+        let flat = RGBAImage(width: 20, height: 10, fill: (30, 60, 90))
+        #expect(GaussianBlur.blurred(flat, sigma: 2) == flat)
+        let out = try ImageTransformation.blur.apply(to: photo, seed: 1)
+        #expect(out.width == photo.width && out.height == photo.height)
+        #expect(TestImages.meanAbsoluteDifference(out, photo) > 3)
+        // Detail (difference between horizontal neighbours) drops.
+        func detail(_ b: PixelBuffer) -> Int {
+            var sum = 0
+            for y in 0..<b.height { b.withRow(y) { r in for x in 1..<b.width { sum += abs(Int(r[4 * x + 1]) - Int(r[4 * x - 3])) } } }
+            return sum
+        }
+        #expect(detail(out) * 2 < detail(photo))
+    }
+
+    @Test func flipMirrorsAndTwoFlipsRestore() throws {
+        let out = try ImageTransformation.flipHorizontal.apply(to: photo, seed: 1)
+        #expect(out.width == photo.width && out.height == photo.height)
+        for (x, y) in [(0, 0), (17, 40), (photo.width - 1, photo.height - 1)] {
+            #expect(TestImages.pixel(out, x, y) == TestImages.pixel(photo, photo.width - 1 - x, y))
+        }
+        #expect(try ImageTransformation.flipHorizontal.apply(to: out, seed: 1) == photo)
+    }
+
+    @Test func textOverlayDrawsWhiteGlyphsInABand() throws {
+        let out = try ImageTransformation.textOverlay.apply(to: photo, seed: 5)
+        #expect(out.width == photo.width && out.height == photo.height)
+        var changedRows = Set<Int>()
+        var whitePixels = 0
+        for y in 0..<photo.height {
+            for x in 0..<photo.width where TestImages.pixel(out, x, y) != TestImages.pixel(photo, x, y) {
+                changedRows.insert(y)
+                if TestImages.pixel(out, x, y) == [255, 255, 255, 255] { whitePixels += 1 }
+            }
+        }
+        #expect(whitePixels > 100)
+        let band = (changedRows.max() ?? 0) - (changedRows.min() ?? 0)
+        #expect(band > 0 && band < photo.height / 5, "text stays in one band, spans \(band) rows")
+    }
+
+    @Test func blockFontDrawsKnownGlyphs() {
+        #expect(BlockFont.isSet("T", column: 2, row: 6) && !BlockFont.isSet("T", column: 0, row: 6))
+        #expect(BlockFont.isSet("l", column: 0, row: 6) == BlockFont.isSet("L", column: 0, row: 6))
+        #expect(!BlockFont.isSet("~", column: 2, row: 3))
+        #expect(TextOverlay.width(of: "AB", cell: 2) == 22)
+    }
+
+    @Test func stretchWidensByAFifthOnly() throws {
+        let out = try ImageTransformation.stretch.apply(to: photo, seed: 1)
+        #expect(out.width == Int((Double(photo.width) * 1.2).rounded()))
+        #expect(out.height == photo.height)
+        #expect(abs(TestImages.meanLevel(out) - TestImages.meanLevel(photo)) < 2)
+    }
+
+    @Test func grayscaleMakesTheChannelsEqual() throws {
+        let out = try ImageTransformation.grayscale.apply(to: photo, seed: 1)
+        #expect(out.width == photo.width && out.height == photo.height)
+        var coloured = 0
+        for y in 0..<out.height {
+            out.withRow(y) { r in for x in 0..<out.width where r[4 * x] != r[4 * x + 1] || r[4 * x] != r[4 * x + 2] { coloured += 1 } }
+        }
+        #expect(coloured == 0)
+        let white = RGBAImage(width: 1, height: 1, pixels: [255, 255, 255, 255])
+        #expect(ToneAdjustments.grayscale(white).pixels == [255, 255, 255, 255])
+    }
+
+    @Test func jpegRoundTripsKeepSizeAndDegradeWithQuality() throws {
+        let q75 = try ImageTransformation.jpegQ75.apply(to: photo, seed: 1)
+        let q20 = try ImageTransformation.jpegQ20.apply(to: photo, seed: 1)
+        #expect(q75.width == photo.width && q75.height == photo.height && q20.width == photo.width)
+        let e75 = TestImages.meanAbsoluteDifference(q75, photo), e20 = TestImages.meanAbsoluteDifference(q20, photo)
+        #expect(e75 > 0 && e75 < e20, "q75 error \(e75) should be below q20 error \(e20)")
+    }
+
+    @Test func grayInputIsAccepted() throws {
+        let gray = try PixelBuffer(format: .gray8, width: 8, height: 4, bytes: (0..<32).map { UInt8($0 * 8) })
+        for transformation in ImageTransformation.allCases {
+            let out = try transformation.apply(to: gray, seed: 9)
+            #expect(out.format == .rgba8 && out.width > 0 && out.height > 0, "\(transformation)")
+        }
+    }
+}
