@@ -116,7 +116,7 @@ public struct EvaluationRunner: Sendable {
                 throw .queryFailed(path, transformation: name, reason: "\(error)")
             }
             outcomes.append(QueryOutcome(image: job.relativePath, transformation: name, expectedID: job.expectedID,
-                                         rankedIDs: answer.landmarkIDs, topScore: answer.topScore))
+                                         rankedIDs: answer.landmarkIDs, topScore: answer.topScore, topID: answer.topID))
         }
         return outcomes
     }

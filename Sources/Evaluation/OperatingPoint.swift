@@ -2,9 +2,10 @@
 /// gives: how often a query on a catalog image is answered with the right landmark while
 /// photos outside the catalog are (almost always) answered with nothing.
 ///
-/// A positive counts as a true positive when its first landmark is the right one and its
-/// score is above the threshold; a negative counts as a false positive when its first
-/// landmark's score is above the threshold. The threshold is the lowest that keeps the
+/// Scores are the best raw match's, before the search's own no-match threshold. A
+/// positive counts as a true positive when its best match is the right landmark and its
+/// score is above the threshold; a negative counts as a false positive when its best
+/// match's score is above the threshold. The threshold is the lowest that keeps the
 /// false positives at or under `⌊target × negatives⌋`. O(n log n) to compute.
 public struct OperatingPoint: Sendable, Hashable, Codable {
     /// The false-positive rate asked for (for example 0.01).
@@ -32,7 +33,7 @@ public struct OperatingPoint: Sendable, Hashable, Codable {
             guard let threshold else { return true }
             return score > threshold
         }
-        let truePositives = positives.filter { $0.isCorrectAtTop && accepted($0.topScore) }.count
+        let truePositives = positives.filter { $0.isCorrectRawMatch && accepted($0.topScore) }.count
         let falsePositives = negativeScores.filter { accepted($0) }.count
         self.targetFalsePositiveRate = targetFalsePositiveRate
         self.threshold = threshold

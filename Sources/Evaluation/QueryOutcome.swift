@@ -9,18 +9,24 @@ public struct QueryOutcome: Sendable, Hashable, Codable {
     public var expectedID: String?
     /// Landmark ids in the order the query ranked them (collections left out).
     public var rankedIDs: [String]
-    /// Similarity of the first landmark (0…1, higher is more similar); `nil` when the
-    /// query returned no landmark at all (it judged the image a non-match).
+    /// Similarity (0…1, higher is more similar) of the best raw match before any
+    /// no-match threshold; `nil` when nothing matched at all.
     public var topScore: Double?
+    /// Id of the best raw match before any no-match threshold; `nil` when nothing matched.
+    public var topID: String?
 
-    /// Creates an outcome.
-    public init(image: String, transformation: String, expectedID: String?, rankedIDs: [String], topScore: Double?) {
+    /// Creates an outcome; `topID` defaults to the first ranked id.
+    public init(image: String, transformation: String, expectedID: String?, rankedIDs: [String], topScore: Double?, topID: String?? = nil) {
         self.image = image
         self.transformation = transformation
         self.expectedID = expectedID
         self.rankedIDs = rankedIDs
         self.topScore = topScore
+        self.topID = topID ?? rankedIDs.first
     }
+
+    /// Whether the best raw match is the expected landmark (what the operating point counts).
+    public var isCorrectRawMatch: Bool { expectedID != nil && topID == expectedID }
 
     /// 1-based rank of ``expectedID`` among ``rankedIDs``, or `nil` when it is absent
     /// (or this is a negative).

@@ -1,14 +1,19 @@
-/// What the evaluation needs from one query: the landmark ids in rank order and the
-/// score of the first (0…1, higher is more similar; `nil` when no landmark came back).
+/// What the evaluation needs from one query: the landmark ids the query API returned in
+/// rank order, and the best raw match before any no-match threshold (its id and score),
+/// from which the operating point is calibrated.
 public struct SearchAnswer: Sendable, Hashable {
-    /// Landmark ids, best first (collections left out).
+    /// Landmark ids as the query API ranked them, best first (collections left out).
     public var landmarkIDs: [String]
-    /// Similarity of the first landmark, or `nil` when the answer is empty.
+    /// Similarity (0…1, higher is more similar) of the best raw match, or `nil` when
+    /// nothing matched at all.
     public var topScore: Double?
+    /// Id of the best raw match, or `nil` when nothing matched at all.
+    public var topID: String?
 
-    /// Creates an answer.
-    public init(landmarkIDs: [String], topScore: Double?) {
+    /// Creates an answer; `topID` defaults to the first ranked landmark.
+    public init(landmarkIDs: [String], topScore: Double?, topID: String?? = nil) {
         self.landmarkIDs = landmarkIDs
         self.topScore = topScore
+        self.topID = topID ?? landmarkIDs.first
     }
 }
