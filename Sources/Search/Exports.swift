@@ -1,0 +1,3 @@
+@_exported import Catalog
+@_exported import Fingerprints
+@_exported import PixelBuffers

@@ -1,0 +1,76 @@
+/// Turns the four distances between a query view and a catalog view into one similarity
+/// score in 0…1 (1 = identical codes, 0 = as far apart as unrelated images or further).
+///
+/// Fused distance, each part normalised to 0…1 by its maximum:
+///
+///     D = pdqWeight·pdq/256 + pHashWeight·pHash/64 + dHashWeight·dHash/64 + histogramWeight·L1/510
+///     score = clamp(1 − D / unrelatedDistance, 0, 1)
+///
+/// The weights sum to 1. Unrelated images have Hamming distances near half the bits, so
+/// their hash parts sit near 0.5 and `unrelatedDistance` = 0.5 maps them to a score near
+/// 0. The score is an absolute function of the distances (not normalised per query), so
+/// scores are comparable across queries and catalogs, and one threshold works for all.
+///
+/// **Operating point.** ``noMatchThreshold`` (default 0.35 ⇔ D ≤ 0.325) is the score
+/// below which a landmark is not a match. For unrelated pairs the hash part alone has mean
+/// ≈ 0.40 and standard deviation ≈ 0.015 (384 roughly independent bits), so the default
+/// lies about five standard deviations away from chance; it is to be calibrated on the
+/// accuracy evaluation (`glimpse eval`), which reports the true-positive rate at 1 % false
+/// positives. Change it here or per query through ``SearchConfiguration``.
+public struct SimilarityScoring: Sendable, Hashable, Codable {
+    /// Weight of the 256-bit PDQ distance.
+    public var pdqWeight: Double
+    /// Weight of the 64-bit DCT perceptual-hash distance.
+    public var pHashWeight: Double
+    /// Weight of the 64-bit difference-hash distance.
+    public var dHashWeight: Double
+    /// Weight of the colour-histogram L1 distance.
+    public var histogramWeight: Double
+    /// Fused distance that maps to score 0 (chance level).
+    public var unrelatedDistance: Double
+    /// Scores below this are not matches. See the type's documentation.
+    public var noMatchThreshold: Double
+
+    /// The default no-match threshold (see the type's documentation).
+    public static let defaultNoMatchThreshold = 0.35
+
+    /// Creates a scoring; weights are normalised to sum to 1.
+    public init(pdqWeight: Double = 0.4, pHashWeight: Double = 0.2, dHashWeight: Double = 0.2, histogramWeight: Double = 0.2,
+                unrelatedDistance: Double = 0.5, noMatchThreshold: Double = SimilarityScoring.defaultNoMatchThreshold) {
+        let sum = max(pdqWeight + pHashWeight + dHashWeight + histogramWeight, .leastNonzeroMagnitude)
+        self.pdqWeight = pdqWeight / sum
+        self.pHashWeight = pHashWeight / sum
+        self.dHashWeight = dHashWeight / sum
+        self.histogramWeight = histogramWeight / sum
+        self.unrelatedDistance = unrelatedDistance
+        self.noMatchThreshold = noMatchThreshold
+    }
+
+    /// The default scoring.
+    public static let `default` = SimilarityScoring()
+
+    /// The fused distance D (0…1) of four raw distances. O(1).
+    @inlinable
+    public func fusedDistance(pdq: Int, pHash: Int, dHash: Int, histogram: Int) -> Double {
+        pdqWeight * Double(pdq) / 256 + pHashWeight * Double(pHash) / 64 + dHashWeight * Double(dHash) / 64
+            + histogramWeight * Double(histogram) / 510
+    }
+
+    /// The similarity score (0…1, higher is more similar) of four raw distances. O(1).
+    @inlinable
+    public func score(pdq: Int, pHash: Int, dHash: Int, histogram: Int) -> Double {
+        score(fusedDistance: fusedDistance(pdq: pdq, pHash: pHash, dHash: dHash, histogram: histogram))
+    }
+
+    /// The similarity score of a fused distance.
+    @inlinable
+    public func score(fusedDistance: Double) -> Double {
+        min(1, max(0, 1 - fusedDistance / unrelatedDistance))
+    }
+
+    /// The largest fused distance that still scores at least `minimumScore`.
+    @inlinable
+    public func maximumFusedDistance(forScore minimumScore: Double) -> Double {
+        (1 - minimumScore) * unrelatedDistance
+    }
+}

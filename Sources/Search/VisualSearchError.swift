@@ -1,0 +1,17 @@
+/// Why a visual search could not answer.
+public enum VisualSearchError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The page token was refused (see ``PageTokenError``).
+    case pageToken(PageTokenError)
+    /// The page size is outside 1…1000.
+    case invalidPageSize(Int)
+    /// The catalog store failed.
+    case store(CatalogStoreError)
+
+    public var description: String {
+        switch self {
+        case .pageToken(let error): error.description
+        case .invalidPageSize(let size): "page size \(size) is outside 1…1000"
+        case .store(let error): error.description
+        }
+    }
+}

@@ -1,0 +1,136 @@
+import Catalog
+import Fingerprints
+import PixelBuffers
+
+/// The visual search, in App Intents' `IntentValueQuery` shape: given what a person
+/// selected (a ``SemanticContentDescriptor``), a ranked, paged list of matching landmarks
+/// and the collections holding them (``VisualSearchResult``).
+///
+/// How a page is made:
+/// 1. The descriptor's pixels are fingerprinted (query layout); no pixels → empty page.
+/// 2. The ``VisualIndex`` of the current catalog version (built on first use, rebuilt
+///    after any change) is scanned within the page's deadline; landmarks scoring at least
+///    the no-match threshold are kept (``SimilarityScoring``).
+/// 3. Labels boost matching landmarks whose keywords they name; collections are scored
+///    from their matching members; landmarks and collections are interleaved by score
+///    (see ``SearchConfiguration`` and the ranking rules there).
+/// 4. The requested page is cut from that ranking; ``ResultPage/nextPageToken`` continues
+///    it. Complete rankings are cached per (query, catalog version), so later pages cost
+///    no rescan.
+///
+/// Thread-safe; share one instance per store.
+public final class VisualSearchQuery: Sendable {
+    /// The catalog searched.
+    public let store: any EntityStore
+    /// Ranking constants.
+    public let configuration: SearchConfiguration
+    private let queryFingerprint: @Sendable (PixelBuffer) -> Fingerprint
+    private let cache: SearchIndexCache
+
+    /// Creates a query over `store`.
+    ///
+    /// - Parameter fingerprint: how a query's pixels become a fingerprint (normally
+    ///   `Fingerprinter().queryFingerprint(of:)`).
+    public init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(),
+                fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
+        self.store = store
+        self.configuration = configuration
+        self.queryFingerprint = fingerprint
+        self.cache = SearchIndexCache(store: store)
+    }
+
+    /// One page of results for what the person selected.
+    ///
+    /// - Returns: an empty page (no token) when the descriptor has no pixels, or when its
+    ///   pixels are blank (uninformative) or match nothing.
+    /// - Throws: ``VisualSearchError``: a refused page token (altered, from another query
+    ///   or catalog, or stale), a bad page size, or a store failure.
+    public func values(for descriptor: SemanticContentDescriptor, page: PageRequest = PageRequest()) async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
+        let started = ContinuousClock.now
+        guard let pixels = descriptor.pixelBuffer else {
+            guard (1...1000).contains(page.size) else { throw .invalidPageSize(page.size) }
+            return try emptyPage()
+        }
+        return try await values(for: queryFingerprint(pixels), labels: descriptor.labels, page: page, started: started)
+    }
+
+    /// One page of results for an already computed query fingerprint (evaluation, tests,
+    /// callers with their own fingerprinting). Same rules as ``values(for:page:)``.
+    public func values(for fingerprint: Fingerprint, labels: [String] = [], page: PageRequest = PageRequest()) async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
+        try await values(for: fingerprint, labels: labels, page: page, started: ContinuousClock.now)
+    }
+
+    /// Every landmark's best visual score for `fingerprint`, at least `minimumScore`
+    /// (0 ranks the whole catalog), best first with ties by id; no labels, no paging, no
+    /// deadline. For calibrating the threshold and measuring accuracy.
+    public func landmarkMatches(for fingerprint: Fingerprint, minimumScore: Double = 0, limit: Int = .max) async throws(VisualSearchError) -> [LandmarkMatch] {
+        let state: SearchIndexCache.State
+        do { state = try await cache.current() } catch { throw .store(error) }
+        return state.index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, limit: limit).matches
+    }
+
+    /// A digest of what defines a query: its fingerprint and its labels (normalised).
+    public static func queryDigest(_ fingerprint: Fingerprint, labels: [String]) -> UInt64 {
+        var bytes = fingerprint.serialized()
+        bytes.append(0)
+        for label in labels.map(SearchRanking.normalized).filter({ !$0.isEmpty }).sorted() {
+            bytes.append(contentsOf: label.utf8)
+            bytes.append(0x1F)
+        }
+        return SipHash24(key: SIMD2(0x7175_6572_7964_6967, 0x6573_7420_6b65_7931)).hash(bytes)
+    }
+
+    private func emptyPage() throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
+        let version: CatalogVersion
+        do { version = try store.catalogVersion() } catch { throw .store(error) }
+        return ResultPage(items: [], nextPageToken: nil, isPartial: false, totalCount: 0, offset: 0, catalogVersion: version)
+    }
+
+    private func values(for fingerprint: Fingerprint, labels: [String], page: PageRequest, started: ContinuousClock.Instant) async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
+        guard (1...1000).contains(page.size) else { throw .invalidPageSize(page.size) }
+        let state: SearchIndexCache.State
+        do { state = try await cache.current() } catch { throw .store(error) }
+        let version = state.index.version
+        let digest = Self.queryDigest(fingerprint, labels: labels)
+        var offset = 0
+        if let token = page.token {
+            do { offset = try token.payload(for: version, queryDigest: digest).offset } catch { throw .pageToken(error) }
+        }
+
+        let key = SearchIndexCache.RankingKey(queryDigest: digest, generation: version.generation, configuration: configuration)
+        let ranking: SearchRanking
+        if let cached = await cache.ranking(for: key) {
+            ranking = cached
+        } else {
+            let outcome = state.index.search(
+                fingerprint, scoring: configuration.scoring, minimumScore: configuration.scoring.noMatchThreshold,
+                deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults)
+            let landmarks: [LandmarkEntity]
+            do { landmarks = try store.landmarks(ids: outcome.matches.map(\.landmarkID)) } catch { throw .store(error) }
+            ranking = SearchRanking.rank(
+                matches: outcome.matches, landmarks: Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
+                labels: labels, collectionsByLandmark: state.collectionsByLandmark, configuration: configuration,
+                isPartial: outcome.isPartial)
+            await cache.remember(ranking, for: key)
+        }
+
+        let start = min(offset, ranking.entries.count)
+        let end = min(start + page.size, ranking.entries.count)
+        let slice = ranking.entries[start..<end]
+        let collectionIDs = slice.filter { $0.reference.kind == .collection }.map(\.reference.id)
+        let collections: [String: CollectionEntity]
+        do {
+            collections = Dictionary(try store.collections(ids: collectionIDs).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        } catch { throw .store(error) }
+        let items: [ScoredValue<VisualSearchResult>] = slice.compactMap { entry in
+            switch entry.reference.kind {
+            case .landmark:
+                ranking.landmarks[entry.reference.id].map { ScoredValue(value: .landmark($0), score: entry.score, matchedLabels: entry.matchedLabels) }
+            case .collection:
+                collections[entry.reference.id].map { ScoredValue(value: .collection($0), score: entry.score) }
+            }
+        }
+        let next = end < ranking.entries.count ? PageToken(offset: end, pageSize: page.size, queryDigest: digest, version: version) : nil
+        return ResultPage(items: items, nextPageToken: next, isPartial: ranking.isPartial, totalCount: ranking.entries.count, offset: start, catalogVersion: version)
+    }
+}
