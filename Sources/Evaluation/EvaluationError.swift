@@ -12,6 +12,8 @@ public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible 
     case indexingFailed(String, reason: String)
     /// The query API failed for a query (image path, transformation, reason).
     case queryFailed(String, transformation: String, reason: String)
+    /// An exported query could not be written (path, reason).
+    case writeFailed(String, reason: String)
 
     public var description: String {
         switch self {
@@ -21,6 +23,7 @@ public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible 
         case .decodeFailed(let path, let reason): "\(path): cannot decode: \(reason)"
         case .indexingFailed(let path, let reason): "\(path): indexing failed: \(reason)"
         case .queryFailed(let path, let t, let reason): "\(path) (\(t)): query failed: \(reason)"
+        case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
         }
     }
 }

@@ -3,23 +3,43 @@ import Foundation
 /// The result of an evaluation: metrics per transformation and overall, the operating
 /// point at 1 % false positives, and the misses for diagnosis. Codable for `--json`.
 public struct EvaluationReport: Sendable, Hashable, Codable {
-    /// Metrics of one transformation's queries.
+    /// Metrics of one transformation's queries (flat, so JSON readers find `recallAt1`
+    /// beside `transformation`).
     public struct Row: Sendable, Hashable, Codable {
         /// The transformation's name.
         public var transformation: String
-        /// Recall@1, recall@10 and MRR of its queries.
-        public var metrics: RankingMetrics
-        /// Median score of the first landmark over its queries (0 when none returned one).
+        /// Number of positive queries.
+        public var queries: Int
+        /// Fraction whose first landmark is right (0…1).
+        public var recallAt1: Double
+        /// Fraction with the right landmark in the first ten (0…1).
+        public var recallAt10: Double
+        /// Mean reciprocal rank of the right landmark (0…1).
+        public var meanReciprocalRank: Double
+        /// Median score of the best raw match over its queries (0 when none matched).
         public var medianTopScore: Double
-        /// Highest first-landmark score among the negatives under this transformation, if any.
+        /// Highest best-match score among the negatives under this transformation, if any.
         public var maxNegativeTopScore: Double?
 
         /// Creates a row.
         public init(transformation: String, metrics: RankingMetrics, medianTopScore: Double, maxNegativeTopScore: Double?) {
             self.transformation = transformation
-            self.metrics = metrics
+            queries = metrics.queries
+            recallAt1 = metrics.recallAt1
+            recallAt10 = metrics.recallAt10
+            meanReciprocalRank = metrics.meanReciprocalRank
             self.medianTopScore = medianTopScore
             self.maxNegativeTopScore = maxNegativeTopScore
+        }
+
+        /// The row's ranking metrics.
+        public var metrics: RankingMetrics {
+            var m = RankingMetrics([])
+            m.queries = queries
+            m.recallAt1 = recallAt1
+            m.recallAt10 = recallAt10
+            m.meanReciprocalRank = meanReciprocalRank
+            return m
         }
     }
 

@@ -50,6 +50,11 @@ public struct EvaluationRunner: Sendable {
             targetFalsePositiveRate: targetFalsePositiveRate)
     }
 
+    /// The seed of every transformation of the image at `relativePath` (stable across runs).
+    static func seed(for relativePath: String) -> UInt64 {
+        SeededGenerator.seed(for: relativePath, salt: 0x6C1D_5E)
+    }
+
     /// One image to query under every transformation.
     struct Job: Sendable {
         var folder: String
@@ -101,7 +106,7 @@ public struct EvaluationRunner: Sendable {
         } catch {
             throw .decodeFailed(path, reason: error.description)
         }
-        let seed = SeededGenerator.seed(for: job.relativePath, salt: 0x6C1D_5E)
+        let seed = seed(for: job.relativePath)
         var variants: [(String, PixelBuffer)] = []
         if job.expectedID == nil { variants.append((originalName, pixels)) }
         for transformation in transformations {

@@ -83,3 +83,19 @@ import Testing
         }
     }
 }
+
+/// Exported queries are the very pixels the evaluation queries with.
+@Suite struct QueryExportTests {
+    @Test func exportWritesOneLosslessPNGPerImageAndTransformation() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-export-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        let catalog = TestImages.path("catalog")
+        let runner = EvaluationRunner(transformations: [.offCentreCrop25, .textOverlay])
+        let count = try runner.exportQueries(catalogFolder: catalog, to: out)
+        #expect(count == 2 * (try ImageFolder.images(in: catalog).count))
+        let exported = try ImageDecoder().decode(file: out + "/text-overlay/animals/otter.png", options: DecodeOptions(alwaysRGBA: true)).pixels
+        let source = try TestImages.load("catalog/animals/otter.jpg")
+        let expected = try ImageTransformation.textOverlay.apply(to: source, seed: EvaluationRunner.seed(for: "animals/otter.jpg"))
+        #expect(exported == expected)
+    }
+}

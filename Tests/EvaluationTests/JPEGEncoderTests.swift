@@ -38,3 +38,16 @@ import Testing
         #expect(throws: JPEGEncodeError.invalidQuality(101)) { try JPEGEncoder(quality: 101) }
     }
 }
+
+/// The PNG encoder is lossless through the decoder.
+@Suite struct PNGEncoderTests {
+    @Test func encodedRegionDecodesToTheSamePixels() throws {
+        let photo = try TestImages.photo()
+        let region = try photo.region(PixelRect(x: 31, y: 9, width: 77, height: 40))
+        let bytes = try PNGEncoder().encode(region)
+        #expect(bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(try ImageDecoder().decode(bytes, options: DecodeOptions(alwaysRGBA: true)).pixels == region)
+        let gray = try PixelBuffer(format: .gray8, width: 5, height: 3, bytes: (0..<15).map { UInt8($0 * 17) })
+        #expect(try ImageDecoder().decode(try PNGEncoder().encode(gray), options: DecodeOptions(alwaysRGBA: true)).pixels.row(2)?[0] == 170)
+    }
+}
