@@ -1,0 +1,61 @@
+import Catalog
+import Fingerprints
+import Foundation
+import PixelBuffers
+import Search
+
+extension EvaluationRunner {
+    /// Evaluates Glimpse's own search on a catalog folder: indexes it (as a folder catalog)
+    /// into a temporary SQLite store with ``CatalogIndexer``, then queries every transformed
+    /// image through ``VisualSearchQuery/values(for:page:)`` — the query API users call,
+    /// no-match threshold included — for the ranking, and through
+    /// ``VisualSearchQuery/landmarkMatches(for:minimumScore:limit:)`` (no threshold) for
+    /// the best raw match that calibrates the operating point. The store is deleted after.
+    ///
+    /// Cost: indexing the catalog once, then two searches per query (catalog × transformations
+    /// + negatives × (transformations + 1)).
+    ///
+    /// - Parameters:
+    ///   - configuration: ranking constants, including the no-match threshold under test.
+    ///   - catalogFingerprint: pixels → fingerprint for catalog images (index layout).
+    ///   - queryFingerprint: pixels → fingerprint for queries (query layout).
+    /// - Throws: ``EvaluationError``: unreadable folders, an indexing failure (any file
+    ///   that failed is named), or a query failure.
+    public func run(catalogFolder: String, negativesFolder: String?, configuration: SearchConfiguration = SearchConfiguration(),
+                    catalogFingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint,
+                    queryFingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) async throws(EvaluationError) -> EvaluationReport {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-eval-\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        } catch {
+            throw .indexingFailed(catalogFolder, reason: "cannot create a temporary folder: \(error)")
+        }
+        defer { try? FileManager.default.removeItem(at: scratch) }
+
+        let store: SQLiteEntityStore
+        do {
+            store = try SQLiteEntityStore(path: scratch.appendingPathComponent("catalog.sqlite").path)
+            let indexer = CatalogIndexer(store: store, fingerprinter: DecodingFingerprinter(fingerprint: catalogFingerprint),
+                                         maxConcurrency: concurrency)
+            let report = try await indexer.index(FolderCatalogSource(folderPath: catalogFolder))
+            if let failure = report.failed.first {
+                throw EvaluationError.indexingFailed(catalogFolder, reason: "\(report.failed.count) file(s) failed, first \(failure)")
+            }
+        } catch let error as EvaluationError {
+            throw error
+        } catch {
+            throw .indexingFailed(catalogFolder, reason: "\(error)")
+        }
+
+        let query = VisualSearchQuery(store: store, configuration: configuration, fingerprint: queryFingerprint)
+        return try await evaluate(catalogFolder: catalogFolder, negativesFolder: negativesFolder) { pixels in
+            // Collections are interleaved with landmarks; 30 entries always hold the first ten landmarks
+            // of a catalog with fewer than 20 collections, and more landmarks otherwise.
+            let page = try await query.values(for: SemanticContentDescriptor(pixelBuffer: pixels),
+                                              page: PageRequest(size: 30, deadline: .seconds(60)))
+            let ranked = page.items.compactMap { $0.value.landmark?.id }
+            let best = try await query.landmarkMatches(for: queryFingerprint(pixels), minimumScore: 0, limit: 1).first
+            return SearchAnswer(landmarkIDs: Array(ranked.prefix(10)), topScore: best?.score, topID: best?.landmarkID)
+        }
+    }
+}
