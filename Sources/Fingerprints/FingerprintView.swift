@@ -3,10 +3,10 @@ public struct FingerprintView: Sendable, Hashable, Codable {
     /// Which part of the image this view covers.
     public var region: ViewRegion
     /// 64-bit average hash (8×8 area-averaged luma, bit set where above the mean).
-    /// See ``PerceptualHashes/averageHash(luma:width:height:stride:using:)``.
+    /// See ``PerceptualHashes/averageHash(luma:region:using:)``.
     public var aHash: UInt64
     /// 64-bit difference hash: 32 horizontal-gradient bits and 32 vertical-gradient bits.
-    /// See ``PerceptualHashes/differenceHash(luma:width:height:stride:using:)``.
+    /// See ``PerceptualHashes/differenceHash(luma:region:using:)``.
     public var dHash: UInt64
     /// 64-bit DCT perceptual hash (32×32 DCT, 8×8 lowest frequencies without DC, median threshold).
     public var pHash: UInt64

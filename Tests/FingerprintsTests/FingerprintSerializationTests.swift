@@ -1,5 +1,5 @@
 import Testing
-@testable import Fingerprints
+import Fingerprints
 
 @Suite struct FingerprintSerializationTests {
     static func sampleFingerprint(views: Int) -> Fingerprint {

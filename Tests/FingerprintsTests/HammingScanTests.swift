@@ -1,5 +1,5 @@
 import Testing
-@testable import Fingerprints
+import Fingerprints
 
 @Suite struct HammingScanTests {
     static func randomCodes(_ n: Int, seed: UInt64) -> [UInt64] {

@@ -1,0 +1,52 @@
+/// The taps of an area-averaging resample along one axis, from `source` pixels to
+/// `target` pixels, with exact fractional coverage.
+///
+/// Output pixel `o` covers the source interval `[o·S/T, (o+1)·S/T)`. Scaling by `T`
+/// makes every edge an integer: source pixel `p` covers `[p·T, (p+1)·T)`, output `o`
+/// covers `[o·S, (o+1)·S)`, and the weight of `p` in `o` is their integer overlap
+/// divided by `S` (the weights of one output sum to exactly 1 before rounding to Float).
+/// Computed once in portable code and shared by every kernel path.
+public struct AreaWeights: Sendable, Hashable {
+    /// First source index of each output.
+    public let tapStart: [Int32]
+    /// Number of source pixels feeding each output.
+    public let tapCount: [Int32]
+    /// Offset of each output's first weight in ``weights``.
+    public let tapOffset: [Int32]
+    /// All weights, output by output.
+    public let weights: [Float]
+
+    /// Builds the taps; `source` and `target` must be positive.
+    public init(source: Int, target: Int) {
+        precondition(source > 0 && target > 0, "area weights need positive sizes, got \(source)→\(target)")
+        var start = [Int32](), count = [Int32](), offset = [Int32](), weights = [Float]()
+        start.reserveCapacity(target); count.reserveCapacity(target); offset.reserveCapacity(target)
+        for o in 0..<target {
+            let lo = o * source, hi = (o + 1) * source
+            let first = lo / target, last = (hi - 1) / target
+            start.append(Int32(first))
+            count.append(Int32(last - first + 1))
+            offset.append(Int32(weights.count))
+            for p in first...last {
+                let overlap = min((p + 1) * target, hi) - max(p * target, lo)
+                weights.append(Float(Double(overlap) / Double(source)))
+            }
+        }
+        self.tapStart = start
+        self.tapCount = count
+        self.tapOffset = offset
+        self.weights = weights
+    }
+
+    func withPointers<R>(_ body: (UnsafePointer<Int32>, UnsafePointer<Int32>, UnsafePointer<Int32>, UnsafePointer<Float>) -> R) -> R {
+        tapStart.withUnsafeBufferPointer { ts in
+            tapCount.withUnsafeBufferPointer { tc in
+                tapOffset.withUnsafeBufferPointer { to in
+                    weights.withUnsafeBufferPointer { w in
+                        body(ts.baseAddress!, tc.baseAddress!, to.baseAddress!, w.baseAddress!)
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,183 @@
+import CSIMDKernels
+
+/// The float kernels of the fingerprint pipeline, each a thin wrapper over a C kernel
+/// compiled for AVX-512, AVX2 and baseline x86-64 (see ``InstructionSet``). Every path
+/// gives bit-identical results: each output is the same sequence of IEEE-754 single
+/// precision operations in the same order (vectorised across outputs, never across a
+/// sum, no FMA contraction).
+public enum ImageKernels {
+    // MARK: luma
+
+    /// Luma coefficients (ITU-R BT.601, as PDQ uses): `Y = (0.299·R + 0.587·G) + 0.114·B`,
+    /// evaluated in `Float` in exactly that order.
+    public static let lumaCoefficients: (r: Float, g: Float, b: Float) = (0.299, 0.587, 0.114)
+
+    /// The luma plane of a pixel buffer (Gray8 samples are used as they are). Alpha is
+    /// ignored. O(pixels).
+    public static func luma(of buffer: PixelBuffer, using isa: InstructionSet = .best) -> FloatImage {
+        let w = buffer.width, h = buffer.height
+        let samples = [Float](unsafeUninitializedCapacity: w * h) { out, n in
+            buffer.withUnsafeBytes { src in
+                let p = src.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                switch buffer.format {
+                case .rgba8: glimpse_luma_rgba8(isa.code, p, buffer.bytesPerRow, Int32(w), Int32(h), out.baseAddress, w)
+                case .gray8: glimpse_luma_gray8(isa.code, p, buffer.bytesPerRow, Int32(w), Int32(h), out.baseAddress, w)
+                }
+            }
+            n = w * h
+        }
+        return FloatImage(width: w, height: h, channels: 1, samples: samples)
+    }
+
+    /// The luma plane of a float RGBA image (a 1-channel image is returned as is). O(pixels).
+    public static func luma(of image: FloatImage, using isa: InstructionSet = .best) -> FloatImage {
+        guard image.channels == 4 else { return image }
+        let w = image.width, h = image.height
+        let samples = [Float](unsafeUninitializedCapacity: w * h) { out, n in
+            image.samples.withUnsafeBufferPointer { src in
+                glimpse_luma_rgbaf(isa.code, src.baseAddress, image.rowLength, Int32(w), Int32(h), out.baseAddress, w)
+            }
+            n = w * h
+        }
+        return FloatImage(width: w, height: h, channels: 1, samples: samples)
+    }
+
+    // MARK: area resampling
+
+    /// Area-averaging resample of a pixel buffer to `width`×`height`: each output pixel is
+    /// the mean of the source area it covers, with exact fractional coverage of the source
+    /// pixels on its edges (see ``AreaWeights``). RGBA8 gives a 4-channel image, Gray8 a
+    /// 1-channel one. Reads every source byte once. O(source pixels + output pixels × taps).
+    public static func areaResample(_ buffer: PixelBuffer, width: Int, height: Int, using isa: InstructionSet = .best) -> FloatImage {
+        let channels = buffer.format.bytesPerPixel
+        let rowLength = buffer.width * channels
+        let ys = AreaWeights(source: buffer.height, target: height)
+        var vertical = [Float](repeating: 0, count: height * rowLength)
+        buffer.withUnsafeBytes { src in
+            ys.withPointers { ts, tc, to, w in
+                vertical.withUnsafeMutableBufferPointer { out in
+                    glimpse_weighted_rows_u8(isa.code, src.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.bytesPerRow,
+                                             Int32(rowLength), ts, tc, to, w, Int32(height), out.baseAddress, rowLength)
+                }
+            }
+        }
+        return resampleColumns(vertical, rows: height, columns: buffer.width, channels: channels, width: width, using: isa)
+    }
+
+    /// Area-averaging resample of `region` (default: all) of a float image to
+    /// `width`×`height`, same rules as ``areaResample(_:width:height:using:)``.
+    public static func areaResample(_ image: FloatImage, region: PixelRect? = nil, width: Int, height: Int,
+                                    using isa: InstructionSet = .best) -> FloatImage {
+        let r = region ?? image.bounds
+        precondition(!r.isEmpty && r.fits(width: image.width, height: image.height), "region \(r) outside \(image.width)x\(image.height)")
+        let rowLength = r.width * image.channels
+        let ys = AreaWeights(source: r.height, target: height)
+        var vertical = [Float](repeating: 0, count: height * rowLength)
+        image.samples.withUnsafeBufferPointer { src in
+            ys.withPointers { ts, tc, to, w in
+                vertical.withUnsafeMutableBufferPointer { out in
+                    glimpse_weighted_rows_f32(isa.code, src.baseAddress! + (r.y * image.width + r.x) * image.channels, image.rowLength,
+                                              Int32(rowLength), ts, tc, to, w, Int32(height), out.baseAddress, rowLength)
+                }
+            }
+        }
+        return resampleColumns(vertical, rows: height, columns: r.width, channels: image.channels, width: width, using: isa)
+    }
+
+    /// Second (horizontal) pass of the area resample: transpose, weighted rows, transpose back.
+    private static func resampleColumns(_ vertical: [Float], rows: Int, columns: Int, channels: Int, width: Int,
+                                        using isa: InstructionSet) -> FloatImage {
+        let transposed = transpose(vertical, rows: rows, columns: columns, group: channels)
+        let xs = AreaWeights(source: columns, target: width)
+        let rowLength = rows * channels
+        var horizontal = [Float](repeating: 0, count: width * rowLength)
+        transposed.withUnsafeBufferPointer { src in
+            xs.withPointers { ts, tc, to, w in
+                horizontal.withUnsafeMutableBufferPointer { out in
+                    glimpse_weighted_rows_f32(isa.code, src.baseAddress, rowLength, Int32(rowLength), ts, tc, to, w,
+                                              Int32(width), out.baseAddress, rowLength)
+                }
+            }
+        }
+        return FloatImage(width: width, height: rows, channels: channels,
+                          samples: transpose(horizontal, rows: width, columns: rows, group: channels))
+    }
+
+    /// Transposes a `rows`×`columns` matrix of `group`-float pixels. O(n), pure data movement.
+    public static func transpose(_ m: [Float], rows: Int, columns: Int, group: Int = 1) -> [Float] {
+        precondition(m.count == rows * columns * group, "transpose of \(m.count) floats as \(rows)x\(columns)x\(group)")
+        return [Float](unsafeUninitializedCapacity: m.count) { out, n in
+            m.withUnsafeBufferPointer { src in
+                glimpse_transpose_f32(src.baseAddress, columns * group, out.baseAddress, rows * group,
+                                      Int32(rows), Int32(columns), Int32(group))
+            }
+            n = m.count
+        }
+    }
+
+    // MARK: box / Jarosz filter
+
+    /// PDQ's Jarosz filter: `passes` times, a box filter along rows (window
+    /// `windowAlongRows`) then along columns (`windowAlongColumns`), with PDQ's exact
+    /// edge handling and operation order. In place on a 1-channel image. O(pixels × passes).
+    public static func jaroszFilter(_ image: inout FloatImage, windowAlongRows: Int, windowAlongColumns: Int, passes: Int,
+                                    using isa: InstructionSet = .best) {
+        precondition(image.channels == 1, "the Jarosz filter works on one channel")
+        let w = image.width, h = image.height
+        let wr = min(max(windowAlongRows, 1), w), wc = min(max(windowAlongColumns, 1), h)
+        var scratch = [Float](repeating: 0, count: w * h)
+        for _ in 0..<passes {
+            // Along rows: transpose so that rows become columns, filter, transpose back.
+            var t = transpose(image.samples, rows: h, columns: w)
+            boxColumns(t, into: &scratch, rows: w, columns: h, window: wr, using: isa)
+            t = transpose(scratch, rows: w, columns: h)
+            boxColumns(t, into: &image.samples, rows: h, columns: w, window: wc, using: isa)
+        }
+    }
+
+    /// PDQ's `box1DFloat` applied down every column of a `rows`×`columns` matrix.
+    public static func boxColumns(_ input: [Float], into output: inout [Float], rows: Int, columns: Int, window: Int,
+                                  using isa: InstructionSet = .best) {
+        precondition(input.count == rows * columns && output.count == rows * columns, "box filter size mismatch")
+        precondition(window >= 1 && window <= rows, "box window \(window) must be in 1…\(rows)")
+        input.withUnsafeBufferPointer { i in
+            output.withUnsafeMutableBufferPointer { o in
+                glimpse_box_columns(isa.code, i.baseAddress, columns, o.baseAddress, columns, Int32(rows), Int32(columns), Int32(window))
+            }
+        }
+    }
+
+    // MARK: matrix product
+
+    /// `a·b` for row-major `m`×`k` and `k`×`n` matrices, each output summed from 0 in k order
+    /// (PDQ's DCT summation order). O(m·k·n).
+    public static func multiply(_ a: [Float], _ b: [Float], m: Int, k: Int, n: Int, using isa: InstructionSet = .best) -> [Float] {
+        precondition(a.count == m * k && b.count == k * n, "matrix sizes do not match \(m)x\(k)·\(k)x\(n)")
+        return [Float](unsafeUninitializedCapacity: m * n) { out, count in
+            a.withUnsafeBufferPointer { pa in
+                b.withUnsafeBufferPointer { pb in
+                    glimpse_matmul_f32(isa.code, pa.baseAddress, k, pb.baseAddress, n, out.baseAddress, n, Int32(m), Int32(k), Int32(n))
+                }
+            }
+            count = m * n
+        }
+    }
+
+    // MARK: histogram
+
+    /// Per-bin pixel counts of `region` (default: all) of a 4-channel float image, in
+    /// ``ColorHistogram``'s 64 HSV bins. O(pixels).
+    public static func hsvHistogramCounts(_ image: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> [UInt32] {
+        precondition(image.channels == 4, "colour histograms need an RGBA image")
+        let r = region ?? image.bounds
+        precondition(!r.isEmpty && r.fits(width: image.width, height: image.height), "region \(r) outside \(image.width)x\(image.height)")
+        var counts = [UInt32](repeating: 0, count: ColorHistogram.binCount)
+        image.samples.withUnsafeBufferPointer { src in
+            counts.withUnsafeMutableBufferPointer { c in
+                glimpse_hsv_histogram_rgbaf(isa.code, src.baseAddress! + (r.y * image.width + r.x) * 4, image.rowLength,
+                                            Int32(r.width), Int32(r.height), c.baseAddress)
+            }
+        }
+        return counts
+    }
+}

@@ -1,0 +1,51 @@
+/// The three 64-bit hashes of a luma plane (or a region of it): average, difference and
+/// DCT hash. All start with an exact area-averaging resample of the region
+/// (``ImageKernels/areaResample(_:region:width:height:using:)``), so they do not depend on
+/// the resolution of the source, and run the same on every ``InstructionSet``.
+///
+/// Bit `k` of a hash is `(hash >> k) & 1`.
+public enum PerceptualHashes {
+    /// aHash: the region averaged down to 8×8; bit `8r + c` (row r, column c) is set when
+    /// that cell is brighter than the mean of the 64 cells. O(region pixels).
+    public static func averageHash(luma: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> UInt64 {
+        let g = ImageKernels.areaResample(luma, region: region, width: 8, height: 8, using: isa).samples
+        var sum: Float = 0
+        for v in g { sum += v }
+        let mean = sum / 64
+        var hash: UInt64 = 0
+        for k in 0..<64 where g[k] > mean { hash |= 1 << UInt64(k) }
+        return hash
+    }
+
+    /// dHash with row and column gradients: 32 bits each.
+    /// - Bits 0…31, horizontal: the region averaged to 5 columns × 8 rows (`h`); bit
+    ///   `4r + c` (r < 8, c < 4) is set when `h[r][c+1] > h[r][c]` (brighter to the right).
+    /// - Bits 32…63, vertical: the region averaged to 8 columns × 5 rows (`v`); bit
+    ///   `32 + 8r + c` (r < 4, c < 8) is set when `v[r+1][c] > v[r][c]` (brighter below).
+    /// O(region pixels).
+    public static func differenceHash(luma: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> UInt64 {
+        let h = ImageKernels.areaResample(luma, region: region, width: 5, height: 8, using: isa).samples
+        let v = ImageKernels.areaResample(luma, region: region, width: 8, height: 5, using: isa).samples
+        var hash: UInt64 = 0
+        for r in 0..<8 {
+            for c in 0..<4 where h[r * 5 + c + 1] > h[r * 5 + c] { hash |= 1 << UInt64(4 * r + c) }
+        }
+        for r in 0..<4 {
+            for c in 0..<8 where v[(r + 1) * 8 + c] > v[r * 8 + c] { hash |= 1 << UInt64(32 + 8 * r + c) }
+        }
+        return hash
+    }
+
+    /// pHash: the region averaged to 32×32, its 2-D DCT-II (``DCTMatrix/pHash``: frequencies
+    /// 1…8 per side, so the DC term and the pure-DC rows are left out), and bit `8r + c` set
+    /// when coefficient (r, c) exceeds the median (the 32nd smallest of the 64).
+    /// O(region pixels + 32³).
+    public static func dctHash(luma: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> UInt64 {
+        let block = ImageKernels.areaResample(luma, region: region, width: 32, height: 32, using: isa).samples
+        let coefficients = DCTMatrix.pHash.transform(block, using: isa)
+        let median = coefficients.sorted()[31]
+        var hash: UInt64 = 0
+        for k in 0..<64 where coefficients[k] > median { hash |= 1 << UInt64(k) }
+        return hash
+    }
+}

@@ -1,0 +1,83 @@
+import Testing
+import Fingerprints
+
+@Suite struct FingerprinterTests {
+    @Test func fingerprintsAreIdenticalOnEveryInstructionSet() {
+        for buffer in [syntheticPhoto(width: 700, height: 530, seed: 1), syntheticPhoto(width: 90, height: 200, seed: 2)] {
+            let portable = Fingerprinter(using: .portable).fingerprint(of: buffer)
+            for isa in supportedInstructionSets {
+                #expect(Fingerprinter(using: isa).fingerprint(of: buffer) == portable, "\(isa)")
+            }
+        }
+    }
+
+    @Test func catalogLayoutGivesOneViewPerRegionFullFrameFirst() throws {
+        let fp = Fingerprinter().fingerprint(of: syntheticPhoto(width: 400, height: 300, seed: 3))
+        #expect(fp.views.map(\.region) == FingerprintViewLayout.catalog.regions)
+        #expect(fp.full?.region == .full)
+        #expect(try Fingerprint(serialized: fp.serialized()) == fp)
+        let q = Fingerprinter().queryFingerprint(of: syntheticPhoto(width: 400, height: 300, seed: 3))
+        #expect(q.views.map(\.region) == FingerprintViewLayout.query.regions)
+        #expect(q.views[0] == fp.views[0])
+    }
+
+    @Test func hashesStayCloseUnderResizingAndFarForDifferentImages() throws {
+        let original = syntheticPhoto(width: 800, height: 600, seed: 10)
+        let smaller = ImageKernels.areaResample(original, width: 331, height: 248)
+        let resized = try PixelBuffer(format: .rgba8, width: 331, height: 248,
+                                      bytes: smaller.samples.map { UInt8(max(0, min(255, $0.rounded()))) })
+        let other = syntheticPhoto(width: 800, height: 600, seed: 11)
+        let f = Fingerprinter(layout: .fullFrame)
+        let a = try #require(f.fingerprint(of: original).full)
+        let b = try #require(f.fingerprint(of: resized).full)
+        let c = try #require(f.fingerprint(of: other).full)
+        #expect(a.pdq.distance(to: b.pdq) <= 16)
+        #expect(a.pdq.distance(to: c.pdq) >= 64)
+        #expect((a.pHash ^ b.pHash).nonzeroBitCount <= 6)
+        #expect((a.dHash ^ b.dHash).nonzeroBitCount <= 6)
+        #expect((a.aHash ^ b.aHash).nonzeroBitCount <= 6)
+        #expect((a.pHash ^ c.pHash).nonzeroBitCount >= 12)
+        #expect(a.histogram.distance(to: b.histogram) <= 20)
+        #expect(a.histogram.distance(to: c.histogram) > 60)
+    }
+
+    @Test func aCropLandsNearTheMatchingCatalogView() throws {
+        let photo = syntheticPhoto(width: 640, height: 480, seed: 20)
+        let catalog = Fingerprinter().fingerprint(of: photo)
+        // The centre half of the photo, as a user would select it.
+        let crop = try photo.region(PixelRect(x: 160, y: 120, width: 320, height: 240))
+        let query = try #require(Fingerprinter().queryFingerprint(of: crop).full)
+        let best = catalog.views.min { $0.pdq.distance(to: query.pdq) < $1.pdq.distance(to: query.pdq) }
+        #expect(best?.region == FingerprintViewLayout.centre(0.5))
+        #expect((best?.pdq.distance(to: query.pdq) ?? 256) <= 20)
+    }
+
+    @Test func blankImagesAreNotInformative() throws {
+        for value in [UInt8(0), 128, 255] {
+            let blank = try PixelBuffer(format: .rgba8, width: 300, height: 200, bytes: [UInt8](repeating: value, count: 300 * 200 * 4))
+            let fp = Fingerprinter().fingerprint(of: blank)
+            #expect(!fp.isInformative)
+            #expect(fp.views.allSatisfy { $0.quality == 0 && !$0.isInformative })
+        }
+        // Nearly flat: faint noise of ±2 levels around grey.
+        var rng = SplitMix64(seed: 1)
+        let noisy = try PixelBuffer(format: .gray8, width: 256, height: 256, bytes: (0..<(256 * 256)).map { _ in UInt8(126 + rng.next() % 5) })
+        #expect(!Fingerprinter().fingerprint(of: noisy).isInformative)
+        #expect(Fingerprinter().fingerprint(of: syntheticPhoto(width: 300, height: 200, seed: 5)).isInformative)
+    }
+
+    @Test func dihedralHashesMatchHashesOfTransformedImages() {
+        // 64×64: PDQ's decimation and box filter are then symmetric, so rotating the
+        // pixels and transforming the DCT must agree up to float rounding near the median.
+        let photo = syntheticPhoto(width: 64, height: 64, seed: 30)
+        let hasher = PDQHasher()
+        let result = hasher.hash(photo)
+        let rotated = hasher.hash(rotatedClockwise(photo)).hash
+        let best = Dihedral.allCases.min { result.hash(for: $0).distance(to: rotated) < result.hash(for: $1).distance(to: rotated) }
+        #expect(result.hash(for: .original) == result.hash)
+        #expect(result.dihedralHashes.count == 8)
+        #expect(best != .original)
+        #expect(best == .rotate270)   // PDQ names a clockwise quarter turn "rotate270"
+        #expect(result.hash(for: best ?? .original).distance(to: rotated) <= 2)
+    }
+}
