@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Reference PDQ hashes for the images under testdata/, from Meta's C++ PDQ through the
+"""Reference PDQ hashes for the photos under testdata/{catalog,negatives,samples}, from Meta's C++ PDQ through the
 `pdqhash` PyPI package, written to testdata/pdq/reference.tsv so that the Swift tests
 check conformance without Python.
 
@@ -44,7 +44,8 @@ def to_hex(bits: np.ndarray) -> str:
 
 def main() -> None:
     print("path\twidth\theight\tquality\tpdq\trotate90\trotate180\trotate270\tflipX\tflipY\tflipPlus1\tflipMinus1")
-    images = sorted(p for p in ROOT.rglob("*") if p.suffix.lower() in (".jpg", ".jpeg", ".png") and "pdq" not in p.parts)
+    images = sorted(p for folder in ("catalog", "negatives", "samples") for p in (ROOT / folder).rglob("*")
+                    if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
     for path in images:
         pixels = decode(path)
         hashes, quality = pdqhash.compute_dihedral(pixels)

@@ -41,11 +41,29 @@ public enum PerceptualHashes {
     /// when coefficient (r, c) exceeds the median (the 32nd smallest of the 64).
     /// O(region pixels + 32³).
     public static func dctHash(luma: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> UInt64 {
-        let block = ImageKernels.areaResample(luma, region: region, width: 32, height: 32, using: isa).samples
+        dctHash(block32x32: dctHashBlock(luma: luma, region: region, using: isa), using: isa)
+    }
+
+    /// The 32×32 area-averaged luma block pHash transforms.
+    public static func dctHashBlock(luma: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> [Float] {
+        ImageKernels.areaResample(luma, region: region, width: 32, height: 32, using: isa).samples
+    }
+
+    /// pHash of a 32×32 block made by ``dctHashBlock(luma:region:using:)``.
+    public static func dctHash(block32x32 block: [Float], using isa: InstructionSet = .best) -> UInt64 {
         let coefficients = DCTMatrix.pHash.transform(block, using: isa)
         let median = coefficients.sorted()[31]
         var hash: UInt64 = 0
         for k in 0..<64 where coefficients[k] > median { hash |= 1 << UInt64(k) }
         return hash
+    }
+
+    /// Standard deviation of the samples (luma levels, 0…255): the contrast measure that
+    /// tells flat views from detailed ones (see ``Fingerprinter``). O(n), in Double.
+    public static func contrast(_ samples: [Float]) -> Double {
+        guard !samples.isEmpty else { return 0 }
+        let mean = samples.reduce(0.0) { $0 + Double($1) } / Double(samples.count)
+        let variance = samples.reduce(0.0) { $0 + (Double($1) - mean) * (Double($1) - mean) } / Double(samples.count)
+        return variance.squareRoot()
     }
 }

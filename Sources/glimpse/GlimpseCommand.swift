@@ -14,6 +14,7 @@ struct GlimpseCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [
             InspectCommand.self,
+            HashCommand.self,
             BenchScanCommand.self,
         ]
     )
