@@ -3,8 +3,13 @@
  *
  * Errors: error_exit longjmps back here; emit_message turns warnings (corrupt data,
  * premature end) into errors unless the caller allows damaged output; output_message
- * never prints. A progress monitor caps the number of scans, so a hostile progressive
- * file cannot make the decoder loop for minutes.
+ * never prints.
+ *
+ * Resource limits (decompression bombs): a progress monitor caps the number of scans,
+ * both absolutely and as scans x pixels, so a small progressive file with hundreds of
+ * scans over a large image cannot make the decoder loop for minutes (each scan walks
+ * every block); libjpeg's working memory (the whole-image coefficient buffer of a
+ * progressive file) is capped at GLIMPSE_JPEG_MEMORY_PER_PIXEL bytes per allowed pixel.
  *
  * Region: jpeg_crop_scanline widens the crop to iMCU boundaries (and fancy upsampling
  * treats the crop edges as image edges), so we ask for a margin of one iMCU on each side
@@ -21,6 +26,16 @@
 
 /** More scans than this is an attack, not a photo (libjpeg-turbo's fuzzers use 500). */
 #define GLIMPSE_JPEG_MAX_SCANS 1000
+/** Scans x declared pixels allowed (each scan walks every block: about 1 s of work)... */
+#define GLIMPSE_JPEG_SCAN_PIXEL_BUDGET 4000000000ULL
+/** ...but at least this many scans (libjpeg's own progressive script uses 10). */
+#define GLIMPSE_JPEG_MIN_SCANS 32
+/** Working memory libjpeg may use per allowed pixel (4 components x 2 bytes of coefficients)... */
+#define GLIMPSE_JPEG_MEMORY_PER_PIXEL 8
+/** ...plus this for tables and buffers. */
+#define GLIMPSE_JPEG_MEMORY_BASE (16L << 20)
+/** Working memory when no pixel cap is given. */
+#define GLIMPSE_JPEG_MEMORY_UNCAPPED (2048L << 20)
 
 typedef struct {
     struct jpeg_error_mgr pub;
@@ -34,7 +49,18 @@ typedef struct {
 typedef struct {
     struct jpeg_progress_mgr pub;
     glimpse_jpeg_error *error;
+    /** Scans allowed for this image (GLIMPSE_JPEG_MAX_SCANS until the header is read). */
+    int max_scans;
 } glimpse_jpeg_progress;
+
+/** Scans allowed for an image of `width` x `height` pixels. */
+static int scan_limit(JDIMENSION width, JDIMENSION height) {
+    unsigned long long pixels = (unsigned long long)width * height;
+    unsigned long long by_budget = pixels == 0 ? GLIMPSE_JPEG_MAX_SCANS : GLIMPSE_JPEG_SCAN_PIXEL_BUDGET / pixels;
+    if (by_budget < GLIMPSE_JPEG_MIN_SCANS) return GLIMPSE_JPEG_MIN_SCANS;
+    if (by_budget > GLIMPSE_JPEG_MAX_SCANS) return GLIMPSE_JPEG_MAX_SCANS;
+    return (int)by_budget;
+}
 
 static glimpse_status classify_error(int code) {
     switch (code) {
@@ -48,7 +74,7 @@ static glimpse_status classify_error(int code) {
         return GLIMPSE_ERR_UNSUPPORTED;
     case JERR_OUT_OF_MEMORY:
     case JERR_TFILE_CREATE:
-    case JERR_NO_BACKING_STORE:
+    case JERR_NO_BACKING_STORE: /* working memory over max_memory_to_use */
         return GLIMPSE_ERR_MEMORY;
     case JERR_IMAGE_TOO_BIG:
     case JERR_WIDTH_OVERFLOW:
@@ -70,7 +96,12 @@ static void store_message(j_common_ptr cinfo) {
 static void error_exit(j_common_ptr cinfo) {
     glimpse_jpeg_error *error = (glimpse_jpeg_error *)cinfo->err;
     error->status = classify_error(cinfo->err->msg_code);
-    store_message(cinfo);
+    if (cinfo->err->msg_code == JERR_NO_BACKING_STORE) {
+        glimpse_set_message(error->request, "decoding needs more than the %ld MB of working memory allowed "
+                            "for the pixel limit", cinfo->mem->max_memory_to_use >> 20);
+    } else {
+        store_message(cinfo);
+    }
     longjmp(error->jump, 1);
 }
 
@@ -96,10 +127,11 @@ static void progress_monitor(j_common_ptr cinfo) {
     glimpse_jpeg_progress *progress = (glimpse_jpeg_progress *)cinfo->progress;
     if (!cinfo->is_decompressor) return;
     j_decompress_ptr dinfo = (j_decompress_ptr)cinfo;
-    if (dinfo->input_scan_number > GLIMPSE_JPEG_MAX_SCANS) {
+    if (dinfo->input_scan_number > progress->max_scans) {
         progress->error->status = GLIMPSE_ERR_CORRUPT;
-        glimpse_set_message(progress->error->request, "more than %d scans: refusing a pathological file",
-                            GLIMPSE_JPEG_MAX_SCANS);
+        glimpse_set_message(progress->error->request,
+                            "more than %d scans for %ux%u pixels: refusing a pathological file",
+                            progress->max_scans, dinfo->image_width, dinfo->image_height);
         longjmp(progress->error->jump, 1);
     }
 }
@@ -154,10 +186,18 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request) {
     jpeg_create_decompress(&cinfo);
     progress.pub.progress_monitor = progress_monitor;
     progress.error = &error;
+    progress.max_scans = GLIMPSE_JPEG_MAX_SCANS;
     cinfo.progress = &progress.pub;
+    {
+        uint64_t cap = request->options ? request->options->max_pixels : 0;
+        uint64_t limit = (uint64_t)GLIMPSE_JPEG_MEMORY_UNCAPPED;
+        if (cap != 0 && cap < ((uint64_t)1 << 40)) limit = cap * GLIMPSE_JPEG_MEMORY_PER_PIXEL + GLIMPSE_JPEG_MEMORY_BASE;
+        cinfo.mem->max_memory_to_use = (long)limit;
+    }
     jpeg_mem_src(&cinfo, request->data, (unsigned long)request->size);
     jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);
     jpeg_read_header(&cinfo, TRUE);
+    progress.max_scans = scan_limit(cinfo.image_width, cinfo.image_height);
 
     glimpse_image_info *info = request->info;
     info->width = cinfo.image_width;

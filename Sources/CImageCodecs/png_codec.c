@@ -9,6 +9,13 @@
  * Region: a non-interlaced image is read row by row and only the region's rows are
  * kept; reading stops after the region's last row. An interlaced image needs the full
  * frame (Adam7 spreads every row over seven passes).
+ *
+ * Resource limits (decompression bombs): every ancillary chunk except tRNS and eXIf is
+ * skipped unread (no zTXt/iTXt/iCCP inflation, no text piling up in memory); at most
+ * GLIMPSE_PNG_MAX_CHUNK_BYTES are allocated for one chunk; and while the last row is
+ * decoded, at most one raw row plus GLIMPSE_PNG_MAX_IDAT_AFTER_ROWS bytes of compressed
+ * image data are read: after the last row libpng inflates whatever data remains, to
+ * check there is none, and 1 MB of zlib data can hold 1 GB of zeros.
  */
 #include "codecs_internal.h"
 
@@ -16,6 +23,13 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include <string.h>
+
+/** Largest single chunk libpng may allocate (eXIf, PLTE, ...). */
+#define GLIMPSE_PNG_MAX_CHUNK_BYTES (8u << 20)
+/** Most ancillary chunks libpng may keep (it keeps none of the ones we skip). */
+#define GLIMPSE_PNG_MAX_CACHED_CHUNKS 64
+/** Compressed IDAT bytes allowed beyond the last row's own (a conforming file has a few). */
+#define GLIMPSE_PNG_MAX_IDAT_AFTER_ROWS (16u << 10)
 
 typedef struct {
     const glimpse_request *request;
@@ -25,6 +39,13 @@ typedef struct {
     int truncated;
     int damaged;
     int allow_damaged;
+    /* Chunk tracking: libpng reads the stream strictly in order, and each chunk header
+       as one 8-byte read at the chunk's start. */
+    size_t next_chunk;          /* offset of the next chunk header */
+    int in_idat;                /* the bytes being read belong to an IDAT chunk */
+    int final_row;              /* the last row (of the last pass) is being decoded */
+    size_t idat_final;          /* IDAT bytes read since it began */
+    size_t idat_final_budget;   /* how many it may read */
 } glimpse_png_state;
 
 static void read_bytes(png_structp png, png_bytep out, size_t count) {
@@ -33,8 +54,29 @@ static void read_bytes(png_structp png, png_bytep out, size_t count) {
         state->truncated = 1;
         png_error(png, "the file ends before the image does");
     }
+    if (state->position == state->next_chunk && count >= 8) {
+        const uint8_t *header = state->data + state->position;
+        uint32_t length = ((uint32_t)header[0] << 24) | ((uint32_t)header[1] << 16) | ((uint32_t)header[2] << 8) | header[3];
+        state->in_idat = memcmp(header + 4, "IDAT", 4) == 0;
+        state->next_chunk = state->position + 12 + (size_t)length;
+    } else if (state->final_row && state->in_idat) {
+        state->idat_final += count;
+        if (state->idat_final > state->idat_final_budget) {
+            png_error(png, "too much compressed image data after the last row (a decompression bomb?)");
+        }
+    }
     memcpy(out, state->data + state->position, count);
     state->position += count;
+}
+
+/** Called just before the last png_read_row: that call also inflates whatever image data
+    follows the last row, so from here on IDAT reads are budgeted. A raw row is at most
+    8 bytes per pixel plus the filter byte; stored deflate blocks add 5 bytes per 64 KiB. */
+static void begin_final_row(glimpse_png_state *state, uint32_t width) {
+    size_t raw_row = (size_t)width * 8 + 1;
+    state->final_row = 1;
+    state->idat_final = 0;
+    state->idat_final_budget = raw_row + raw_row / 4096 + GLIMPSE_PNG_MAX_IDAT_AFTER_ROWS;
 }
 
 static void on_error(png_structp png, png_const_charp text) {
@@ -79,7 +121,7 @@ glimpse_status glimpse_png_run(const glimpse_request *request) {
         }
     }
 
-    glimpse_png_state state = {request, request->data, request->size, 0, 0, 0, 0};
+    glimpse_png_state state = {request, request->data, request->size, 0, 0, 0, 0, 8, 0, 0, 0, 0};
     state.allow_damaged = options ? options->allow_damaged : 0;
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &state, on_error, on_warning);
     if (png == NULL) {
@@ -118,6 +160,14 @@ glimpse_status glimpse_png_run(const glimpse_request *request) {
 
     png_set_read_fn(png, &state, read_bytes);
     png_set_user_limits(png, 0x7fffffffU, 0x7fffffffU); /* our own cap applies instead */
+    png_set_chunk_malloc_max(png, GLIMPSE_PNG_MAX_CHUNK_BYTES);
+    png_set_chunk_cache_max(png, GLIMPSE_PNG_MAX_CACHED_CHUNKS);
+    /* Skip every chunk but IHDR, PLTE, tRNS, IDAT, IEND (libpng's rule for -1)... */
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_NEVER, NULL, -1);
+#ifdef PNG_eXIf_SUPPORTED
+    /* ...and eXIf, which carries the orientation. */
+    png_set_keep_unknown_chunks(png, PNG_HANDLE_CHUNK_AS_DEFAULT, (png_const_bytep) "eXIf", 1);
+#endif
     if (state.allow_damaged) png_set_crc_action(png, PNG_CRC_WARN_USE, PNG_CRC_WARN_USE);
     png_read_info(png, png_info);
 
@@ -217,7 +267,12 @@ glimpse_status glimpse_png_run(const glimpse_request *request) {
         row_pointers = malloc(sizeof(png_bytep) * height);
         if (row_pointers == NULL) png_error(png, "out of memory");
         for (uint32_t y = 0; y < height; y++) row_pointers[y] = frame + (size_t)y * row_bytes;
-        png_read_image(png, row_pointers);
+        for (int pass = 0; pass < passes; pass++) { /* what png_read_image does */
+            for (uint32_t y = 0; y < height; y++) {
+                if (pass == passes - 1 && y == height - 1) begin_final_row(&state, width);
+                png_read_row(png, row_pointers[y], NULL);
+            }
+        }
         rows_done = rh;
         if (!whole) {
             for (uint32_t y = 0; y < rh; y++) {
@@ -228,6 +283,7 @@ glimpse_status glimpse_png_run(const glimpse_request *request) {
         png_read_end(png, NULL);
     } else if (whole) {
         for (uint32_t y = 0; y < height; y++) {
+            if (y == height - 1) begin_final_row(&state, width);
             png_read_row(png, pixels + (size_t)y * row_bytes, NULL);
             rows_done = y + 1;
         }
@@ -236,6 +292,7 @@ glimpse_status glimpse_png_run(const glimpse_request *request) {
         scratch = malloc(row_bytes);
         if (scratch == NULL) png_error(png, "out of memory");
         for (uint32_t y = 0; y < ry + rh; y++) {
+            if (y == height - 1) begin_final_row(&state, width);
             png_read_row(png, scratch, NULL);
             if (y >= ry) {
                 memcpy(pixels + (size_t)(y - ry) * result->bytes_per_row, scratch + (size_t)rx * 4,

@@ -44,7 +44,13 @@ public struct ManifestCatalogSource: CatalogSource {
     public func load() throws(CatalogSourceError) -> CatalogContent {
         let url = URL(fileURLWithPath: manifestPath)
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
+        // Through FileHandle: Data(contentsOf:) leaks a 4 KiB buffer for every empty file
+        // (swift-foundation 6.3; found by fuzzing, testdata/fuzz-regressions/manifest/).
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            data = try handle.readToEnd() ?? Data()
+        } catch {
             throw .unreadable(manifestPath, reason: (error as NSError).localizedDescription)
         }
         let root: JSONValue

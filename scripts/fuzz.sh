@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# Fuzzes one Glimpse input parser with libFuzzer (+ AddressSanitizer / LeakSanitizer).
+#
+#   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]
+#
+# TARGET: decoder   PNG/JPEG bytes + 8 option bytes (region, scale, orientation, damage)
+#         manifest  catalog manifest JSON (ManifestCatalogSource)
+#         pagetoken page tokens as a client would send them (Search)
+#
+# The library is built with `-sanitize=fuzzer,address` into .build-fuzz/ (a scratch path
+# of its own, so the normal .build/ is untouched); the entry point in fuzz/ is compiled
+# with swiftc against those build products (a SwiftPM executable target renames `main`,
+# which libFuzzer provides). The working corpus lives in .build-fuzz/corpus-TARGET,
+# seeded from testdata/; crashes, leaks and timeouts are written to
+# .build-fuzz/artifacts-TARGET/. Reproduce one with:
+#   .build-fuzz/fuzz-TARGET .build-fuzz/artifacts-TARGET/crash-...
+# and copy it into testdata/fuzz-regressions/TARGET/ so FuzzRegressionTests replay it.
+#
+# SECONDS=0 only builds the fuzzer. Runs one fuzzing process (-workers=1): the machine is shared. Exit status 0 when the
+# run found nothing, non-zero when libFuzzer stopped on a finding.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+usage() { echo "usage: scripts/fuzz.sh decoder|manifest|pagetoken SECONDS [libFuzzer flags...]" >&2; exit 1; }
+[ $# -ge 2 ] || usage
+target=$1
+seconds=$2
+shift 2
+[[ "$seconds" =~ ^[0-9]+$ ]] || usage
+
+case "$target" in
+  decoder)   sources=(fuzz/DecoderFuzzer.swift Tests/PixelBuffersTests/DecoderFuzzInput.swift)
+             library=PixelBuffers; max_len=65536 ;;
+  manifest)  sources=(fuzz/ManifestFuzzer.swift Tests/CatalogTests/ManifestFuzzInput.swift)
+             library=Catalog; max_len=16384 ;;
+  pagetoken) sources=(fuzz/PageTokenFuzzer.swift Tests/SearchTests/PageTokenFuzzInput.swift)
+             library=Search; max_len=1024 ;;
+  *) usage ;;
+esac
+
+scripts/bootstrap.sh >/dev/null
+scratch=.build-fuzz
+debug=$scratch/debug
+binary=$scratch/fuzz-$target
+corpus=$scratch/corpus-$target
+artifacts=$scratch/artifacts-$target
+mkdir -p "$corpus" "$artifacts"
+
+# 1. The library, instrumented for coverage and built with ASan (C shim included).
+swift build --scratch-path "$scratch" --target "$library" \
+  -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address >&2
+
+# 2. The entry point, linked with the object files of every library module it needs.
+objects=()
+for module in CImageCodecs CSIMDKernels PixelBuffers Fingerprints GRDB Catalog Search; do
+  [ -d "$debug/$module.build" ] || continue
+  while IFS= read -r -d '' object; do objects+=("$object"); done \
+    < <(find "$debug/$module.build" -name '*.o' -print0)
+done
+libraries=(-lpng16 -ljpeg)
+[ "$library" = PixelBuffers ] || libraries+=(-lsqlite3)
+swiftc -sanitize=fuzzer,address -parse-as-library -g -Onone "${sources[@]}" \
+  -I "$debug/Modules" \
+  -Xcc -fmodule-map-file="$debug/CImageCodecs.build/module.modulemap" \
+  -Xcc -fmodule-map-file="$debug/CSIMDKernels.build/module.modulemap" \
+  -Xcc -fmodule-map-file="$scratch/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap" \
+  "${objects[@]}" "${libraries[@]}" -o "$binary"
+
+if [ "$seconds" -eq 0 ]; then echo "fuzz.sh: built $binary" >&2; exit 0; fi
+
+# 3. Seeds from testdata/ (and every regression input found so far).
+seed_count=$(find "$corpus" -type f | wc -l)
+if [ "$seed_count" -eq 0 ]; then
+  case "$target" in
+    decoder)
+      # Each small image three times: whole image; a region at a reduced DCT scale;
+      # damage allowed with a raw pixel region.
+      while IFS= read -r -d '' image; do
+        name=$(basename "$image")
+        { printf '\x00\x00\x00\x00\x00\x00\x00\x00'; cat "$image"; } > "$corpus/whole-$name"
+        { printf '\x08\x40\x40\x80\x80\x10\x00\x00'; cat "$image"; } > "$corpus/region-$name"
+        { printf '\x1d\x01\x02\x04\x04\x00\x01\x00'; cat "$image"; } > "$corpus/damaged-$name"
+      done < <(find testdata/pngsuite testdata/jpeg testdata/catalog-fixtures testdata/negatives \
+                 \( -name '*.png' -o -name '*.jpg' \) -size -64k -print0)
+      ;;
+    manifest)
+      while IFS= read -r -d '' manifest; do
+        cp "$manifest" "$corpus/$(echo "$manifest" | tr / _)"
+      done < <(find testdata -name '*.json' -size -16k -not -path '*/fuzz-regressions/*' -print0)
+      ;;
+    pagetoken)
+      if [ -d testdata/page-tokens ]; then cp testdata/page-tokens/* "$corpus/" 2>/dev/null || true; fi
+      ;;
+  esac
+fi
+if [ -d "testdata/fuzz-regressions/$target" ]; then
+  cp testdata/fuzz-regressions/"$target"/* "$corpus/" 2>/dev/null || true
+fi
+
+dict=()
+[ -f "fuzz/$target.dict" ] && dict=(-dict="fuzz/$target.dict")
+
+# 4. Fuzz. ASan's leak checker runs at exit and on every input that leaks.
+echo "fuzz.sh: $target for ${seconds}s, corpus $corpus ($(find "$corpus" -type f | wc -l) inputs)" >&2
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:allocator_may_return_null=1}
+exec "$binary" "$corpus" "${dict[@]}" -max_total_time="$seconds" -workers=1 -timeout=10 -rss_limit_mb=2048 \
+  -max_len="$max_len" -artifact_prefix="$artifacts/" -print_final_stats=1 "$@"
