@@ -103,7 +103,8 @@ echo
 if [ -z "$queries" ]; then
   queries="$root/benchmarks/.cache-peers/queries"
   rm -rf "$queries"
-  if "$glimpse" eval --help 2>/dev/null | grep -q -- "--export-queries"; then
+  eval_help="$("$glimpse" eval --help 2>/dev/null || true)"
+  if [[ "$eval_help" == *--export-queries* ]]; then
     echo "compare-peers: exporting Glimpse's evaluation queries into $queries" >&2
     "$glimpse" eval --catalog "$catalog" --export-queries "$queries" >&2
   else
