@@ -92,7 +92,7 @@ if command -v taskset >/dev/null; then
 fi
 export OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 MKL_NUM_THREADS=1 NUMEXPR_NUM_THREADS=1
 timing=(--min-time 1.0)
-[ "$quick" -eq 1 ] && timing=(--min-time 0.3 --min-runs 5)
+[ "$quick" -eq 1 ] && timing=(--min-time 0.3 --rounds 3 --min-runs 2)
 extra=()
 [ -n "$json" ] && extra+=(--json "$json")
 "${pin[@]}" "$vpy" benchmarks/peers/compare.py --images "$images" --tools "$tools" \
