@@ -16,6 +16,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             InspectCommand.self,
             HashCommand.self,
             BenchScanCommand.self,
+            BenchFingerprintCommand.self,
         ]
     )
 }

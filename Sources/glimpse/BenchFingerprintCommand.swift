@@ -1,0 +1,69 @@
+import ArgumentParser
+import Fingerprints
+import PixelBuffers
+
+/// `glimpse bench-fingerprint`: times reading + decoding + fingerprinting one image file
+/// in-process, for `benchmarks/compare-peers.sh` (no process start-up in the figure).
+/// Hidden from `--help`: a measurement tool, not a user command.
+struct BenchFingerprintCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-fingerprint",
+        abstract: "Time decode + full fingerprint of one image file (benchmark tool).",
+        discussion: """
+            Each run reads the file, decodes it at the smallest DCT scale whose short side is \
+            at least --min-side pixels (JPEG; PNG decodes at full size), and computes every view \
+            and every code of the catalog layout. Prints one JSON line: {"file", "medianMs", \
+            "bestMs", "runs", "scale", "decodedWidth", "decodedHeight", "views", "decodeOnly"}.
+            """,
+        shouldDisplay: false
+    )
+
+    @Argument(help: "The PNG or JPEG file.")
+    var image: String
+
+    @Option(name: .customLong("repeat"), help: "Timed runs, after one warm-up run.")
+    var runs: Int = 20
+
+    @Option(help: "Smallest short side, in pixels, the decode must deliver (picks the DCT scale).")
+    var minSide: Int = BenchFingerprintCommand.defaultMinimumSide
+
+    @Flag(help: "Time the decode alone (same options), without fingerprinting.")
+    var decodeOnly = false
+
+    /// The decode size the fingerprint path asks for: the hashes work on a 64×64 (PDQ) or
+    /// 32×32 (pHash) grid of each view, and the smallest views are a quarter of the frame
+    /// side, so a short side of 256 pixels still gives every view ≥ 64 source pixels.
+    static let defaultMinimumSide = 256
+
+    func run() async throws {
+        guard runs > 0, minSide > 0 else {
+            throw failure("bench-fingerprint: --repeat and --min-side must be positive")
+        }
+        let decoder = ImageDecoder()
+        let fingerprinter = Fingerprinter()
+        let options = DecodeOptions(minimumShortSide: minSide)
+        var last: DecodedImage
+        var views = 0
+        do {
+            last = try decoder.decode(file: image, options: options)
+        } catch {
+            throw failure("\(error)")
+        }
+        let fingerprintOnce = decodeOnly
+            ? { () throws(DecodeError) in last = try decoder.decode(file: image, options: options) }
+            : { () throws(DecodeError) in
+                last = try decoder.decode(file: image, options: options)
+                views = fingerprinter.fingerprint(of: last.pixels).views.count
+            }
+        let timing: RunTiming
+        do {
+            timing = try RunTimer.measure(runs: runs) { try fingerprintOnce() }
+        } catch {
+            throw failure("\(error)")
+        }
+        let escaped = image.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+        print(#"{"file":"\#(escaped)","medianMs":\#(timing.medianMs),"bestMs":\#(timing.bestMs),"runs":\#(timing.runs),"#
+            + #""scale":"\#(last.scale)","decodedWidth":\#(last.pixels.width),"decodedHeight":\#(last.pixels.height),"#
+            + #""views":\#(views),"decodeOnly":\#(decodeOnly)}"#)
+    }
+}
