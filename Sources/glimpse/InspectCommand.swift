@@ -1,17 +1,166 @@
 import ArgumentParser
+import Foundation
+import PixelBuffers
 
 /// `glimpse inspect`: decode an image (or a region of it) and describe what was decoded.
 struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Decode an image or a region of it and print what was decoded.",
-        discussion: "Example: glimpse inspect photo.jpg --region 120,340,800,600 --min-side 64"
+        discussion: """
+            Prints the format, stored and upright size, EXIF orientation, the DCT scale chosen, \
+            the decoded size and the decode time (reading the file included). Regions are in \
+            the coordinates of the upright image (of the stored image with --stored-orientation).
+            Example: glimpse inspect photo.jpg --region 120,340,800,600 --min-side 64 --dump out.pam
+            """
     )
 
-    @Argument(help: "The PNG or JPEG file to decode.")
+    @Argument(help: "The PNG or JPEG file to decode (format detected from its bytes).")
     var image: String
 
+    @Option(help: ArgumentHelp("Decode only this rectangle, in pixels.", valueName: "x,y,w,h"))
+    var region: PixelRegionArgument?
+
+    @Option(help: ArgumentHelp("Decode only this rectangle, as fractions 0…1 of width and height.", valueName: "x,y,w,h"))
+    var regionFraction: FractionRegionArgument?
+
+    @Option(help: "Decode at the smallest DCT scale (1/8, 1/4, 1/2, 1) giving at least this many pixels on the short side (JPEG).")
+    var minSide: Int?
+
+    @Flag(help: "Keep the stored orientation instead of applying the EXIF orientation.")
+    var storedOrientation = false
+
+    @Option(help: ArgumentHelp("Write the decoded pixels as a PAM file (P7, RGB_ALPHA).", valueName: "out.pam"))
+    var dump: String?
+
+    @Flag(help: "Print one JSON object instead of text.")
+    var json = false
+
+    func validate() throws {
+        if region != nil && regionFraction != nil {
+            throw ValidationError("give either --region or --region-fraction, not both")
+        }
+        if let minSide, minSide <= 0 { throw ValidationError("--min-side must be positive") }
+    }
+
     func run() async throws {
-        throw failure("\(image): inspect is not implemented yet")
+        let options = DecodeOptions(
+            region: region.map { .pixels($0.rect) } ?? regionFraction.map { .fractions(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+            minimumShortSide: minSide, applyOrientation: !storedOrientation)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let decoded: DecodedImage
+        do {
+            decoded = try ImageDecoder().decode(file: image, options: options)
+        } catch {
+            throw failure(error.description)
+        }
+        let elapsed = start.duration(to: clock.now)
+        let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+        if let dump {
+            do {
+                try Data(PAMWriter.encode(decoded.pixels)).write(to: URL(fileURLWithPath: dump))
+            } catch {
+                throw failure("\(dump): cannot write the PAM dump: \(error.localizedDescription)")
+            }
+        }
+        let report = InspectReport(file: image, image: decoded, milliseconds: milliseconds, dump: dump)
+        print(json ? report.json() : report.text())
+    }
+}
+
+/// `X,Y,W,H` in whole pixels.
+struct PixelRegionArgument: ExpressibleByArgument {
+    let rect: PixelRect
+    init?(argument: String) {
+        let parts = argument.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3] else { return nil }
+        rect = PixelRect(x: x, y: y, width: w, height: h)
+    }
+}
+
+/// `X,Y,W,H` as fractions of the image width and height.
+struct FractionRegionArgument: ExpressibleByArgument {
+    let x: Double, y: Double, width: Double, height: Double
+    init?(argument: String) {
+        let parts = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3] else { return nil }
+        (self.x, self.y, self.width, self.height) = (x, y, w, h)
+    }
+}
+
+/// What `inspect` prints, as text or JSON.
+struct InspectReport: Encodable {
+    struct Rect: Encodable {
+        let x: Int, y: Int, width: Int, height: Int
+        init(_ r: PixelRect) { (x, y, width, height) = (r.x, r.y, r.width, r.height) }
+    }
+    let file: String
+    let format: String
+    let components: Int
+    let bitDepth: Int
+    let interlaced: Bool
+    let storedWidth: Int
+    let storedHeight: Int
+    let orientation: Int
+    let orientationApplied: Bool
+    let orientedWidth: Int
+    let orientedHeight: Int
+    let region: Rect
+    let storedRegion: Rect
+    let scale: String
+    let decodedWidth: Int
+    let decodedHeight: Int
+    let pixelFormat: String
+    let decodeMilliseconds: Double
+    let dump: String?
+
+    init(file: String, image: DecodedImage, milliseconds: Double, dump: String?) {
+        let info = image.info
+        self.file = file
+        format = info.format.description
+        components = info.components
+        bitDepth = info.bitDepth
+        interlaced = info.isInterlaced
+        storedWidth = info.storedWidth
+        storedHeight = info.storedHeight
+        orientation = info.orientation.rawValue
+        orientationApplied = image.appliedOrientation != .up
+        orientedWidth = info.orientedWidth
+        orientedHeight = info.orientedHeight
+        region = Rect(image.region)
+        storedRegion = Rect(image.storedRegion)
+        scale = image.scale.description
+        decodedWidth = image.pixels.width
+        decodedHeight = image.pixels.height
+        pixelFormat = image.pixels.format.rawValue
+        decodeMilliseconds = (milliseconds * 1000).rounded() / 1000
+        self.dump = dump
+    }
+
+    func text() -> String {
+        let kind = format == "JPEG" ? (interlaced ? "progressive" : "sequential") : (interlaced ? "interlaced" : "non-interlaced")
+        let whole = region.x == 0 && region.y == 0 && region.width == (orientationApplied ? orientedWidth : storedWidth)
+            && region.height == (orientationApplied ? orientedHeight : storedHeight)
+        var lines = [
+            "file:          \(file)",
+            "format:        \(format), \(kind), \(components) component\(components == 1 ? "" : "s"), \(bitDepth)-bit",
+            "stored size:   \(storedWidth)x\(storedHeight)",
+            "orientation:   \(ExifOrientation(tag: orientation))\(orientationApplied ? ", applied" : orientation == 1 ? "" : ", not applied")",
+            "oriented size: \(orientedWidth)x\(orientedHeight)",
+            "region:        " + (whole ? "whole image" : "\(region.x),\(region.y) \(region.width)x\(region.height) (stored \(storedRegion.x),\(storedRegion.y) \(storedRegion.width)x\(storedRegion.height))"),
+            "DCT scale:     \(scale)",
+            "decoded size:  \(decodedWidth)x\(decodedHeight) \(pixelFormat)",
+            "decode time:   \(String(format: "%.2f", decodeMilliseconds)) ms",
+        ]
+        if let dump { lines.append("dump:          \(dump)") }
+        return lines.joined(separator: "\n")
+    }
+
+    func json() -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(self) else { return "{}" }
+        return String(decoding: data, as: UTF8.self)
     }
 }
