@@ -10,7 +10,7 @@ import Darwin
 /// reason (`No such file or directory`, `Is a directory`…).
 enum FileBytes {
     /// The bytes of the regular file at `path`. O(file size).
-    static func read(_ path: String) throws(DecodeError) -> [UInt8] {
+    static func contents(ofFile path: String) throws(DecodeError) -> [UInt8] {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw .unreadableFile(source: path, reason: systemError()) }
         defer { close(fd) }
@@ -25,7 +25,7 @@ enum FileBytes {
         bytes.reserveCapacity(expected)
         var chunk = [UInt8](repeating: 0, count: max(1 << 16, min(expected + 1, 1 << 24)))
         while true {
-            let got = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
             if got < 0 {
                 if errno == EINTR { continue }
                 throw .unreadableFile(source: path, reason: systemError())

@@ -22,7 +22,7 @@ public struct ImageDecoder: Sendable {
 
     /// Reads the header of the file at `path`. Reads the whole file, decodes no pixel.
     public func info(ofFile path: String) throws(DecodeError) -> ImageInfo {
-        let bytes = try FileBytes.read(path)
+        let bytes = try FileBytes.contents(ofFile: path)
         return try info(of: bytes, source: path)
     }
 
@@ -49,7 +49,7 @@ public struct ImageDecoder: Sendable {
     /// Cost: reading the file, plus decoding the region at the chosen scale (a 12 MP JPEG
     /// takes tens of milliseconds at full size, a few at 1/8).
     public func decode(file path: String, options: DecodeOptions = DecodeOptions()) throws(DecodeError) -> DecodedImage {
-        let bytes = try FileBytes.read(path)
+        let bytes = try FileBytes.contents(ofFile: path)
         return try decode(bytes, source: path, options: options)
     }
 

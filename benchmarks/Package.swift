@@ -1,0 +1,29 @@
+// swift-tools-version:6.1
+// Glimpse benchmarks (ordo-one/package-benchmark), a package of their own so the root
+// package never depends on the benchmark harness. Run: cd benchmarks && swift package benchmark
+import Foundation
+import PackageDescription
+
+/// SwiftPM names a path dependency after its folder; the root may be checked out under any name.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent.lowercased()
+
+let package = Package(
+    name: "GlimpseBenchmarks",
+    platforms: [.macOS(.v13)],
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "DecodeBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PixelBuffers", package: root),
+            ],
+            path: "Benchmarks/DecodeBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
