@@ -64,47 +64,62 @@ public struct EvaluationRunner: Sendable {
 
     private func run(_ jobs: [Job], search: @escaping @Sendable (PixelBuffer) async throws -> SearchAnswer) async throws(EvaluationError) -> [QueryOutcome] {
         let transformations = self.transformations
-        let result: Result<[[QueryOutcome]], EvaluationError> = await withTaskGroup(of: (Int, Result<[QueryOutcome], EvaluationError>).self) { group in
+        let width = min(concurrency, jobs.count)
+        let (results, failure) = await withTaskGroup(of: (Int, Result<[QueryOutcome], EvaluationError>).self) { group in
             var results = [[QueryOutcome]](repeating: [], count: jobs.count)
-            var next = 0
-            var failure: EvaluationError?
-            func submit(_ index: Int) {
-                let job = jobs[index]
-                group.addTask {
-                    do throws(EvaluationError) {
-                        return (index, .success(try await Self.query(job, transformations: transformations, search: search)))
-                    } catch {
-                        return (index, .failure(error))
+            var failure: (index: Int, error: EvaluationError)?
+            var next = 0, inFlight = 0
+            while true {
+                // Keep `width` jobs in flight; start no new one after a failure.
+                while failure == nil, next < jobs.count, inFlight < width {
+                    let index = next, job = jobs[index]
+                    group.addTask {
+                        (index, await Self.query(job, transformations: transformations, search: search))
                     }
+                    next += 1
+                    inFlight += 1
                 }
-            }
-            while next < min(concurrency, jobs.count) { submit(next); next += 1 }
-            while let (index, outcome) = await group.next() {
+                guard let (index, outcome) = await group.next() else { break }
+                inFlight -= 1
                 switch outcome {
-                case .success(let outcomes): results[index] = outcomes
+                case .success(let outcomes):
+                    results[index] = outcomes
                 case .failure(let error):
-                    // Keep the first failure in job order so the error is deterministic.
-                    if failure == nil { failure = error }
-                    group.cancelAll()
+                    // Keep the earliest job's failure so the error does not depend on timing.
+                    if let earlier = failure, earlier.index < index { break }
+                    failure = (index, error)
                 }
-                if failure == nil, next < jobs.count { submit(next); next += 1 }
             }
-            if let failure { return .failure(failure) }
-            return .success(results)
+            return (results, failure)
         }
-        return try result.get().flatMap { $0 }
+        if let failure { throw failure.error }
+        return results.flatMap { $0 }
     }
 
     /// Decodes one image and queries it under every transformation (and as it is, for a
-    /// negative).
+    /// negative). Returns a `Result` rather than throwing typed errors: with a typed-throws
+    /// `do`/`catch` inside the task-group child, release builds (Swift 6.3, this machine)
+    /// received a garbage job index from `group.next()`; debug builds did not. Errors now
+    /// cross the task boundary as values and the child body has no typed throws.
     private static func query(_ job: Job, transformations: [ImageTransformation],
-                              search: @Sendable (PixelBuffer) async throws -> SearchAnswer) async throws(EvaluationError) -> [QueryOutcome] {
+                              search: @Sendable (PixelBuffer) async throws -> SearchAnswer) async -> Result<[QueryOutcome], EvaluationError> {
+        do {
+            return .success(try await queryThrowing(job, transformations: transformations, search: search))
+        } catch let error as EvaluationError {
+            return .failure(error)
+        } catch {
+            return .failure(.queryFailed(job.relativePath, transformation: "-", reason: "\(error)"))
+        }
+    }
+
+    private static func queryThrowing(_ job: Job, transformations: [ImageTransformation],
+                                      search: @Sendable (PixelBuffer) async throws -> SearchAnswer) async throws -> [QueryOutcome] {
         let path = (job.folder as NSString).appendingPathComponent(job.relativePath)
         let pixels: PixelBuffer
         do {
             pixels = try ImageDecoder().decode(file: path, options: DecodeOptions(alwaysRGBA: true)).pixels
         } catch {
-            throw .decodeFailed(path, reason: error.description)
+            throw EvaluationError.decodeFailed(path, reason: error.description)
         }
         let seed = seed(for: job.relativePath)
         var variants: [(String, PixelBuffer)] = []
@@ -118,7 +133,7 @@ public struct EvaluationRunner: Sendable {
             do {
                 answer = try await search(buffer)
             } catch {
-                throw .queryFailed(path, transformation: name, reason: "\(error)")
+                throw EvaluationError.queryFailed(path, transformation: name, reason: "\(error)")
             }
             outcomes.append(QueryOutcome(image: job.relativePath, transformation: name, expectedID: job.expectedID,
                                          rankedIDs: answer.landmarkIDs, topScore: answer.topScore, topID: answer.topID))
