@@ -15,6 +15,8 @@ struct GlimpseCommand: AsyncParsableCommand {
         subcommands: [
             InspectCommand.self,
             HashCommand.self,
+            IndexCommand.self,
+            QueryCommand.self,
             BenchScanCommand.self,
             BenchFingerprintCommand.self,
         ]

@@ -1,0 +1,99 @@
+import Foundation
+
+/// Matches many photos against the catalog (`glimpse match`): each photo is read,
+/// decoded at the DCT scale the fingerprint needs, fingerprinted (query layout) and
+/// searched; its best landmarks become one ``PhotoMatchRecord``.
+///
+/// Up to ``jobs`` photos are in flight at once (decode, fingerprint and scan run on the
+/// caller's concurrency pool, so `jobs` beyond the core count adds nothing). Records are
+/// handed back **in input order** whatever order they finish in, so the output is
+/// deterministic; at most `4 × jobs` finished records wait for a slow one.
+///
+/// A photo that cannot be read or decoded becomes a ``PhotoMatchRecord/Status/failed``
+/// record and the run goes on; only a failing catalog stops it.
+public struct BatchMatcher: Sendable {
+    /// The search the photos go through (its configuration's no-match threshold decides
+    /// what counts as a match).
+    public var query: VisualSearchQuery
+    /// Decodes and fingerprints a photo; give it the *query* layout.
+    public var fingerprinter: ImageFileFingerprinter
+    /// Most photos processed at once (≥ 1).
+    public var jobs: Int
+    /// Most landmarks kept per photo (≥ 1).
+    public var matchesPerPhoto: Int
+
+    /// Creates a batch matcher.
+    public init(query: VisualSearchQuery, fingerprinter: ImageFileFingerprinter,
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, matchesPerPhoto: Int = 3) {
+        self.query = query
+        self.fingerprinter = fingerprinter
+        self.jobs = max(1, jobs)
+        self.matchesPerPhoto = max(1, matchesPerPhoto)
+    }
+
+    /// Matches one photo. Cost: one scaled decode, one fingerprint, one index scan, one
+    /// store lookup of at most ``matchesPerPhoto`` landmarks.
+    ///
+    /// - Throws: ``BatchMatchError/search(_:)`` only when the catalog fails; a bad photo
+    ///   gives a failed record.
+    public func match(photo path: String) async throws(BatchMatchError) -> PhotoMatchRecord {
+        let fingerprint: Fingerprint
+        do { fingerprint = try fingerprinter.fingerprint(file: path) } catch {
+            return .failure(error.description, photo: path)
+        }
+        let matches: [LandmarkMatch]
+        let landmarks: [LandmarkEntity]
+        do {
+            matches = try await query.landmarkMatches(
+                for: fingerprint, minimumScore: query.configuration.scoring.noMatchThreshold, limit: matchesPerPhoto)
+        } catch { throw .search(error) }
+        do { landmarks = try query.store.landmarks(ids: matches.map(\.landmarkID)) } catch { throw .search(.store(error)) }
+        let byID = Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let rows = matches.compactMap { match in byID[match.landmarkID].map { SearchResultRow(landmark: $0, score: match.score) } }
+        return .matches(rows, photo: path)
+    }
+
+    /// Matches `photos`, calling `onRecord` on the calling task with each record in
+    /// input order and how many are finished.
+    ///
+    /// - Parameter onRecord: receives (record, completed count); may throw to stop the
+    ///   run (photos in flight are cancelled).
+    /// - Throws: ``BatchMatchError/search(_:)`` or ``BatchMatchError/stoppedByCaller(_:)``
+    ///   (or whatever ``BatchMatchError`` `onRecord` throws).
+    public func match(_ photos: [String], onRecord: (PhotoMatchRecord, Int) throws -> Void) async throws(BatchMatchError) {
+        do {
+            try await withThrowingTaskGroup(of: (Int, PhotoMatchRecord).self) { group in
+                var next = 0
+                var emitted = 0
+                var waiting: [Int: PhotoMatchRecord] = [:]
+                let window = jobs * 4
+                func launch() {
+                    while next < photos.count && next - emitted < window && next - emitted - waiting.count < jobs {
+                        let index = next
+                        let photo = photos[index]
+                        next += 1
+                        group.addTask {
+                            try Task.checkCancellation()
+                            return (index, try await self.match(photo: photo))
+                        }
+                    }
+                }
+                launch()
+                while let (index, record) = try await group.next() {
+                    waiting[index] = record
+                    while let ready = waiting.removeValue(forKey: emitted) {
+                        emitted += 1
+                        try onRecord(ready, emitted)
+                    }
+                    launch()
+                }
+            }
+        } catch let error as BatchMatchError {
+            throw error
+        } catch is CancellationError {
+            throw .stoppedByCaller("cancelled")
+        } catch {
+            throw .stoppedByCaller("\(error)")
+        }
+    }
+}

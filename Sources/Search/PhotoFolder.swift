@@ -1,0 +1,65 @@
+import Foundation
+
+/// The photos under a folder, for batch matching: every regular file, recursively, whose
+/// first bytes are a PNG or JPEG signature, plus files named like images (`.jpg`,
+/// `.jpeg`, `.png`) whatever their bytes, so that a damaged photo gets an error row
+/// instead of silently vanishing. Hidden files and folders are skipped, symbolic links
+/// to folders are not followed.
+public struct PhotoFolder: Sendable, Hashable {
+    /// The folder as given (trailing slashes removed).
+    public var path: String
+    /// The photos, `path/relative/name`, sorted by path.
+    public var photos: [String]
+    /// Files that are neither images by their bytes nor by their name (not matched).
+    public var otherFileCount: Int
+
+    /// File name extensions that make a file a photo even when its bytes do not say so.
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png"]
+
+    /// Walks `path` and sniffs the first 8 bytes of every file. O(files) I/O.
+    ///
+    /// - Throws: ``BatchMatchError/unreadableFolder(_:reason:)``.
+    public init(scanning path: String) throws(BatchMatchError) {
+        var root = path
+        while root.count > 1 && root.hasSuffix("/") { root.removeLast() }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+            throw .unreadableFolder(path, reason: "no such folder")
+        }
+        guard isDirectory.boolValue else { throw .unreadableFolder(path, reason: "not a folder") }
+        let base = URL(fileURLWithPath: root)
+        guard let walker = FileManager.default.enumerator(
+            at: base, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey, .isSymbolicLinkKey],
+            options: [.skipsHiddenFiles, .producesRelativePathURLs]) else {
+            throw .unreadableFolder(path, reason: "cannot list the folder")
+        }
+        var photos: [String] = []
+        var others = 0
+        for case let url as URL in walker {
+            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey, .isSymbolicLinkKey])
+            if values?.isDirectory == true { continue }
+            let relative = url.relativePath
+            let full = root == "/" ? "/" + relative : root + "/" + relative
+            // Follow links to files, not to folders (the enumerator does not descend into them).
+            var linkTargetIsDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: full, isDirectory: &linkTargetIsDirectory),
+                  !linkTargetIsDirectory.boolValue else { continue }
+            if Self.looksLikeImage(full) || Self.imageExtensions.contains(url.pathExtension.lowercased()) {
+                photos.append(full)
+            } else {
+                others += 1
+            }
+        }
+        self.path = root
+        self.photos = photos.sorted()
+        self.otherFileCount = others
+    }
+
+    /// Whether the file's first bytes are a PNG or JPEG signature. Reads 8 bytes.
+    static func looksLikeImage(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        guard let head = try? handle.read(upToCount: 8) else { return false }
+        return ImageFormat.detect(head) != nil
+    }
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+
+extension GlimpseCommand {
+    /// Runs the command line with the documented exit codes: usage errors exit 1 (not
+    /// ArgumentParser's 64) with one line on stderr; `--help` and `--version` print and
+    /// exit 0; failures raised with ``failure(_:status:)`` have already printed their line.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let code as ExitCode {
+            exit(withError: code)
+        } catch {
+            guard exitCode(for: error) != .success else { exit(withError: error) }
+            let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            printError("glimpse: \(message) (see 'glimpse help')")
+            exit(withError: ExitCode(ExitStatus.inputError.rawValue))
+        }
+    }
+}

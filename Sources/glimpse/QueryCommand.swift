@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import Search
+
+/// `glimpse query IMAGE...`: the visual search for what a person selected in each image
+/// (``VisualSearchQuery/values(for:page:)``), one page at a time.
+struct QueryCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "query",
+        abstract: "Find the landmarks and collections that match an image or a region of it.",
+        discussion: """
+            Prints a table (rank, kind, id, title, score, URL) per image, then the command \
+            that fetches the next page. Scores are similarities in 0…1, higher is better, \
+            comparable across queries; results below the no-match threshold are not shown.
+
+            With --json, prints one object per image per line:
+              {"query": PATH, "results": [{"kind", "id", "title", "subtitle", "score", "url"}],
+               "next_page_token": TOKEN|null, "partial": BOOL, "elapsed_ms": N}
+            "partial" is true when --deadline-ms cut the scan short.
+
+            Example:
+              glimpse query testdata/samples/screenshot-hurricane-ridge.png --region 4,211,712,332
+              glimpse query photo.jpg --region-fraction 0.1,0.2,0.5,0.5 --labels snow,mountain --json
+
+            Exit codes: 0 every image matched; 1 usage or input error (missing or corrupt \
+            image, bad region, refused page token); 2 some images failed, others answered; \
+            3 an image matched nothing.
+            """
+    )
+
+    @Argument(help: ArgumentHelp("PNG or JPEG images to search with.", valueName: "image"))
+    var images: [String]
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: ArgumentHelp("Search only this rectangle, in pixels of the upright image.", valueName: "X,Y,W,H"))
+    var region: PixelRegionArgument?
+
+    @Option(help: ArgumentHelp("Search only this rectangle, as fractions 0…1 of the image.", valueName: "X,Y,W,H"))
+    var regionFraction: FractionRegionArgument?
+
+    @Option(help: ArgumentHelp("Words describing the content; matching landmarks with these keywords rank higher.", valueName: "a,b"))
+    var labels: String?
+
+    @Option(help: "Results per page (1…1000).")
+    var pageSize: Int = 10
+
+    @Option(help: "Continue with the page this token (printed by the previous page) names. One image only.")
+    var pageToken: String?
+
+    @Option(help: "Time budget of the scan in milliseconds; a slower scan returns a partial page.")
+    var deadlineMs: Int = 500
+
+    @Flag(help: "One JSON object per image per line instead of tables.")
+    var json = false
+
+    func validate() throws {
+        if region != nil && regionFraction != nil { throw ValidationError("use either --region or --region-fraction, not both") }
+        guard (1...1000).contains(pageSize) else { throw ValidationError("--page-size must be in 1…1000") }
+        guard deadlineMs > 0 else { throw ValidationError("--deadline-ms must be positive") }
+        if pageToken != nil && images.count > 1 { throw ValidationError("--page-token continues one query: give one image") }
+    }
+
+    private var labelList: [String] {
+        (labels ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+    }
+
+    private var decodeRegion: DecodeOptions.Region? {
+        region.map { .pixels($0.rect) } ?? regionFraction?.region
+    }
+
+    func run() async throws {
+        let store = try database.openExisting()
+        let fingerprinting = DefaultFingerprinting.query
+        let search = VisualSearchQuery(store: store, fingerprint: fingerprinting.fingerprint)
+        let request = PageRequest(size: pageSize, token: pageToken.map(PageToken.init), deadline: .milliseconds(deadlineMs))
+        var failed = 0
+        var unmatched = 0
+        for (number, image) in images.enumerated() {
+            let started = ContinuousClock.now
+            let page: ResultPage<VisualSearchResult>
+            do {
+                let descriptor = try SemanticContentDescriptor(
+                    contentsOfFile: image, region: decodeRegion, labels: labelList, options: fingerprinting.decodeOptions())
+                page = try await search.values(for: descriptor, page: request)
+            } catch let error as DecodeError {
+                printError("glimpse: \(error.description)")
+                failed += 1
+                continue
+            } catch let error as VisualSearchError {
+                if case .store = error { throw failure(error.description) }
+                printError("glimpse: \(image): \(error.description)")
+                failed += 1
+                continue
+            }
+            let record = QueryResultRecord(query: image, page: page, elapsed: ContinuousClock.now - started)
+            if page.items.isEmpty { unmatched += 1 }
+            if json {
+                print(record.jsonLine)
+            } else {
+                if number > 0 { print() }
+                printTable(record, page: page)
+            }
+        }
+        if failed == images.count { throw ExitCode(ExitStatus.inputError.rawValue) }
+        if failed > 0 { throw ExitCode(ExitStatus.someFilesFailed.rawValue) }
+        if unmatched > 0 { throw ExitCode(ExitStatus.noMatch.rawValue) }
+    }
+
+    private func printTable(_ record: QueryResultRecord, page: ResultPage<VisualSearchResult>) {
+        var heading = record.query
+        if let region { heading += " (region \(region.text))" }
+        if let regionFraction { heading += " (region fraction \(regionFraction.text))" }
+        if labels != nil { heading += " [labels: \(labelList.joined(separator: ", "))]" }
+        if record.results.isEmpty {
+            print("\(heading): no match (\(record.elapsedMilliseconds) ms)")
+            return
+        }
+        let first = page.offset + 1
+        let last = page.offset + record.results.count
+        print("\(heading): results \(first)–\(last) of \(page.totalCount)\(record.isPartial ? " (partial: the deadline cut the scan short)" : ""), \(record.elapsedMilliseconds) ms")
+        let rows = record.results.enumerated().map { index, row in
+            [String(page.offset + index + 1), row.kind.rawValue, row.id, row.title, String(format: "%.3f", row.score), row.url]
+        }
+        print(TextTable(header: ["RANK", "KIND", "ID", "TITLE", "SCORE", "URL"], rows: rows, rightAligned: [0, 4]).text)
+        if let token = record.nextPageToken {
+            var arguments = ["glimpse", "query", record.query] + database.arguments
+            if let region { arguments += ["--region", region.text] }
+            if let regionFraction { arguments += ["--region-fraction", regionFraction.text] }
+            if let labels { arguments += ["--labels", labels] }
+            if pageSize != 10 { arguments += ["--page-size", String(pageSize)] }
+            if deadlineMs != 500 { arguments += ["--deadline-ms", String(deadlineMs)] }
+            arguments += ["--page-token", token]
+            print("Next page: " + arguments.map(shellQuoted).joined(separator: " "))
+        }
+    }
+}
