@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # The main job on the bundled sample data: install what is missing, build the CLI in
-# release mode, and run it on a sample image.
-# Until indexing and querying land, the main job is decoding: a real photo stored
-# sideways (EXIF orientation 6), decoded whole and upright, then only a region of it at
-# the smallest DCT scale that still gives 64 pixels on the short side.
+# release mode, index the sample catalog (46 photos, testdata/catalog/manifest.json) into
+# a temporary database, and search it with a person's selection of a phone screenshot
+# (testdata/samples/screenshot-hurricane-ridge.png, region from testdata/samples/README.md).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 swift build -c release --product glimpse >&2
 bin="$(swift build -c release --show-bin-path)/glimpse"
-sample=testdata/exif-orientation/Landscape_6.jpg
-"$bin" inspect "$sample"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+db="$work/glimpse.sqlite"
+echo "\$ glimpse index testdata/catalog/manifest.json --db $db"
+"$bin" index testdata/catalog/manifest.json --db "$db"
 echo
-"$bin" inspect "$sample" --region 600,300,800,600 --min-side 64
+echo "\$ glimpse query testdata/samples/screenshot-hurricane-ridge.png --region 4,211,712,332 --db $db"
+"$bin" query testdata/samples/screenshot-hurricane-ridge.png --region 4,211,712,332 --db "$db"

@@ -6,6 +6,8 @@ cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
+# The CLI tests run the real executable: build it first (swift test alone may not).
+swift build --product glimpse 2>&1 | tail -n 3
 set +e
 swift test 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
