@@ -66,7 +66,7 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     private var decodeRegion: DecodeOptions.Region? {
-        region.map { .pixels($0.rect) } ?? regionFraction?.region
+        region.map { .pixels($0.rect) } ?? regionFraction.map { .fractions(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
     }
 
     func run() async throws {
@@ -107,10 +107,18 @@ struct QueryCommand: AsyncParsableCommand {
         if unmatched > 0 { throw ExitCode(ExitStatus.noMatch.rawValue) }
     }
 
+    private func regionText(_ region: PixelRegionArgument) -> String {
+        "\(region.rect.x),\(region.rect.y),\(region.rect.width),\(region.rect.height)"
+    }
+
+    private func fractionText(_ region: FractionRegionArgument) -> String {
+        [region.x, region.y, region.width, region.height].map { String($0) }.joined(separator: ",")
+    }
+
     private func printTable(_ record: QueryResultRecord, page: ResultPage<VisualSearchResult>) {
         var heading = record.query
-        if let region { heading += " (region \(region.text))" }
-        if let regionFraction { heading += " (region fraction \(regionFraction.text))" }
+        if let region { heading += " (region \(regionText(region)))" }
+        if let regionFraction { heading += " (region fraction \(fractionText(regionFraction)))" }
         if labels != nil { heading += " [labels: \(labelList.joined(separator: ", "))]" }
         if record.results.isEmpty {
             print("\(heading): no match (\(record.elapsedMilliseconds) ms)")
@@ -125,8 +133,8 @@ struct QueryCommand: AsyncParsableCommand {
         print(TextTable(header: ["RANK", "KIND", "ID", "TITLE", "SCORE", "URL"], rows: rows, rightAligned: [0, 4]).text)
         if let token = record.nextPageToken {
             var arguments = ["glimpse", "query", record.query] + database.arguments
-            if let region { arguments += ["--region", region.text] }
-            if let regionFraction { arguments += ["--region-fraction", regionFraction.text] }
+            if let region { arguments += ["--region", regionText(region)] }
+            if let regionFraction { arguments += ["--region-fraction", fractionText(regionFraction)] }
             if let labels { arguments += ["--labels", labels] }
             if pageSize != 10 { arguments += ["--page-size", String(pageSize)] }
             if deadlineMs != 500 { arguments += ["--deadline-ms", String(deadlineMs)] }

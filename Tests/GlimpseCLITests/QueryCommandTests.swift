@@ -3,11 +3,13 @@ import Testing
 
 @Suite("glimpse query")
 struct QueryCommandTests {
+    // Every query gets a generous deadline: debug builds on a busy machine are slow, and a
+    // deadline cut would make results partial (tested separately in SearchTests).
     static let screenshot = Glimpse.testdata("samples/screenshot-hurricane-ridge.png")
 
     @Test func theScreenshotSelectionFindsHurricaneRidgeFirst() throws {
         let db = try Glimpse.sampleCatalog.get()
-        let run = try Glimpse.run(["query", Self.screenshot, "--region", "4,211,712,332", "--db", db])
+        let run = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "--region", "4,211,712,332", "--db", db])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count >= 3)
@@ -19,7 +21,7 @@ struct QueryCommandTests {
 
     @Test func jsonHasExactlyTheDocumentedShape() throws {
         let db = try Glimpse.sampleCatalog.get()
-        let run = try Glimpse.run(["query", Self.screenshot, "--region", "4,211,712,332", "--db", db, "--json"])
+        let run = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "--region", "4,211,712,332", "--db", db, "--json"])
         #expect(run.status == 0, "\(run.stderr)")
         let lines = run.stdout.split(separator: "\n")
         #expect(lines.count == 1)
@@ -43,30 +45,30 @@ struct QueryCommandTests {
 
     @Test func thePageTokenFetchesTheNextPage() throws {
         let db = try Glimpse.sampleCatalog.get()
-        let first = try Glimpse.run(["query", Self.screenshot, "--region", "4,211,712,332", "--db", db, "--json", "--page-size", "1"])
+        let first = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "--region", "4,211,712,332", "--db", db, "--json", "--page-size", "1"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
         let token = try #require(object["next_page_token"] as? String, "a one-result page of a multi-result query has a token")
-        let second = try Glimpse.run(["query", Self.screenshot, "--region", "4,211,712,332", "--db", db, "--json", "--page-size", "1", "--page-token", token])
+        let second = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "--region", "4,211,712,332", "--db", db, "--json", "--page-size", "1", "--page-token", token])
         #expect(second.status == 0 || second.status == 3, "\(second.stderr)")
         let next = try #require(try JSONSerialization.jsonObject(with: Data(second.stdout.utf8)) as? [String: Any])
         let firstID = (object["results"] as? [[String: Any]])?.first?["url"] as? String
         let secondID = (next["results"] as? [[String: Any]])?.first?["url"] as? String
         #expect(secondID != nil && secondID != firstID)
         // The table prints the command for the next page.
-        let table = try Glimpse.run(["query", Self.screenshot, "--region", "4,211,712,332", "--db", db, "--page-size", "1"])
-        #expect(table.stdout.contains("Next page: glimpse query \(Self.screenshot) --db \(db) --region 4,211,712,332 --page-size 1 --page-token "))
+        let table = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "--region", "4,211,712,332", "--db", db, "--page-size", "1"])
+        #expect(table.stdout.contains("Next page: glimpse query \(Self.screenshot) --db \(db) --region 4,211,712,332 --page-size 1 --deadline-ms 60000 --page-token "))
     }
 
     @Test func aMalformedPageTokenIsOneErrorLineAndExitStatus1() throws {
         let db = try Glimpse.sampleCatalog.get()
-        let run = try Glimpse.run(["query", Self.screenshot, "--db", db, "--page-token", "not*a*token"])
+        let run = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "--db", db, "--page-token", "not*a*token"])
         #expect(run.status == 1)
         #expect(run.errorLines == ["glimpse: \(Self.screenshot): page token is malformed (not a token this program issued)"])
     }
 
     @Test func aMissingImageIsOneErrorLineNamingIt() throws {
         let db = try Glimpse.sampleCatalog.get()
-        let run = try Glimpse.run(["query", "missing.png", "--db", db])
+        let run = try Glimpse.run(["query", "--deadline-ms", "60000", "missing.png", "--db", db])
         #expect(run.status == 1)
         #expect(run.errorLines.count == 1)
         #expect(run.errorLines.first?.hasPrefix("glimpse: missing.png: cannot read file") == true)
@@ -75,7 +77,7 @@ struct QueryCommandTests {
     @Test func aCorruptImageIsOneErrorLineNamingIt() throws {
         let db = try Glimpse.sampleCatalog.get()
         let corrupt = Glimpse.testdata("jpeg/corrupt_bad_marker.jpg")
-        let run = try Glimpse.run(["query", corrupt, "--db", db])
+        let run = try Glimpse.run(["query", "--deadline-ms", "60000", corrupt, "--db", db])
         #expect(run.status == 1)
         #expect(run.errorLines.count == 1)
         #expect(run.errorLines.first?.hasPrefix("glimpse: \(corrupt): ") == true)
@@ -83,7 +85,7 @@ struct QueryCommandTests {
 
     @Test func someFailingImagesAmongGoodOnesExitWith2() throws {
         let db = try Glimpse.sampleCatalog.get()
-        let run = try Glimpse.run(["query", Self.screenshot, "missing.png", "--region-fraction", "0,0.14,1,0.23", "--db", db, "--json"])
+        let run = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "missing.png", "--region-fraction", "0,0.14,1,0.23", "--db", db, "--json"])
         #expect(run.status == 2)
         #expect(run.stdout.split(separator: "\n").count == 1)
         #expect(run.errorLines.count == 1)
@@ -95,20 +97,20 @@ struct QueryCommandTests {
         let folder = try Glimpse.scratchFolder("flat")
         let flat = folder + "/flat.png"
         try Data(try FlatPNG.grey(width: 64, height: 48)).write(to: URL(fileURLWithPath: flat))
-        let run = try Glimpse.run(["query", flat, "--db", db, "--json"])
+        let run = try Glimpse.run(["query", "--deadline-ms", "60000", flat, "--db", db, "--json"])
         #expect(run.status == 3)
         #expect(run.stdout.contains("\"results\": []"))
     }
 
     @Test func badUsageIsOneErrorLineAndExitStatus1() throws {
         let db = try Glimpse.sampleCatalog.get()
-        let both = try Glimpse.run(["query", Self.screenshot, "--db", db, "--region", "0,0,10,10", "--region-fraction", "0,0,1,1"])
+        let both = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "--db", db, "--region", "0,0,10,10", "--region-fraction", "0,0,1,1"])
         #expect(both.status == 1)
         #expect(both.errorLines.count == 1)
-        let badRegion = try Glimpse.run(["query", Self.screenshot, "--db", db, "--region", "1,2,3"])
+        let badRegion = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "--db", db, "--region", "1,2,3"])
         #expect(badRegion.status == 1)
         #expect(badRegion.errorLines.count == 1)
-        let outside = try Glimpse.run(["query", Self.screenshot, "--db", db, "--region", "0,0,5000,10"])
+        let outside = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "--db", db, "--region", "0,0,5000,10"])
         #expect(outside.status == 1)
         #expect(outside.errorLines.count == 1)
         #expect(outside.errorLines.first?.contains(Self.screenshot) == true)
@@ -116,7 +118,7 @@ struct QueryCommandTests {
 
     @Test func aMissingDatabaseSaysHowToMakeOne() throws {
         let folder = try Glimpse.scratchFolder("nodb")
-        let run = try Glimpse.run(["query", Self.screenshot], in: folder)
+        let run = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot], in: folder)
         #expect(run.status == 1)
         #expect(run.errorLines == ["glimpse: glimpse.sqlite: no catalog database here; build one with 'glimpse index SOURCE --db glimpse.sqlite'"])
     }
