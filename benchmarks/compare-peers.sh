@@ -14,7 +14,8 @@
 #                    queries derived by benchmarks/peers/make_queries.py
 #   --catalog DIR    the catalog images, DIR/<catalog-id>.<ext> (default testdata/catalog)
 #   --glimpse-recall FILE   Glimpse's recall@1 per transformation on those queries
-#                    (TSV `transformation<TAB>recall`, or `glimpse eval` JSON)
+#                    (TSV `transformation<TAB>recall`, or `glimpse eval` JSON); default:
+#                    `glimpse eval --catalog DIR --json` if this glimpse has it
 #
 # What it does, each step only if needed:
 #   1. installs Debian packages: libjpeg-turbo-progs (djpeg), libjpeg/libpng headers,
@@ -110,6 +111,15 @@ if [ -z "$queries" ]; then
   else
     echo "compare-peers: this glimpse has no 'eval --export-queries'; deriving queries with make_queries.py" >&2
     "$vpy" benchmarks/peers/make_queries.py "$catalog" "$queries"
+  fi
+fi
+if [ -z "$glimpse_recall" ]; then
+  eval_help="$("$glimpse" eval --help 2>/dev/null || true)"
+  if [[ "$eval_help" == *--json* ]]; then
+    echo "compare-peers: running glimpse eval --catalog $catalog --json for Glimpse's recall@1" >&2
+    glimpse_recall="$root/benchmarks/.cache-peers/glimpse-eval.json"
+    "$glimpse" eval --catalog "$catalog" --json > "$glimpse_recall" || true
+    [ -s "$glimpse_recall" ] || glimpse_recall=""
   fi
 fi
 recall=()

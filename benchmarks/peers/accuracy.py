@@ -107,6 +107,9 @@ def load_glimpse_recall(path):
                     continue  # a header line
         return result
     keys = ("recallAt1", "recall@1", "recall1", "recall_at_1", "r1")
+    overall = None
+    if isinstance(data, dict) and isinstance(data.get("overall"), dict):  # EvaluationReport's JSON
+        overall = next((float(data["overall"][x]) for x in keys if x in data["overall"]), None)
     if isinstance(data, dict):
         for container in ("transformations", "perTransformation", "rows", "results"):
             if container in data:
@@ -121,6 +124,8 @@ def load_glimpse_recall(path):
         value = next((row[x] for x in keys if x in row), None)
         if name is not None and value is not None:
             result[name] = float(value)
+    if overall is not None:
+        result.setdefault("overall", overall)
     return result
 
 
