@@ -31,8 +31,9 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
     var decodeOnly = false
 
     /// The decode size the fingerprint path asks for: the hashes work on a 64×64 (PDQ) or
-    /// 32×32 (pHash) grid of each view, and the smallest views are a quarter of the frame
-    /// side, so a short side of 256 pixels still gives every view ≥ 64 source pixels.
+    /// 32×32 (pHash) grid of each view, and the smallest catalog view (``FingerprintViewLayout/catalog``'s
+    /// centre crop) keeps half of each side, so a short side of 256 pixels still gives every
+    /// view at least 128 source pixels per side.
     static let defaultMinimumSide = 256
 
     func run() async throws {
