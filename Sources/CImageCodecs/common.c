@@ -2,6 +2,8 @@
 #include "codecs_internal.h"
 
 #include <stdarg.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -182,10 +184,29 @@ glimpse_status glimpse_plan(const uint8_t *data, size_t size, const glimpse_deco
     return plan_or_decode(GLIMPSE_MODE_PLAN, data, size, options, NULL, 0, info, plan, message, message_size);
 }
 
+/*
+ * Large outputs: ask for transparent huge pages on the whole-page interior of the
+ * buffer, so a 48 MB image takes a few dozen page faults instead of twelve thousand.
+ * Advisory only; failure (no THP, not Linux) changes nothing.
+ */
+static void advise_huge_pages(uint8_t *buffer, size_t size) {
+#if defined(MADV_HUGEPAGE)
+    const size_t huge = (size_t)2 << 20;
+    if (buffer == NULL || size < 2 * huge) return;
+    uintptr_t start = ((uintptr_t)buffer + huge - 1) & ~(uintptr_t)(huge - 1);
+    uintptr_t end = ((uintptr_t)buffer + size) & ~(uintptr_t)(huge - 1);
+    if (end > start) (void)madvise((void *)start, end - start, MADV_HUGEPAGE);
+#else
+    (void)buffer;
+    (void)size;
+#endif
+}
+
 glimpse_status glimpse_decode(const uint8_t *data, size_t size, const glimpse_decode_options *options,
                               uint8_t *destination, size_t destination_size,
                               glimpse_image_info *info, glimpse_decode_result *result, char *message,
                               size_t message_size) {
+    advise_huge_pages(destination, destination_size);
     return plan_or_decode(GLIMPSE_MODE_DECODE, data, size, options, destination, destination_size, info,
                           result, message, message_size);
 }

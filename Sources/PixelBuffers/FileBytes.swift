@@ -20,16 +20,27 @@ enum FileBytes {
             let what = (status.st_mode & S_IFMT) == S_IFDIR ? "is a directory" : "not a regular file"
             throw .unreadableFile(source: path, reason: what)
         }
-        var bytes = [UInt8]()
-        let expected = Int(status.st_size)
-        bytes.reserveCapacity(expected)
-        var chunk = [UInt8](repeating: 0, count: max(1 << 16, min(expected + 1, 1 << 24)))
+        // Read straight into an array of the file's size; then keep reading in case the
+        // file grew (or reports no size, like some special files) until end of file.
+        let expected = max(0, Int(status.st_size))
+        var failure: Int32 = 0
+        var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, count in
+            count = 0
+            while count < expected, let base = buffer.baseAddress {
+                let got = read(fd, base + count, expected - count)
+                if got < 0 && errno == EINTR { continue }
+                if got < 0 { failure = errno }
+                if got <= 0 { break }
+                count += got
+            }
+        }
+        guard failure == 0 else { throw .unreadableFile(source: path, reason: String(cString: strerror(failure))) }
+        guard bytes.count == expected else { return bytes } // shrank while reading: take what is there
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let got = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if got < 0 {
-                if errno == EINTR { continue }
-                throw .unreadableFile(source: path, reason: systemError())
-            }
+            if got < 0 && errno == EINTR { continue }
+            if got < 0 { throw .unreadableFile(source: path, reason: systemError()) }
             if got == 0 { break }
             bytes.append(contentsOf: chunk[0..<got])
         }

@@ -74,6 +74,9 @@ import Testing
         #expect(throws: DecodeError.unreadableFile(source: missing, reason: "No such file or directory")) {
             try ImageDecoder().decode(file: missing)
         }
+        #expect(throws: DecodeError.unreadableFile(source: "/dev/null", reason: "not a regular file")) {
+            try ImageDecoder().decode(file: "/dev/null")
+        }
         let directory = TestData.path("jpeg")
         #expect(throws: DecodeError.unreadableFile(source: directory, reason: "is a directory")) {
             try ImageDecoder().decode(file: directory)
