@@ -24,6 +24,7 @@ extension EvaluationRunner {
     public func run(catalogFolder: String, negativesFolder: String?, configuration: SearchConfiguration = SearchConfiguration(),
                     catalogFingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint,
                     queryFingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) async throws(EvaluationError) -> EvaluationReport {
+        _ = try ImageFolder.images(in: catalogFolder)  // a missing or empty folder is named before any indexing
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-eval-\(UUID().uuidString)")
         do {
             try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

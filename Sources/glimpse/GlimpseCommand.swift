@@ -18,6 +18,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             IndexCommand.self,
             QueryCommand.self,
             BenchScanCommand.self,
+            EvalCommand.self,
             BenchFingerprintCommand.self,
         ]
     )
