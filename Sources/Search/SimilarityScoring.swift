@@ -17,6 +17,14 @@
 /// lies about five standard deviations away from chance; it is to be calibrated on the
 /// accuracy evaluation (`glimpse eval`), which reports the true-positive rate at 1 % false
 /// positives. Change it here or per query through ``SearchConfiguration``.
+///
+/// **Candidate gate.** Before any score is computed, a catalog view must be within
+/// ``candidatePDQRadius`` PDQ bits of the query view (default 104 of 256: unrelated
+/// images sit near 128 ± 8, so about 0.1 % of them pass, while PDQ's own near-duplicate
+/// threshold is 31–70). This keeps the scan to 32 bytes per view, the memory-bandwidth
+/// bound of the search; it is the one place where the ranking is approximate (a pair
+/// beyond the radius would need its three other distances all well below chance to
+/// reach the threshold). The evaluation measures its effect.
 public struct SimilarityScoring: Sendable, Hashable, Codable {
     /// Weight of the 256-bit PDQ distance.
     public var pdqWeight: Double
@@ -30,13 +38,16 @@ public struct SimilarityScoring: Sendable, Hashable, Codable {
     public var unrelatedDistance: Double
     /// Scores below this are not matches. See the type's documentation.
     public var noMatchThreshold: Double
+    /// Largest PDQ distance (0…256) at which a catalog view is scored at all.
+    public var candidatePDQRadius: Int
 
     /// The default no-match threshold (see the type's documentation).
     public static let defaultNoMatchThreshold = 0.35
 
     /// Creates a scoring; weights are normalised to sum to 1.
     public init(pdqWeight: Double = 0.4, pHashWeight: Double = 0.2, dHashWeight: Double = 0.2, histogramWeight: Double = 0.2,
-                unrelatedDistance: Double = 0.5, noMatchThreshold: Double = SimilarityScoring.defaultNoMatchThreshold) {
+                unrelatedDistance: Double = 0.5, noMatchThreshold: Double = SimilarityScoring.defaultNoMatchThreshold,
+                candidatePDQRadius: Int = 104) {
         let sum = max(pdqWeight + pHashWeight + dHashWeight + histogramWeight, .leastNonzeroMagnitude)
         self.pdqWeight = pdqWeight / sum
         self.pHashWeight = pHashWeight / sum
@@ -44,6 +55,7 @@ public struct SimilarityScoring: Sendable, Hashable, Codable {
         self.histogramWeight = histogramWeight / sum
         self.unrelatedDistance = unrelatedDistance
         self.noMatchThreshold = noMatchThreshold
+        self.candidatePDQRadius = candidatePDQRadius
     }
 
     /// The default scoring.

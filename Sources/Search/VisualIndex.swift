@@ -2,8 +2,9 @@ import Catalog
 import Fingerprints
 
 /// Every searchable view of a catalog in contiguous struct-of-arrays memory: PDQ words
-/// (4 × UInt64 per view), pHashes, dHashes, 64-byte histograms and the owning landmark,
-/// plus contiguous copies of the full-frame views' codes. Built once per catalog version
+/// (4 × UInt64 per view, the array the scan streams through), pHashes, dHashes, 64-byte
+/// histograms, regions and the owning landmark, plus a contiguous copy of the full-frame
+/// views' PDQ words. Built once per catalog version
 /// and immutable afterwards, so it is shared freely between concurrent queries.
 ///
 /// Views with quality below ``PDQHash/minimumUsefulQuality`` (blank, uniform images)
@@ -24,10 +25,8 @@ public struct VisualIndex: Sendable {
     let histograms: [UInt8]
     let owners: [Int32]
     let regions: [ViewRegion]
-    /// Codes of the full-frame views only (what a query's inner crops are compared with).
+    /// PDQ words of the full-frame views only (what a query's inner crops are compared with).
     let fullPDQWords: [UInt64]
-    let fullPHashes: [UInt64]
-    let fullDHashes: [UInt64]
     /// For each full-frame view, its index in the arrays above.
     let fullViews: [Int32]
 
@@ -50,7 +49,7 @@ public struct VisualIndex: Sendable {
         var ids: [String] = []
         var pdq: [UInt64] = [], pHash: [UInt64] = [], dHash: [UInt64] = [], histograms: [UInt8] = []
         var owners: [Int32] = [], regions: [ViewRegion] = []
-        var fullPDQ: [UInt64] = [], fullP: [UInt64] = [], fullD: [UInt64] = [], fullViews: [Int32] = []
+        var fullPDQ: [UInt64] = [], fullViews: [Int32] = []
         pdq.reserveCapacity(4 * viewEstimate)
         pHash.reserveCapacity(viewEstimate)
         dHash.reserveCapacity(viewEstimate)
@@ -70,8 +69,6 @@ public struct VisualIndex: Sendable {
                     regions.append(view.region)
                     if view.region == .full {
                         view.pdq.appendWords(to: &fullPDQ)
-                        fullP.append(view.pHash)
-                        fullD.append(view.dHash)
                         fullViews.append(index)
                     }
                 }
@@ -85,8 +82,6 @@ public struct VisualIndex: Sendable {
         self.owners = owners
         self.regions = regions
         fullPDQWords = fullPDQ
-        fullPHashes = fullP
-        fullDHashes = fullD
         self.fullViews = fullViews
     }
 }

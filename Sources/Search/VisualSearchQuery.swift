@@ -60,9 +60,11 @@ public final class VisualSearchQuery: Sendable {
         try await values(for: fingerprint, labels: labels, page: page, started: ContinuousClock.now)
     }
 
-    /// Every landmark's best visual score for `fingerprint`, at least `minimumScore`
-    /// (0 ranks the whole catalog), best first with ties by id; no labels, no paging, no
-    /// deadline. For calibrating the threshold and measuring accuracy.
+    /// Every landmark's best visual score for `fingerprint`, at least `minimumScore`, best
+    /// first with ties by id; no labels, no paging, no deadline. For calibrating the
+    /// threshold and measuring accuracy. With `minimumScore` 0 every landmark having a view
+    /// within ``SimilarityScoring/candidatePDQRadius`` is listed (set the radius to 256 in
+    /// the configuration to rank the whole catalog).
     public func landmarkMatches(for fingerprint: Fingerprint, minimumScore: Double = 0, limit: Int = .max) async throws(VisualSearchError) -> [LandmarkMatch] {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }

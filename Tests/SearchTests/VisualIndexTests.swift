@@ -13,9 +13,9 @@ import Testing
         let outcome = index.search(SearchFixtures.fingerprint(seed: 2), minimumScore: SimilarityScoring.defaultNoMatchThreshold)
         #expect(outcome.matches.map(\.landmarkID) == ["b"])
         #expect(outcome.matches[0].score == 1 && !outcome.isPartial)
-        // With no threshold every landmark is ranked, unrelated ones near 0.
-        let all = index.search(SearchFixtures.fingerprint(seed: 2), minimumScore: 0).matches
-        #expect(all.first?.landmarkID == "b")
+        // With no threshold and no PDQ gate every landmark is ranked, unrelated ones near 0.
+        let all = index.search(SearchFixtures.fingerprint(seed: 2), scoring: SimilarityScoring(candidatePDQRadius: 256), minimumScore: 0).matches
+        #expect(all.map(\.landmarkID).sorted() == ["a", "b", "c"] && all.first?.landmarkID == "b")
         #expect(all.dropFirst().allSatisfy { $0.score < 0.2 })
     }
 

@@ -1,0 +1,93 @@
+// One visual query against an index of 1,000,000 synthetic views (142,858 landmarks ×
+// 7 views, the catalog layout), on one core. Target: under 5 ms.
+import Benchmark
+import Search
+
+/// SplitMix64: deterministic synthetic codes.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A fingerprint of `views` random, informative views; view 0 is the full frame.
+func syntheticFingerprint(_ generator: inout SplitMix, views: Int) -> Fingerprint {
+    Fingerprint(views: (0..<views).map { index in
+        var bins = [UInt8](repeating: 0, count: 64)
+        for _ in 0..<32 { bins[Int(generator.next() % 64)] &+= 8 }
+        return FingerprintView(
+            region: index == 0 ? .full : ViewRegion(x: 0.125, y: 0.125, width: 0.75, height: 0.75),
+            aHash: generator.next(), dHash: generator.next(), pHash: generator.next(),
+            pdq: PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next())),
+            quality: 90, histogram: ColorHistogram(bins: bins))
+    })
+}
+
+/// The index and a query that matches landmark 4242 with a few bits flipped.
+func makeIndexAndQuery(views: Int) -> (VisualIndex, Fingerprint) {
+    var generator = SplitMix(state: 2024)
+    let landmarkCount = (views + 6) / 7
+    var entries: [FingerprintSnapshot.Entry] = []
+    entries.reserveCapacity(landmarkCount)
+    for i in 0..<landmarkCount {
+        entries.append(.init(landmarkID: "landmark-\(i)", fingerprints: [syntheticFingerprint(&generator, views: 7)]))
+    }
+    let version = CatalogVersion(catalogID: "benchmark", generation: 1, tokenKey: SIMD2(1, 2))
+    let index = VisualIndex(version: version, entries: entries)
+    var query = syntheticFingerprint(&generator, views: 3)
+    let target = entries[4242].fingerprints[0].views[0]
+    query.views[0] = target
+    query.views[0].pdq.words[0] ^= 0b1011
+    query.views[0].pHash ^= 0b11
+    return (index, query)
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
+        warmupIterations: 3, maxDuration: .seconds(10), maxIterations: 1_000)
+
+    nonisolated(unsafe) var fixture: (VisualIndex, Fingerprint)?
+    func setUp() -> (VisualIndex, Fingerprint) {
+        if let fixture { return fixture }
+        let made = makeIndexAndQuery(views: 1_000_000)
+        fixture = made
+        return made
+    }
+
+    Benchmark("VisualIndex.search, 1M views, 3-view query, threshold 0.35") { benchmark in
+        let (index, query) = setUp()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold))
+        }
+    }
+
+    Benchmark("VisualIndex.search, 1M views, 3-view query, portable kernels") { benchmark in
+        let (index, query) = setUp()
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold, using: .portable))
+        }
+    }
+
+    Benchmark("Floor: HammingScan PDQ distances only, 1M views (memory-bandwidth bound)") { benchmark in
+        let (index, query) = setUp()
+        var codes: [UInt64] = []
+        codes.reserveCapacity(4 * index.viewCount)
+        for _ in 0..<(index.viewCount) { query.views[1].pdq.appendWords(to: &codes) }
+        var out = [UInt16](repeating: 0, count: index.viewCount)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            codes.withUnsafeBufferPointer { c in
+                out.withUnsafeMutableBufferPointer { o in HammingScan.distances(from: query.views[0].pdq, to: c, into: o) }
+            }
+            blackHole(out[0])
+        }
+    }
+}
