@@ -89,7 +89,12 @@ if [ "$seed_count" -eq 0 ]; then
       done < <(find testdata -name '*.json' -size -16k -not -path '*/fuzz-regressions/*' -print0)
       ;;
     pagetoken)
-      if [ -d testdata/page-tokens ]; then cp testdata/page-tokens/* "$corpus/" 2>/dev/null || true; fi
+      # Token-shaped text (45 bytes as base64url, version byte 1) and raw field bytes.
+      for i in 1 2 3 4 5 6 7 8; do
+        { printf '\x01'; head -c 44 /dev/urandom; } | base64 -w0 | tr '+/' '-_' | tr -d '=' > "$corpus/token-$i"
+        head -c 30 /dev/urandom > "$corpus/fields-$i"
+      done
+      printf 'not a token!' > "$corpus/text"
       ;;
   esac
 fi

@@ -1,0 +1,95 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// What a child process did: how it ended, what it printed, and what it cost.
+struct ChildRun: CustomStringConvertible {
+    /// Exit status, or nil when a signal ended it.
+    var exitStatus: Int32?
+    /// The signal that ended it, if any.
+    var signal: Int32?
+    var standardOutput: String
+    var standardError: String
+    /// Peak resident set size of the child alone (`ru_maxrss` from `wait4`), in bytes.
+    var maxResidentBytes: Int
+    /// Wall-clock time from spawn to exit, in seconds.
+    var seconds: Double
+
+    var maxResidentMegabytes: Double { Double(maxResidentBytes) / 1_048_576 }
+
+    var description: String {
+        let end = exitStatus.map { "exit \($0)" } ?? "signal \(signal ?? 0)"
+        return "\(end), \(String(format: "%.3f", seconds)) s, max RSS \(String(format: "%.1f", maxResidentMegabytes)) MB, stderr: \(standardError.prefix(300))"
+    }
+}
+
+/// Spawns a program with `posix_spawn` and reaps it with `wait4`, so the peak memory
+/// measured is the child's own (a process's `ru_maxrss` only ever grows, so memory must
+/// be measured in a fresh process, not in the test runner).
+enum ChildProcess {
+    struct SpawnError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Runs `executable` with `arguments`; with `killAfter`, sends SIGKILL after that
+    /// many seconds unless it has already exited. Output goes through temporary files.
+    static func run(_ executable: String, _ arguments: [String], killAfter: Double? = nil) throws -> ChildRun {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-child-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let outPath = scratch.appendingPathComponent("stdout").path
+        let errPath = scratch.appendingPathComponent("stderr").path
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+
+        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        let start = DispatchTime.now()
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw SpawnError(description: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+
+        var status: Int32 = 0
+        var usage = rusage()
+        if let killAfter {
+            // Poll so a child that finishes early is reaped, not killed.
+            let deadline = start.uptimeNanoseconds + UInt64(killAfter * 1e9)
+            while true {
+                let reaped = wait4(pid, &status, WNOHANG, &usage)
+                if reaped == pid { break }
+                if DispatchTime.now().uptimeNanoseconds >= deadline {
+                    kill(pid, SIGKILL)
+                    while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+                    break
+                }
+                usleep(1000)
+            }
+        } else {
+            while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        }
+        let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
+        let exited = (status & 0x7F) == 0
+        return ChildRun(
+            exitStatus: exited ? (status >> 8) & 0xFF : nil, signal: exited ? nil : status & 0x7F,
+            standardOutput: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
+            standardError: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
+            maxResidentBytes: usage.ru_maxrss * 1024, seconds: seconds)
+    }
+}
+
+/// The `glimpse` executable built next to this test bundle (same build folder, so the
+/// same sanitizer as the tests under `scripts/sanitize.sh`).
+enum GlimpseExecutable {
+    static var path: String {
+        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("glimpse").path
+    }
+
+    static var exists: Bool { FileManager.default.isExecutableFile(atPath: path) }
+}
