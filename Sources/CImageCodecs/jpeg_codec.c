@@ -9,7 +9,10 @@
  * both absolutely and as scans x pixels, so a small progressive file with hundreds of
  * scans over a large image cannot make the decoder loop for minutes (each scan walks
  * every block); libjpeg's working memory (the whole-image coefficient buffer of a
- * progressive file) is capped at GLIMPSE_JPEG_MEMORY_PER_PIXEL bytes per allowed pixel.
+ * progressive file) is capped at GLIMPSE_JPEG_MEMORY_PER_PIXEL bytes per allowed pixel;
+ * APP1 markers are read by our own processor, which keeps only the first EXIF segment
+ * (jpeg_save_markers appends each saved marker by walking the whole list: 200 000 APP1
+ * markers, 3.5 MB, took over four minutes).
  *
  * Region: jpeg_crop_scanline widens the crop to iMCU boundaries (and fancy upsampling
  * treats the crop edges as image edges), so we ask for a margin of one iMCU on each side
@@ -136,13 +139,51 @@ static void progress_monitor(j_common_ptr cinfo) {
     }
 }
 
-static int read_orientation(j_decompress_ptr cinfo) {
-    for (jpeg_saved_marker_ptr m = cinfo->marker_list; m != NULL; m = m->next) {
-        if (m->marker == JPEG_APP0 + 1 && m->data_length >= 6 && memcmp(m->data, "Exif\0\0", 6) == 0) {
-            return glimpse_exif_orientation(m->data + 6, m->data_length - 6);
+/** What the APP1 processor found: the orientation from the first EXIF segment. */
+typedef struct {
+    int exif_seen;
+    int orientation;
+} glimpse_jpeg_markers;
+
+/** The next input byte, or -1 if the source suspends (a memory source never does). */
+static int next_byte(j_decompress_ptr cinfo) {
+    struct jpeg_source_mgr *src = cinfo->src;
+    if (src->bytes_in_buffer == 0 && !(*src->fill_input_buffer)(cinfo)) return -1;
+    src->bytes_in_buffer--;
+    return *src->next_input_byte++;
+}
+
+/** APP1 marker processor: parses the first "Exif\0\0" segment for the orientation and
+    skips every other APP1 segment without storing it. */
+static boolean read_app1(j_decompress_ptr cinfo) {
+    glimpse_jpeg_markers *markers = (glimpse_jpeg_markers *)cinfo->client_data;
+    int high = next_byte(cinfo);
+    int low = high < 0 ? -1 : next_byte(cinfo);
+    if (low < 0) return FALSE;
+    long length = (((long)high << 8) | low) - 2; /* bytes after the length field */
+    if (length <= 0) return TRUE;
+    if (!markers->exif_seen && length >= 6) {
+        uint8_t header[6];
+        for (int i = 0; i < 6; i++) {
+            int b = next_byte(cinfo);
+            if (b < 0) return FALSE;
+            header[i] = (uint8_t)b;
+        }
+        length -= 6;
+        if (memcmp(header, "Exif\0\0", 6) == 0) {
+            markers->exif_seen = 1;
+            uint8_t *tiff = (*cinfo->mem->alloc_small)((j_common_ptr)cinfo, JPOOL_IMAGE, length > 0 ? (size_t)length : 1);
+            for (long i = 0; i < length; i++) {
+                int b = next_byte(cinfo);
+                if (b < 0) return FALSE;
+                tiff[i] = (uint8_t)b;
+            }
+            markers->orientation = glimpse_exif_orientation(tiff, (size_t)length);
+            return TRUE;
         }
     }
-    return 1;
+    if (length > 0) (*cinfo->src->skip_input_data)(cinfo, length);
+    return TRUE;
 }
 
 /** Adobe CMYK (stored inverted) to RGBA, exactly as djpeg's cmyk_to_rgb rounds it. */
@@ -162,6 +203,7 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request) {
     struct jpeg_decompress_struct cinfo;
     glimpse_jpeg_error error;
     glimpse_jpeg_progress progress;
+    glimpse_jpeg_markers markers = {0, 1};
     /* Written after setjmp and read after longjmp: must be volatile. */
     uint8_t *volatile owned = NULL;
     uint8_t *volatile scratch = NULL;
@@ -195,7 +237,8 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request) {
         cinfo.mem->max_memory_to_use = (long)limit;
     }
     jpeg_mem_src(&cinfo, request->data, (unsigned long)request->size);
-    jpeg_save_markers(&cinfo, JPEG_APP0 + 1, 0xFFFF);
+    cinfo.client_data = &markers;
+    jpeg_set_marker_processor(&cinfo, JPEG_APP0 + 1, read_app1);
     jpeg_read_header(&cinfo, TRUE);
     progress.max_scans = scan_limit(cinfo.image_width, cinfo.image_height);
 
@@ -204,7 +247,7 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request) {
     info->height = cinfo.image_height;
     info->components = cinfo.num_components;
     info->bit_depth = cinfo.data_precision;
-    info->orientation = read_orientation(&cinfo);
+    info->orientation = markers.orientation;
     info->interlaced = jpeg_has_multiple_scans(&cinfo) ? 1 : 0;
     info->is_gray = cinfo.jpeg_color_space == JCS_GRAYSCALE;
     info->has_alpha = 0;

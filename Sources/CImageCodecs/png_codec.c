@@ -59,8 +59,8 @@ static void read_bytes(png_structp png, png_bytep out, size_t count) {
         uint32_t length = ((uint32_t)header[0] << 24) | ((uint32_t)header[1] << 16) | ((uint32_t)header[2] << 8) | header[3];
         state->in_idat = memcmp(header + 4, "IDAT", 4) == 0;
         state->next_chunk = state->position + 12 + (size_t)length;
-    } else if (state->final_row && state->in_idat) {
-        state->idat_final += count;
+    } else if (state->final_row && state->in_idat && state->position + 4 < state->next_chunk) {
+        state->idat_final += count; /* chunk data, not the CRC after it */
         if (state->idat_final > state->idat_final_budget) {
             png_error(png, "too much compressed image data after the last row (a decompression bomb?)");
         }

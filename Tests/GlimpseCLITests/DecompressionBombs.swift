@@ -56,6 +56,11 @@ enum DecompressionBombs {
         // Canonical literal/length codes: 285 -> 0, literal 0 -> 10, 256 -> 11; distance 0 -> 0.
         w.code(0b10, length: 2)                 // one literal zero
         var left = count - 1
+        // Each copy is the two bits "00": once byte-aligned, four copies are a zero byte.
+        while left >= 258 && w.count != 0 { w.code(0, length: 1); w.code(0, length: 1); left -= 258 }
+        let copies = left / 258
+        w.bytes += [UInt8](repeating: 0, count: copies / 4)
+        left -= copies / 4 * 4 * 258
         while left >= 258 { w.code(0, length: 1); w.code(0, length: 1); left -= 258 }
         while left > 0 { w.code(0b10, length: 2); left -= 1 }
         w.code(0b11, length: 2)                 // end of block

@@ -6,6 +6,7 @@ import Testing
 /// own peak RSS from `wait4` (a process's `ru_maxrss` only grows, so it cannot be measured
 /// in the test runner). Bounds are generous enough for AddressSanitizer builds and a
 /// loaded machine; without the limits each case takes seconds to minutes or gigabytes.
+/// Set GLIMPSE_PRINT_LIMITS=1 to print each child's time and peak RSS.
 @Suite(.serialized) struct ResourceLimitTests {
     /// Peak RSS allowed above what `glimpse inspect` needs for a 1×1 image.
     static let memoryHeadroom = 96 << 20
@@ -23,7 +24,7 @@ import Testing
         let path = scratch.appendingPathComponent("baseline.png").path
         let png = DecompressionBombs.pngSignature + DecompressionBombs.ihdr(width: 1, height: 1)
             + DecompressionBombs.chunk("IDAT", DecompressionBombs.zlibZeros(2)) + DecompressionBombs.chunk("IEND", [])
-        FileManager.default.createFile(atPath: path, contents: Data(png))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(png))
         return (try? ChildProcess.run(GlimpseExecutable.path, ["inspect", path]).maxResidentBytes) ?? 0
     }()
 
@@ -31,7 +32,7 @@ import Testing
     func inspect(_ name: String, _ bytes: [UInt8]) throws -> ChildRun {
         try #require(GlimpseExecutable.exists, "build the glimpse executable first (swift build): \(GlimpseExecutable.path)")
         let path = Self.scratch.appendingPathComponent(name).path
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         defer { try? FileManager.default.removeItem(atPath: path) }
         return try ChildProcess.run(GlimpseExecutable.path, ["inspect", path])
     }
@@ -45,6 +46,9 @@ import Testing
 
     func expectBounded(_ run: ChildRun, seconds: Double = refusalSeconds, extraBytes: Int = 0,
                        sourceLocation: SourceLocation = #_sourceLocation) {
+        if ProcessInfo.processInfo.environment["GLIMPSE_PRINT_LIMITS"] != nil {
+            print("resource-limit \(sourceLocation.line): \(run)")
+        }
         #expect(run.seconds < seconds, "\(run)", sourceLocation: sourceLocation)
         #expect(Self.baselineBytes > 0)
         #expect(run.maxResidentBytes < Self.baselineBytes + Self.memoryHeadroom + extraBytes,
