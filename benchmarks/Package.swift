@@ -33,6 +33,16 @@ let package = Package(
             path: "Benchmarks/SearchBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        // Fingerprint kernels on every instruction set, full fingerprints, Hamming scans.
+        .executableTarget(
+            name: "FingerprintBenchmarks",
+            dependencies: [
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Fingerprints", package: root),
+            ],
+            path: "Benchmarks/FingerprintBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -65,6 +65,9 @@ public struct PDQHasher: Sendable {
     /// PDQ's Jarosz window for a side of `n` pixels downsampled to 64: `(n + 127) / 128`.
     public static func windowSize(_ n: Int) -> Int { (n + 2 * 64 - 1) / (2 * 64) }
 
+    /// PDQ's 64×64 decimation (step 3) of a luma plane, for benchmarks and tools. O(64²).
+    public static func decimate64(_ image: FloatImage) -> [Float] { decimate(image, to: 64) }
+
     /// Samples `side`×`side` pixels at `⌊(i + ½)·H/side⌋`, `⌊(j + ½)·W/side⌋`.
     static func decimate(_ image: FloatImage, to side: Int) -> [Float] {
         var out = [Float](repeating: 0, count: side * side)
