@@ -80,4 +80,14 @@ import Fingerprints
         #expect(best == .rotate270)   // PDQ names a clockwise quarter turn "rotate270"
         #expect(result.hash(for: best ?? .original).distance(to: rotated) <= 2)
     }
+
+    @Test(arguments: [(1, 1), (3, 2), (1, 1000), (1000, 4), (5, 5)])
+    func tinyAndExtremeShapesFingerprintWithoutTrouble(size: (Int, Int)) {
+        let buffer = randomBuffer(format: .rgba8, width: size.0, height: size.1, seed: 3)
+        let fp = Fingerprinter().fingerprint(of: buffer)
+        #expect(fp.views.count == FingerprintViewLayout.catalog.regions.count)
+        #expect(fp.views.allSatisfy { (0...100).contains($0.quality) })
+        if min(size.0, size.1) < PDQHasher.minimumSide { #expect(fp.full?.quality == 0) }
+        #expect(Fingerprinter(using: .portable).fingerprint(of: buffer) == fp)
+    }
 }
