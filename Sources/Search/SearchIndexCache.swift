@@ -11,6 +11,7 @@ actor SearchIndexCache {
     }
 
     private let store: any EntityStore
+    private let minimumViewQuality: Int
     private var state: State?
     private var rankings: [(key: RankingKey, ranking: SearchRanking)] = []
     private static let rankingCapacity = 16
@@ -21,8 +22,9 @@ actor SearchIndexCache {
         var configuration: SearchConfiguration
     }
 
-    init(store: any EntityStore) {
+    init(store: any EntityStore, minimumViewQuality: Int) {
         self.store = store
+        self.minimumViewQuality = minimumViewQuality
     }
 
     /// The state for the store's current version, rebuilt when the catalog changed.
@@ -38,7 +40,7 @@ actor SearchIndexCache {
             for collection in collections {
                 for id in collection.landmarkIDs { byLandmark[id, default: []].append(collection.id) }
             }
-            let built = State(index: VisualIndex(snapshot: snapshot), collectionsByLandmark: byLandmark)
+            let built = State(index: VisualIndex(snapshot: snapshot, minimumViewQuality: minimumViewQuality), collectionsByLandmark: byLandmark)
             state = built
             rankings.removeAll()
             return built

@@ -25,6 +25,12 @@
 /// bound of the search; it is the one place where the ranking is approximate (a pair
 /// beyond the radius would need its three other distances all well below chance to
 /// reach the threshold). The evaluation measures its effect.
+///
+/// **Informative views.** Views with PDQ quality below ``minimumViewQuality`` (default
+/// 10) are neither indexed nor used as query views, so blank or uniform pictures never
+/// match anything. The ``Fingerprinter`` already gives flat views quality 0; PDQ's own
+/// advice (``PDQHash/minimumUsefulQuality``, 50) would drop real low-contrast photos
+/// (the sample catalog's nebulae score 19–47) and make them unsearchable.
 public struct SimilarityScoring: Sendable, Hashable, Codable {
     /// Weight of the 256-bit PDQ distance.
     public var pdqWeight: Double
@@ -40,6 +46,8 @@ public struct SimilarityScoring: Sendable, Hashable, Codable {
     public var noMatchThreshold: Double
     /// Largest PDQ distance (0…256) at which a catalog view is scored at all.
     public var candidatePDQRadius: Int
+    /// Least PDQ quality (0…100) of a view that is indexed or queried.
+    public var minimumViewQuality: Int
 
     /// The default no-match threshold (see the type's documentation).
     public static let defaultNoMatchThreshold = 0.35
@@ -47,7 +55,7 @@ public struct SimilarityScoring: Sendable, Hashable, Codable {
     /// Creates a scoring; weights are normalised to sum to 1.
     public init(pdqWeight: Double = 0.4, pHashWeight: Double = 0.2, dHashWeight: Double = 0.2, histogramWeight: Double = 0.2,
                 unrelatedDistance: Double = 0.5, noMatchThreshold: Double = SimilarityScoring.defaultNoMatchThreshold,
-                candidatePDQRadius: Int = 104) {
+                candidatePDQRadius: Int = 104, minimumViewQuality: Int = 10) {
         let sum = max(pdqWeight + pHashWeight + dHashWeight + histogramWeight, .leastNonzeroMagnitude)
         self.pdqWeight = pdqWeight / sum
         self.pHashWeight = pHashWeight / sum
@@ -56,6 +64,7 @@ public struct SimilarityScoring: Sendable, Hashable, Codable {
         self.unrelatedDistance = unrelatedDistance
         self.noMatchThreshold = noMatchThreshold
         self.candidatePDQRadius = candidatePDQRadius
+        self.minimumViewQuality = minimumViewQuality
     }
 
     /// The default scoring.

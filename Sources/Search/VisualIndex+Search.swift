@@ -23,8 +23,8 @@ extension VisualIndex {
     /// Pairs compared: the query's first (full-frame) view against every catalog view
     /// (finds a query that is a crop of a catalog image), and each further query view
     /// (inner crops) against catalog full-frame views only (finds a catalog image shown
-    /// with foreign margins). Query views below ``PDQHash/minimumUsefulQuality`` are
-    /// skipped; a query with no informative view matches nothing.
+    /// with foreign margins). Query views below ``minimumViewQuality`` are skipped; a query
+    /// with no informative view matches nothing.
     ///
     /// Stage 1 computes the PDQ distance of every view with the SIMD kernels of
     /// ``HammingScan`` (32 bytes read per view: the scan is memory-bound). Views within
@@ -45,7 +45,7 @@ extension VisualIndex {
         var best: [Int32: LandmarkMatch] = [:]
         var compared = 0
         var partial = false
-        let informative = query.views.indices.filter { query.views[$0].quality >= PDQHash.minimumUsefulQuality }
+        let informative = query.views.indices.filter { query.views[$0].quality >= minimumViewQuality }
         let radius = UInt16(clamping: max(0, min(256, scoring.candidatePDQRadius)))
         let clock = ContinuousClock()
 

@@ -7,8 +7,8 @@ import Fingerprints
 /// views' PDQ words. Built once per catalog version
 /// and immutable afterwards, so it is shared freely between concurrent queries.
 ///
-/// Views with quality below ``PDQHash/minimumUsefulQuality`` (blank, uniform images)
-/// are left out, so they can never match anything. Landmarks are numbered in id order and
+/// Views with quality below ``minimumViewQuality`` (blank, uniform images) are left out,
+/// so they can never match anything. Landmarks are numbered in id order and
 /// their views are stored consecutively, so ties resolve by id without string compares.
 ///
 /// Memory: about 120 bytes per view (1,000,000 views ≈ 120 MB).
@@ -30,20 +30,26 @@ public struct VisualIndex: Sendable {
     /// For each full-frame view, its index in the arrays above.
     let fullViews: [Int32]
 
+    /// Least PDQ quality of an indexed view (see ``SimilarityScoring/minimumViewQuality``);
+    /// searches skip query views below it too.
+    public let minimumViewQuality: Int
+
     /// Number of searchable views.
     public var viewCount: Int { owners.count }
     /// Number of full-frame views.
     public var fullViewCount: Int { fullViews.count }
 
     /// Builds the index from a store snapshot. O(views).
-    public init(snapshot: FingerprintSnapshot) {
-        self.init(version: snapshot.version, entries: snapshot.entries)
+    public init(snapshot: FingerprintSnapshot, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) {
+        self.init(version: snapshot.version, entries: snapshot.entries, minimumViewQuality: minimumViewQuality)
     }
 
     /// Builds the index from (landmark id, fingerprints) entries, in any order. Entries
     /// with the same id are merged. O(views + landmarks log landmarks).
-    public init(version: CatalogVersion, entries: [FingerprintSnapshot.Entry]) {
+    public init(version: CatalogVersion, entries: [FingerprintSnapshot.Entry],
+                minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) {
         self.version = version
+        self.minimumViewQuality = minimumViewQuality
         let sorted = entries.enumerated().sorted { ($0.element.landmarkID, $0.offset) < ($1.element.landmarkID, $1.offset) }.map(\.element)
         let viewEstimate = sorted.reduce(0) { $0 + $1.fingerprints.reduce(0) { $0 + $1.views.count } }
         var ids: [String] = []
@@ -58,7 +64,7 @@ public struct VisualIndex: Sendable {
         regions.reserveCapacity(viewEstimate)
         for entry in sorted {
             for fingerprint in entry.fingerprints {
-                for view in fingerprint.views where view.quality >= PDQHash.minimumUsefulQuality {
+                for view in fingerprint.views where view.quality >= minimumViewQuality {
                     if ids.last != entry.landmarkID { ids.append(entry.landmarkID) }
                     let index = Int32(owners.count)
                     view.pdq.appendWords(to: &pdq)

@@ -36,7 +36,14 @@ public final class VisualSearchQuery: Sendable {
         self.store = store
         self.configuration = configuration
         self.queryFingerprint = fingerprint
-        self.cache = SearchIndexCache(store: store)
+        self.cache = SearchIndexCache(store: store, minimumViewQuality: configuration.scoring.minimumViewQuality)
+    }
+
+    /// Creates a query over `store` that fingerprints query pixels with `fingerprinter`'s
+    /// query layout (by default Glimpse's: full frame and two centre crops).
+    public convenience init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(),
+                            fingerprinter: Fingerprinter = Fingerprinter()) {
+        self.init(store: store, configuration: configuration) { fingerprinter.queryFingerprint(of: $0) }
     }
 
     /// One page of results for what the person selected.
