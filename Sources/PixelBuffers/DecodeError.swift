@@ -48,7 +48,7 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
         case .truncated(let s, let f, let reason): "\(s): truncated \(f) file: \(reason)"
         case .unsupported(let s, let f, let reason): "\(s): unsupported \(f): \(reason)"
         case .tooLarge(let s, let w, let h, let limit):
-            "\(s): image too large: declared \(w)x\(h) = \(w * h) pixels exceeds the limit of \(limit)"
+            "\(s): image too large: declared \(w)x\(h) = \(UInt64(w) * UInt64(h)) pixels exceeds the limit of \(limit)"
         case .regionOutside(let s, let r, let w, let h):
             "\(s): region \(r) lies outside the \(w)x\(h) image"
         case .emptyRegion(let s, let r): "\(s): region \(r) is empty"

@@ -28,6 +28,16 @@ import Testing
         }
     }
 
+    @Test func pngDeclaringTheLargestPossibleSizeIsRefusedWithAReadableMessage() {
+        do {
+            _ = try ImageDecoder().decode(Self.pngHeader(width: .max, height: .max), source: "max.png")
+            Issue.record("decoded")
+        } catch {
+            #expect(error == .tooLarge(source: "max.png", width: 4_294_967_295, height: 4_294_967_295, limit: 150_000_000))
+            #expect(error.description.contains("18446744065119617025 pixels"))
+        }
+    }
+
     @Test func jpegDeclaring65500x65500IsRefusedFromItsHeader() throws {
         #expect(throws: DecodeError.tooLarge(source: "huge.jpg", width: 65_500, height: 65_500, limit: 150_000_000)) {
             try ImageDecoder().decode(Self.jpegHeader(width: 65_500, height: 65_500), source: "huge.jpg")
