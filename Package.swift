@@ -34,16 +34,19 @@ let package = Package(
             dependencies: ["Fingerprints", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(name: "Search", dependencies: ["Catalog"]),
+        // Presentations of search data: thumbnails, entity details and exports, the HTML contact sheet.
+        .target(name: "Rendering", dependencies: ["Search"]),
         // Accuracy evaluation: transformed queries from a catalog, recall/MRR/TPR@FPR.
         .target(name: "Evaluation", dependencies: ["Search"]),
         .executableTarget(
             name: "glimpse",
-            dependencies: ["Search", "Evaluation", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Search", "Rendering", "Evaluation", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers"]),
         .testTarget(name: "FingerprintsTests", dependencies: ["Fingerprints"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "SearchTests", dependencies: ["Search"]),
+        .testTarget(name: "RenderingTests", dependencies: ["Rendering"]),
         .testTarget(name: "GlimpseCLITests", dependencies: ["Search"]),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"]),
     ],

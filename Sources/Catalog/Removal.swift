@@ -8,6 +8,9 @@ public struct Removal: Sendable, Hashable, Identifiable {
     public enum Reason: String, Sendable, Hashable, Codable {
         /// Someone removed the entity by command.
         case removedByUser = "user"
+        /// Someone archived the entity by command: hidden like a removal, kept, and
+        /// listed as archived (`glimpse catalog list --removed`).
+        case archivedByUser = "archived"
         /// An indexing run no longer found the entity in its source. Such entities come
         /// back by themselves when a later run finds them again.
         case missingFromSource = "missing"

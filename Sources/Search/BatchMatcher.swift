@@ -37,20 +37,28 @@ public struct BatchMatcher: Sendable {
     /// - Throws: ``BatchMatchError/search(_:)`` only when the catalog fails; a bad photo
     ///   gives a failed record.
     public func match(photo path: String) async throws(BatchMatchError) -> PhotoMatchRecord {
+        try await outcome(photo: path).get()
+    }
+
+    /// ``match(photo:)`` with the error as a value. Task-group children use this: with
+    /// typed throws inside a child, release builds (Swift 6.3) have handed back garbage
+    /// values from `group.next()` (see the evaluation runner); values avoid that.
+    func outcome(photo path: String) async -> Result<PhotoMatchRecord, BatchMatchError> {
         let fingerprint: Fingerprint
-        do { fingerprint = try fingerprinter.fingerprint(file: path) } catch {
-            return .failure(error.description, photo: path)
+        switch Result(catching: { () throws(DecodeError) -> Fingerprint in try fingerprinter.fingerprint(file: path) }) {
+        case .success(let value): fingerprint = value
+        case .failure(let error): return .success(.failure(error.description, photo: path))
         }
         let matches: [LandmarkMatch]
-        let landmarks: [LandmarkEntity]
         do {
             matches = try await query.landmarkMatches(
                 for: fingerprint, minimumScore: query.configuration.scoring.noMatchThreshold, limit: matchesPerPhoto)
-        } catch { throw .search(error) }
-        do { landmarks = try query.store.landmarks(ids: matches.map(\.landmarkID)) } catch { throw .search(.store(error)) }
+        } catch { return .failure(.search(error)) }
+        let landmarks: [LandmarkEntity]
+        do { landmarks = try query.store.landmarks(ids: matches.map(\.landmarkID)) } catch { return .failure(.search(.store(error))) }
         let byID = Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let rows = matches.compactMap { match in byID[match.landmarkID].map { SearchResultRow(landmark: $0, score: match.score) } }
-        return .matches(rows, photo: path)
+        return .success(.matches(rows, photo: path))
     }
 
     /// Matches `photos`, calling `onRecord` on the calling task with each record in
@@ -58,42 +66,43 @@ public struct BatchMatcher: Sendable {
     ///
     /// - Parameter onRecord: receives (record, completed count); may throw to stop the
     ///   run (photos in flight are cancelled).
-    /// - Throws: ``BatchMatchError/search(_:)`` or ``BatchMatchError/stoppedByCaller(_:)``
-    ///   (or whatever ``BatchMatchError`` `onRecord` throws).
+    /// - Throws: ``BatchMatchError/search(_:)`` when the catalog fails, the
+    ///   ``BatchMatchError`` `onRecord` threw, or ``BatchMatchError/stoppedByCaller(_:)``
+    ///   for any other error it threw.
     public func match(_ photos: [String], onRecord: (PhotoMatchRecord, Int) throws -> Void) async throws(BatchMatchError) {
-        do {
-            try await withThrowingTaskGroup(of: (Int, PhotoMatchRecord).self) { group in
-                var next = 0
-                var emitted = 0
-                var waiting: [Int: PhotoMatchRecord] = [:]
-                let window = jobs * 4
-                func launch() {
-                    while next < photos.count && next - emitted < window && next - emitted - waiting.count < jobs {
-                        let index = next
-                        let photo = photos[index]
-                        next += 1
-                        group.addTask {
-                            try Task.checkCancellation()
-                            return (index, try await self.match(photo: photo))
-                        }
+        let failure: BatchMatchError? = await withTaskGroup(of: (Int, Result<PhotoMatchRecord, BatchMatchError>).self) { group in
+            var next = 0
+            var emitted = 0
+            var waiting: [Int: PhotoMatchRecord] = [:]
+            let window = jobs * 4
+            func launch() {
+                while next < photos.count && next - emitted < window && next - emitted - waiting.count < jobs {
+                    let index = next
+                    let photo = photos[index]
+                    next += 1
+                    group.addTask { (index, await self.outcome(photo: photo)) }
+                }
+            }
+            launch()
+            while let (index, result) = await group.next() {
+                switch result {
+                case .failure(let error):
+                    group.cancelAll()
+                    return error
+                case .success(let record):
+                    waiting[index] = record
+                }
+                while let ready = waiting.removeValue(forKey: emitted) {
+                    emitted += 1
+                    do { try onRecord(ready, emitted) } catch {
+                        group.cancelAll()
+                        return (error as? BatchMatchError) ?? .stoppedByCaller("\(error)")
                     }
                 }
                 launch()
-                while let (index, record) = try await group.next() {
-                    waiting[index] = record
-                    while let ready = waiting.removeValue(forKey: emitted) {
-                        emitted += 1
-                        try onRecord(ready, emitted)
-                    }
-                    launch()
-                }
             }
-        } catch let error as BatchMatchError {
-            throw error
-        } catch is CancellationError {
-            throw .stoppedByCaller("cancelled")
-        } catch {
-            throw .stoppedByCaller("\(error)")
+            return nil
         }
+        if let failure { throw failure }
     }
 }

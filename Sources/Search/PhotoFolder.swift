@@ -27,24 +27,23 @@ public struct PhotoFolder: Sendable, Hashable {
             throw .unreadableFolder(path, reason: "no such folder")
         }
         guard isDirectory.boolValue else { throw .unreadableFolder(path, reason: "not a folder") }
-        let base = URL(fileURLWithPath: root)
-        guard let walker = FileManager.default.enumerator(
-            at: base, includingPropertiesForKeys: [.isRegularFileKey, .isDirectoryKey, .isSymbolicLinkKey],
-            options: [.skipsHiddenFiles, .producesRelativePathURLs]) else {
+        guard let walker = FileManager.default.enumerator(atPath: root) else {
             throw .unreadableFolder(path, reason: "cannot list the folder")
         }
         var photos: [String] = []
         var others = 0
-        for case let url as URL in walker {
-            let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .isDirectoryKey, .isSymbolicLinkKey])
-            if values?.isDirectory == true { continue }
-            let relative = url.relativePath
+        while let relative = walker.nextObject() as? String {
+            let name = (relative as NSString).lastPathComponent
             let full = root == "/" ? "/" + relative : root + "/" + relative
-            // Follow links to files, not to folders (the enumerator does not descend into them).
-            var linkTargetIsDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: full, isDirectory: &linkTargetIsDirectory),
-                  !linkTargetIsDirectory.boolValue else { continue }
-            if Self.looksLikeImage(full) || Self.imageExtensions.contains(url.pathExtension.lowercased()) {
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: full, isDirectory: &isFolder)
+            if name.hasPrefix(".") {
+                if isFolder.boolValue { walker.skipDescendants() }
+                continue
+            }
+            // Folders (and links to folders, which the walker does not enter) are not photos.
+            guard exists, !isFolder.boolValue else { continue }
+            if Self.looksLikeImage(full) || Self.imageExtensions.contains((name as NSString).pathExtension.lowercased()) {
                 photos.append(full)
             } else {
                 others += 1

@@ -13,10 +13,13 @@ final class ProgressDisplay {
     private let unit: String
     private var stage = ""
     private var stageStart = ContinuousClock.now
+    /// When the previous update arrived: the end of the previous stage, the start of the next.
+    private var lastUpdate = ContinuousClock.now
     private var lastDraw: ContinuousClock.Instant?
     private var drewBar = false
 
     /// `command` prefixes plain lines (`index`, `match`); `unit` names the items (`files`).
+    /// The first stage's clock starts now.
     init(command: String, unit: String, isTerminal: Bool = isatty(STDERR_FILENO) == 1) {
         self.command = command
         self.unit = unit
@@ -29,10 +32,11 @@ final class ProgressDisplay {
         if stage != self.stage {
             finishLine()
             self.stage = stage
-            stageStart = now
+            stageStart = lastUpdate
             // Plain lines start after a second (or at the end): no "0.0/s" noise.
             lastDraw = isTerminal ? nil : now
         }
+        lastUpdate = now
         let isLast = completed >= total
         if let lastDraw, !isLast, now - lastDraw < (isTerminal ? .milliseconds(100) : .seconds(1)) { return }
         lastDraw = now

@@ -1,0 +1,137 @@
+import ArgumentParser
+import Foundation
+import Rendering
+
+/// `glimpse match FOLDER`: matches every photo under a folder against the catalog
+/// (``BatchMatcher``), one row per photo, resumable, with an optional HTML contact sheet.
+struct MatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "match",
+        abstract: "Match every photo under a folder against the catalog, one result row per photo.",
+        discussion: """
+            Every PNG or JPEG under FOLDER, recursively (recognised by its bytes; files named \
+            .jpg/.jpeg/.png that are not images get an error row), is decoded at the scale the \
+            fingerprint needs, fingerprinted and searched, --jobs at a time. Each row holds the \
+            photo's best landmarks (score 0…1), or no match, or the error; rows keep the folder's \
+            sorted order.
+
+            Rows go to --out (or stdout) as JSON Lines:
+              {"photo": PATH, "status": "matched"|"no_match"|"error", "matches": [{"kind", "id", \
+            "title", "subtitle", "score", "url"}], "error": REASON|null}
+            or CSV (--format csv): photo,status,best_id,best_title,best_score,best_url,matches,error
+
+            Resumable: each row is appended as one write as soon as it is ready; re-running with \
+            the same FOLDER and --out skips the photos already written (a partial last line left \
+            by an interruption is dropped and redone).
+
+            Example:
+              glimpse match ~/Photos --out matches.jsonl --report matches.html
+              glimpse match testdata/negatives --format csv --jobs 2
+
+            Exit codes: 0 success; 1 usage or input error (missing folder or catalog, unusable \
+            --out); 2 some photos failed (their rows say why).
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The folder of photos (searched recursively).", valueName: "folder"))
+    var folder: String
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: ArgumentHelp("Append rows to this file, resuming after the photos it already holds (default: stdout).", valueName: "file"))
+    var out: String?
+
+    @Option(help: "Row format: jsonl or csv (default: from --out's extension, else jsonl).")
+    var format: MatchOutputFormat?
+
+    @Option(help: "Photos processed at once (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Option(help: "Best landmarks kept per photo.")
+    var matches: Int = 3
+
+    @Option(help: ArgumentHelp("Also write a self-contained HTML contact sheet of every row in --out (or of this run).", valueName: "report.html"))
+    var report: String?
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        guard matches >= 1 else { throw ValidationError("--matches must be at least 1") }
+    }
+
+    private var rowFormat: MatchOutputFormat {
+        if let format { return format }
+        return out.map { $0.lowercased().hasSuffix(".csv") } == true ? .csv : .jsonl
+    }
+
+    func run() async throws {
+        let store = try database.openExisting()
+        let scan: PhotoFolder
+        do { scan = try PhotoFolder(scanning: folder) } catch { throw failure(error.description) }
+        var file: MatchResultFile?
+        if let out {
+            do { file = try MatchResultFile(path: out, format: rowFormat) } catch { throw failure(error.description) }
+        }
+        let done = file?.donePhotos ?? []
+        let todo = scan.photos.filter { !done.contains($0) }
+        if file == nil && rowFormat == .csv { writeLine(PhotoMatchRecord.csvHeader) }
+
+        let matcher = BatchMatcher(query: VisualSearchQuery(store: store, fingerprint: DefaultFingerprinting.query.fingerprint),
+                                   fingerprinter: DefaultFingerprinting.query, jobs: jobs, matchesPerPhoto: matches)
+        let progress = ProgressDisplay(command: "match", unit: "photos")
+        var records: [PhotoMatchRecord] = []
+        let started = ContinuousClock.now
+        do {
+            let output = file
+            try await matcher.match(todo) { record, completed in
+                if let output { try output.append(record) } else { writeLine(rowFormat.line(record)) }
+                if record.status == .failed, let reason = record.error { progress.note("glimpse: \(reason)") }
+                records.append(record)
+                progress.update(stage: "matching", completed: completed, total: todo.count,
+                                detail: URL(fileURLWithPath: record.photo).lastPathComponent)
+            }
+        } catch {
+            progress.finishLine()
+            throw failure(error.description)
+        }
+        progress.finishLine()
+        let seconds = ProgressDisplay.seconds(ContinuousClock.now - started)
+        let counts = Dictionary(grouping: records, by: \.status).mapValues(\.count)
+        var summary = "Matched \(records.count) photos from \(folder): \(counts[.matched] ?? 0) matched, "
+            + "\(counts[.noMatch] ?? 0) no match, \(counts[.failed] ?? 0) failed"
+        if !done.isEmpty { summary += "; \(scan.photos.count - todo.count) already in \(out ?? "")" }
+        if !records.isEmpty { summary += String(format: "; %.1f s, %.1f photos/s with %d jobs", seconds, Double(records.count) / max(seconds, 1e-9), jobs) }
+        printError(summary + ".")
+
+        if let report {
+            let all = (file?.existingRecords ?? []) + records
+            try await writeReport(all, store: store, to: report)
+        }
+        if (counts[.failed] ?? 0) > 0 { throw ExitCode(ExitStatus.someFilesFailed.rawValue) }
+    }
+
+    /// One unbuffered write of a row to stdout, so an interrupted run loses no finished row.
+    private func writeLine(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    private func writeReport(_ records: [PhotoMatchRecord], store: SQLiteEntityStore, to path: String) async throws {
+        let ids = Array(Set(records.flatMap { $0.matches.filter { $0.kind == .landmark }.map(\.id) })).sorted()
+        let landmarks: [LandmarkEntity]
+        do { landmarks = try store.landmarks(ids: ids) } catch { throw failure(error.description) }
+        var thumbnails: [String: String] = [:]
+        for landmark in landmarks { thumbnails[landmark.url] = landmark.displayRepresentation.thumbnailPath }
+        let progress = ProgressDisplay(command: "match", unit: "images")
+        let html = await ContactSheet(title: "Glimpse matches: \(folder)", jobs: jobs).html(records: records, landmarkThumbnails: thumbnails) {
+            progress.update(stage: "thumbnails", completed: $0, total: $1)
+        }
+        progress.finishLine()
+        do {
+            try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw failure("\(path): cannot write the report: \((error as NSError).localizedDescription)")
+        }
+        printError("Wrote the contact sheet of \(records.count) photos to \(path).")
+    }
+}
+
+extension MatchOutputFormat: ExpressibleByArgument {}
