@@ -15,6 +15,18 @@ public enum MatchOutputFormat: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether `partial` (a line cut short) could be the beginning of a row, or of the CSV
+    /// header when nothing precedes it.
+    func couldStartRow(_ partial: String, afterHeader: Bool) -> Bool {
+        switch self {
+        case .jsonl:
+            let start = "{\"photo\": "
+            return partial.hasPrefix(start) || start.hasPrefix(partial)
+        case .csv:
+            return afterHeader || PhotoMatchRecord.csvHeader.hasPrefix(partial)
+        }
+    }
+
     /// Parses one row; `nil` when it is not a row of this format.
     public func record(_ line: String) -> PhotoMatchRecord? {
         switch self {
@@ -64,6 +76,11 @@ public final class MatchResultFile {
             // Complete lines only: everything up to the last newline.
             let complete = data.lastIndex(of: UInt8(ascii: "\n")).map { data.startIndex..<($0 + 1) } ?? data.startIndex..<data.startIndex
             keepBytes = complete.count
+            // A partial last line is an interrupted row only if it starts like one.
+            let tail = String(decoding: data[complete.upperBound...], as: UTF8.self)
+            if !tail.isEmpty && !format.couldStartRow(tail, afterHeader: keepBytes > 0) {
+                throw .resultsFile(path, reason: "last line is not a glimpse match \(format.rawValue) row; use another --out or --format")
+            }
             let text = String(decoding: data[complete], as: UTF8.self)
             for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().enumerated() {
                 let line = String(line.hasSuffix("\r") ? line.dropLast() : line)

@@ -1,0 +1,141 @@
+import Foundation
+import Testing
+
+@Suite("glimpse match")
+struct MatchCommandTests {
+    /// A folder of five photos: two catalog photos (one in a sub-folder), one negative,
+    /// one corrupt JPEG, one PNG without extension, plus a text file that is not a photo.
+    static func photoFolder() throws -> String {
+        let folder = try Glimpse.scratchFolder("match") + "/photos"
+        let manager = FileManager.default
+        try manager.createDirectory(atPath: folder + "/sub", withIntermediateDirectories: true)
+        try manager.copyItem(atPath: Glimpse.testdata("catalog/food/apricot.jpg"), toPath: folder + "/apricot.jpg")
+        try manager.copyItem(atPath: Glimpse.testdata("catalog/animals/lion.jpg"), toPath: folder + "/sub/lion.jpg")
+        try manager.copyItem(atPath: Glimpse.testdata("catalog/animals/pink-flamingo.png"), toPath: folder + "/sub/flamingo-no-extension")
+        try manager.copyItem(atPath: Glimpse.testdata("negatives/bassoon.jpg"), toPath: folder + "/bassoon.jpg")
+        try manager.copyItem(atPath: Glimpse.testdata("jpeg/corrupt_truncated_baseline.jpg"), toPath: folder + "/broken.jpg")
+        try Data("not a photo".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        return folder
+    }
+
+    static func rows(_ text: String) throws -> [[String: Any]] {
+        try text.split(separator: "\n").map { line in
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
+    }
+
+    @Test func everyPhotoGetsOneRowInSortedOrderAndFailuresExitWith2() throws {
+        let db = try Glimpse.sampleCatalog.get()
+        let folder = try Self.photoFolder()
+        let run = try Glimpse.run(["match", folder, "--db", db, "--jobs", "2"])
+        #expect(run.status == 2, "\(run.stderr)")
+        let rows = try Self.rows(run.stdout)
+        #expect(rows.map { $0["photo"] as? String ?? "" } == [
+            "\(folder)/apricot.jpg", "\(folder)/bassoon.jpg", "\(folder)/broken.jpg",
+            "\(folder)/sub/flamingo-no-extension", "\(folder)/sub/lion.jpg",
+        ])
+        for row in rows {
+            #expect(Set(row.keys) == ["photo", "status", "matches", "error"])
+        }
+        let byPhoto = Dictionary(uniqueKeysWithValues: rows.map { ($0["photo"] as? String ?? "", $0) })
+        let apricot = try #require(byPhoto["\(folder)/apricot.jpg"])
+        #expect(apricot["status"] as? String == "matched")
+        #expect(((apricot["matches"] as? [[String: Any]])?.first)?["id"] as? String == "food/apricot")
+        #expect(((byPhoto["\(folder)/sub/flamingo-no-extension"]?["matches"] as? [[String: Any]])?.first)?["id"] as? String == "animals/pink-flamingo")
+        let broken = try #require(byPhoto["\(folder)/broken.jpg"])
+        #expect(broken["status"] as? String == "error")
+        #expect((broken["error"] as? String)?.hasPrefix("\(folder)/broken.jpg: ") == true)
+        // The failure is also one line on stderr, naming the file.
+        #expect(run.errorLines.filter { $0.hasPrefix("glimpse: ") } == ["glimpse: \(broken["error"] as? String ?? "")"])
+        #expect(run.stderr.contains("match: matching 5/5 (100%)"))
+    }
+
+    @Test func rerunningWithTheSameOutSkipsPhotosAlreadyWrittenAndRedoesAPartialLine() throws {
+        let db = try Glimpse.sampleCatalog.get()
+        let folder = try Self.photoFolder()
+        let out = folder + "/../rows.jsonl"
+        let first = try Glimpse.run(["match", folder, "--db", db, "--out", out])
+        #expect(first.status == 2)
+        let complete = try String(contentsOfFile: out, encoding: .utf8)
+        #expect(complete.split(separator: "\n").count == 5)
+        // Simulate an interruption: keep two rows and half of the third.
+        let lines = complete.split(separator: "\n", omittingEmptySubsequences: false)
+        let interrupted = lines[0] + "\n" + lines[1] + "\n" + lines[2].prefix(20)
+        try Data(interrupted.utf8).write(to: URL(fileURLWithPath: out))
+        let second = try Glimpse.run(["match", folder, "--db", db, "--out", out])
+        #expect(second.status == 2)
+        #expect(second.stderr.contains("Matched 3 photos"))
+        #expect(second.stderr.contains("2 already in \(out)"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == complete)
+        // Nothing left to do: no row added, success.
+        let third = try Glimpse.run(["match", folder, "--db", db, "--out", out])
+        #expect(third.status == 0)
+        #expect(third.stderr.contains("Matched 0 photos"))
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == complete)
+    }
+
+    @Test func csvRowsHaveAHeaderAndResumeToo() throws {
+        let db = try Glimpse.sampleCatalog.get()
+        let folder = try Self.photoFolder()
+        let out = folder + "/../rows.csv"
+        let first = try Glimpse.run(["match", folder, "--db", db, "--out", out, "--jobs", "1"])
+        #expect(first.status == 2)
+        let text = try String(contentsOfFile: out, encoding: .utf8)
+        let lines = text.split(separator: "\n").map(String.init)
+        #expect(lines.first == "photo,status,best_id,best_title,best_score,best_url,matches,error")
+        #expect(lines.count == 6)
+        #expect(lines[1].hasPrefix("\(folder)/apricot.jpg,matched,food/apricot,Apricot,"))
+        let again = try Glimpse.run(["match", folder, "--db", db, "--out", out, "--format", "csv"])
+        #expect(again.status == 0)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == text)
+    }
+
+    @Test func aForeignOutFileIsRefusedAndLeftUntouched() throws {
+        let db = try Glimpse.sampleCatalog.get()
+        let folder = try Self.photoFolder()
+        let out = folder + "/notes.txt"
+        let run = try Glimpse.run(["match", folder, "--db", db, "--out", out])
+        #expect(run.status == 1)
+        #expect(run.errorLines.count == 1)
+        #expect(run.errorLines.first?.hasPrefix("glimpse: \(out): last line is not a glimpse match jsonl row") == true)
+        #expect(try String(contentsOfFile: out, encoding: .utf8) == "not a photo")
+    }
+
+    @Test func aMissingFolderIsOneErrorLine() throws {
+        let db = try Glimpse.sampleCatalog.get()
+        let run = try Glimpse.run(["match", "/no/such/folder", "--db", db])
+        #expect(run.status == 1)
+        #expect(run.errorLines == ["glimpse: /no/such/folder: cannot read photo folder: no such folder"])
+    }
+
+    @Test func theReportIsOneSelfContainedHTMLFileWithInlinedThumbnails() throws {
+        let db = try Glimpse.sampleCatalog.get()
+        let folder = try Self.photoFolder()
+        let report = folder + "/../report.html"
+        let run = try Glimpse.run(["match", folder, "--db", db, "--out", folder + "/../rows.jsonl", "--report", report])
+        #expect(run.status == 2)
+        let html = try String(contentsOfFile: report, encoding: .utf8)
+        #expect(html.hasPrefix("<!DOCTYPE html>"))
+        // Five photos, the matched landmarks' thumbnails, all inlined; nothing external.
+        #expect(html.components(separatedBy: "<section class=\"photo").count - 1 == 5)
+        #expect(html.components(separatedBy: "src=\"data:image/").count - 1 >= 6)
+        #expect(!html.contains("src=\"http") && !html.contains("src=\"file") && !html.contains("<link"))
+        #expect(html.contains("food/apricot") || html.contains("food%2Fapricot"))
+    }
+
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
+                   "chromium is not installed: the headless render check (scripts/check-report.sh) is skipped"))
+    func theReportRendersInHeadlessChromium() throws {
+        let db = try Glimpse.sampleCatalog.get()
+        let folder = try Self.photoFolder()
+        let report = folder + "/../report.html"
+        _ = try Glimpse.run(["match", folder, "--db", db, "--report", report])
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: "/bin/bash")
+        check.arguments = [Glimpse.root.appendingPathComponent("scripts/check-report.sh").path, report, try #require(Glimpse.binary)]
+        check.environment = ProcessInfo.processInfo.environment.merging(["GLIMPSE_NO_INSTALL": "1"]) { $1 }
+        try check.run()
+        check.waitUntilExit()
+        #expect(check.terminationStatus == 0)
+    }
+}
