@@ -53,12 +53,16 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
     public var overall: RankingMetrics
     /// Threshold and true-positive rate at the target false-positive rate; `nil` without negatives.
     public var operatingPoint: OperatingPoint?
+    /// True- and false-positive rates at the search's own no-match threshold, when known
+    /// and there are negatives.
+    public var atSearchThreshold: OperatingPoint?
     /// Positive queries whose first landmark was wrong or missing, for diagnosis.
     public var misses: [QueryOutcome]
 
     /// Builds the report from every query's outcome. O(queries log queries).
     public init(catalogImages: Int, negativeImages: Int, transformations: [String],
-                positives: [QueryOutcome], negatives: [QueryOutcome], targetFalsePositiveRate: Double = 0.01) {
+                positives: [QueryOutcome], negatives: [QueryOutcome], targetFalsePositiveRate: Double = 0.01,
+                searchThreshold: Double? = nil) {
         self.catalogImages = catalogImages
         self.negativeImages = negativeImages
         rows = transformations.map { name in
@@ -72,6 +76,9 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         overall = RankingMetrics(positives)
         operatingPoint = negatives.isEmpty ? nil
             : OperatingPoint(positives: positives, negatives: negatives, targetFalsePositiveRate: targetFalsePositiveRate)
+        atSearchThreshold = negatives.isEmpty ? nil : searchThreshold.map {
+            OperatingPoint(positives: positives, negatives: negatives, fixedThreshold: $0)
+        }
         misses = positives.filter { !$0.isCorrectAtTop }
             .sorted { ($0.transformation, $0.image) < ($1.transformation, $1.image) }
     }
@@ -94,6 +101,10 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
             let threshold = point.threshold.map { "score > \(f($0))" } ?? "any score (negatives returned nothing)"
             lines.append("At ≤ \(f(point.targetFalsePositiveRate * 100))% false positives (\(point.negatives) negative queries, measured \(f(point.falsePositiveRate * 100))%): "
                 + "true-positive rate \(f(point.truePositiveRate)) over \(point.positives) positive queries, threshold \(threshold).")
+        }
+        if let fixed = atSearchThreshold, let threshold = fixed.threshold {
+            lines.append("At the search's no-match threshold (score ≥ \(f(threshold))): true-positive rate \(f(fixed.truePositiveRate)), "
+                + "false-positive rate \(f(fixed.falsePositiveRate * 100))%.")
         }
         return lines.joined(separator: "\n")
     }

@@ -49,7 +49,8 @@ extension EvaluationRunner {
         }
 
         let query = VisualSearchQuery(store: store, configuration: configuration, fingerprint: queryFingerprint)
-        return try await evaluate(catalogFolder: catalogFolder, negativesFolder: negativesFolder) { pixels in
+        return try await evaluate(catalogFolder: catalogFolder, negativesFolder: negativesFolder,
+                                  searchThreshold: configuration.scoring.noMatchThreshold) { pixels in
             // Collections are interleaved with landmarks; 30 entries always hold the first ten landmarks
             // of a catalog with fewer than 20 collections, and more landmarks otherwise.
             let page = try await query.values(for: SemanticContentDescriptor(pixelBuffer: pixels),

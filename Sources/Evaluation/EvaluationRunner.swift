@@ -29,11 +29,12 @@ public struct EvaluationRunner: Sendable {
 
     /// Evaluates `search` on the images of `catalogFolder` (whose landmark ids are their
     /// relative paths without extension, as a folder catalog names them) and of
-    /// `negativesFolder`. Cost: images × (transformations + decode) plus one `search`
+    /// `negativesFolder`. `searchThreshold`, when given, is the search's own no-match
+    /// threshold, measured as a second operating point. Cost: images × (transformations + decode) plus one `search`
     /// call per query.
     ///
     /// - Throws: ``EvaluationError`` naming the folder, image or query that failed.
-    public func evaluate(catalogFolder: String, negativesFolder: String?,
+    public func evaluate(catalogFolder: String, negativesFolder: String?, searchThreshold: Double? = nil,
                          search: @escaping @Sendable (PixelBuffer) async throws -> SearchAnswer) async throws(EvaluationError) -> EvaluationReport {
         let catalog = try ImageFolder.images(in: catalogFolder)
         let negatives = try negativesFolder.map { folder throws(EvaluationError) in try ImageFolder.images(in: folder) } ?? []
@@ -47,7 +48,7 @@ public struct EvaluationRunner: Sendable {
             catalogImages: catalog.count, negativeImages: negatives.count, transformations: names,
             positives: outcomes.filter { $0.expectedID != nil },
             negatives: outcomes.filter { $0.expectedID == nil },
-            targetFalsePositiveRate: targetFalsePositiveRate)
+            targetFalsePositiveRate: targetFalsePositiveRate, searchThreshold: searchThreshold)
     }
 
     /// The seed of every transformation of the image at `relativePath` (stable across runs).

@@ -12,7 +12,8 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
     case downscale25 = "downscale-25"
     /// 10 % of the width and height cut from every border (the central 80 % kept).
     case borderCrop10 = "crop-border-10"
-    /// A 75 %×75 % window anchored at a seeded corner: 25 % cut away, off-centre.
+    /// A 75 %×75 % window (25 % of each side cut away) placed off-centre: on each axis its
+    /// offset lies in the first or last fifth of the free range (seeded).
     case offCentreCrop25 = "crop-offcentre-25"
     /// Pasted into a phone-screenshot-like canvas, then selected with 2–5 % (seeded) of
     /// UI margin on every side.
@@ -60,8 +61,8 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
             return Self.region(source.pixelBuffer, PixelRect(x: dx, y: dy, width: source.width - 2 * dx, height: source.height - 2 * dy))
         case .offCentreCrop25:
             let w = max(1, source.width * 3 / 4), h = max(1, source.height * 3 / 4)
-            let x = random.coin() ? 0 : source.width - w
-            let y = random.coin() ? 0 : source.height - h
+            let x = Self.offCentre(slack: source.width - w, &random)
+            let y = Self.offCentre(slack: source.height - h, &random)
             return Self.region(source.pixelBuffer, PixelRect(x: x, y: y, width: w, height: h))
         case .screenshot:
             let (canvas, photo) = ScreenshotCanvas.compose(source)
@@ -111,6 +112,14 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
             }
         }
         return out
+    }
+
+    /// An offset in `0...slack` away from the centre: within the first or the last fifth of
+    /// the slack (seeded), so the window sits towards one side without being flush with it.
+    static func offCentre(slack: Int, _ random: inout SeededGenerator) -> Int {
+        let fraction = random.unit(in: 0...0.2)
+        let offset = Int((Double(slack) * fraction).rounded())
+        return random.coin() ? offset : slack - offset
     }
 
     /// A zero-copy view; the rectangles above always fit, so failure is a programming error.

@@ -21,6 +21,9 @@ public struct OperatingPoint: Sendable, Hashable, Codable {
     public var positives: Int
     /// Number of negative queries.
     public var negatives: Int
+    /// Whether a score equal to ``threshold`` is accepted (a fixed threshold such as the
+    /// search's own keeps scores "at least" it) or not (a calibrated one keeps scores above it).
+    public var acceptsThresholdScore: Bool
 
     /// Chooses the threshold from the negatives' top scores and measures the positives.
     public init(positives: some Collection<QueryOutcome>, negatives: some Collection<QueryOutcome>,
@@ -28,11 +31,25 @@ public struct OperatingPoint: Sendable, Hashable, Codable {
         let negativeScores = negatives.compactMap(\.topScore).sorted(by: >)
         let allowed = Int((targetFalsePositiveRate * Double(negatives.count)).rounded(.down))
         let threshold: Double? = negativeScores.count > allowed ? negativeScores[allowed] : nil
+        self.init(positives: positives, negatives: negatives, threshold: threshold, inclusive: false,
+                  targetFalsePositiveRate: targetFalsePositiveRate)
+    }
+
+    /// Measures a fixed threshold, such as the search's own no-match threshold: a score
+    /// at least `threshold` is accepted. ``targetFalsePositiveRate`` is then 0 (none asked).
+    public init(positives: some Collection<QueryOutcome>, negatives: some Collection<QueryOutcome>, fixedThreshold: Double) {
+        self.init(positives: positives, negatives: negatives, threshold: fixedThreshold, inclusive: true, targetFalsePositiveRate: 0)
+    }
+
+    private init(positives: some Collection<QueryOutcome>, negatives: some Collection<QueryOutcome>, threshold: Double?,
+                 inclusive: Bool, targetFalsePositiveRate: Double) {
+        let negativeScores = negatives.compactMap(\.topScore)
         func accepted(_ score: Double?) -> Bool {
             guard let score else { return false }
             guard let threshold else { return true }
-            return score > threshold
+            return inclusive ? score >= threshold : score > threshold
         }
+        self.acceptsThresholdScore = inclusive
         let truePositives = positives.filter { $0.isCorrectRawMatch && accepted($0.topScore) }.count
         let falsePositives = negativeScores.filter { accepted($0) }.count
         self.targetFalsePositiveRate = targetFalsePositiveRate

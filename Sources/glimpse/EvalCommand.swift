@@ -91,10 +91,11 @@ struct EvalCommand: AsyncParsableCommand {
         }
         print(report.table)
         if showMisses, !report.misses.isEmpty {
-            print("\nMisses (transformation, image, expected → first landmark, best raw score):")
+            print("\nMisses (transformation  image  → first landmark returned; best raw match and its score):")
             for miss in report.misses {
-                let got = miss.rankedIDs.first ?? "(no result)"
-                print("  \(miss.transformation)  \(miss.image)  \(miss.expectedID ?? "-") → \(got)  \(miss.topScore.map { String(format: "%.3f", $0) } ?? "-")")
+                let got = miss.rankedIDs.first ?? "(nothing)"
+                let raw = miss.topID.map { "\($0) \(miss.topScore.map { String(format: "%.3f", $0) } ?? "")" } ?? "(none)"
+                print("  \(miss.transformation)  \(miss.image)  → \(got);  raw: \(raw)")
             }
         }
     }

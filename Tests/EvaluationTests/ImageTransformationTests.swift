@@ -36,22 +36,31 @@ import Testing
         #expect(TestImages.pixel(out, out.width - 1, out.height - 1) == TestImages.pixel(photo, photo.width - 1 - dx, photo.height - 1 - dy))
     }
 
-    @Test func offCentreCropIsAThreeQuarterWindowInACorner() throws {
-        var corners = Set<[Int]>()
+    @Test func offCentreCropIsAThreeQuarterWindowTowardsASide() throws {
+        var sides = Set<[Bool]>()
+        let w = photo.width * 3 / 4, h = photo.height * 3 / 4
+        let slackX = photo.width - w, slackY = photo.height - h
         for seed in UInt64(0)..<16 {
             let out = try ImageTransformation.offCentreCrop25.apply(to: photo, seed: seed)
-            #expect(out.width == photo.width * 3 / 4 && out.height == photo.height * 3 / 4)
-            // Find which corner the window came from by its first pixel and last pixel.
-            let candidates = [[0, 0], [photo.width - out.width, 0], [0, photo.height - out.height],
-                              [photo.width - out.width, photo.height - out.height]]
-            let match = candidates.first { c in
-                TestImages.pixel(out, 0, 0) == TestImages.pixel(photo, c[0], c[1])
-                    && TestImages.pixel(out, out.width - 1, out.height - 1) == TestImages.pixel(photo, c[0] + out.width - 1, c[1] + out.height - 1)
+            #expect(out.width == w && out.height == h)
+            // Find the window's origin by matching two of its pixels against the photo.
+            var origin: (Int, Int)?
+            search: for y in 0...slackY {
+                for x in 0...slackX where TestImages.pixel(out, 0, 0) == TestImages.pixel(photo, x, y)
+                    && TestImages.pixel(out, w - 1, h - 1) == TestImages.pixel(photo, x + w - 1, y + h - 1)
+                    && TestImages.pixel(out, w / 2, h / 3) == TestImages.pixel(photo, x + w / 2, y + h / 3) {
+                    origin = (x, y)
+                    break search
+                }
             }
-            let corner = try #require(match, "seed \(seed): window is not anchored at a corner")
-            corners.insert(corner)
+            let (x, y) = try #require(origin, "seed \(seed): window not found in the photo")
+            for (offset, slack) in [(x, slackX), (y, slackY)] {
+                let fraction = Double(offset) / Double(slack)
+                #expect(fraction <= 0.2 + 1e-9 || fraction >= 0.8 - 1e-9, "seed \(seed): offset \(offset) of \(slack) is central")
+            }
+            sides.insert([x < slackX / 2, y < slackY / 2])
         }
-        #expect(corners.count >= 3, "seeds should reach several corners, got \(corners)")
+        #expect(sides.count >= 3, "seeds should reach several sides, got \(sides)")
     }
 
     @Test func screenshotSelectionHoldsThePhotoPlusAFewPercentOfInterface() throws {

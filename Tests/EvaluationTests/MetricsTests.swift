@@ -75,3 +75,20 @@ import Testing
         #expect(zero.next() == 0xE220_A839_7B1D_CDAF)
     }
 }
+
+/// A fixed threshold (the search's own) accepts scores equal to it.
+@Suite struct FixedThresholdTests {
+    @Test func fixedThresholdKeepsScoresAtLeastIt() {
+        let positives = [QueryOutcome(image: "a.jpg", transformation: "t", expectedID: "a", rankedIDs: ["a"], topScore: 0.35),
+                         QueryOutcome(image: "b.jpg", transformation: "t", expectedID: "b", rankedIDs: ["b"], topScore: 0.34)]
+        let negatives = [QueryOutcome(image: "n.jpg", transformation: "t", expectedID: nil, rankedIDs: ["a"], topScore: 0.35),
+                         QueryOutcome(image: "m.jpg", transformation: "t", expectedID: nil, rankedIDs: [], topScore: nil)]
+        let point = OperatingPoint(positives: positives, negatives: negatives, fixedThreshold: 0.35)
+        #expect(point.threshold == 0.35 && point.acceptsThresholdScore)
+        #expect(point.truePositiveRate == 0.5 && point.falsePositiveRate == 0.5)
+        let report = EvaluationReport(catalogImages: 2, negativeImages: 2, transformations: ["t"],
+                                      positives: positives, negatives: negatives, searchThreshold: 0.35)
+        #expect(report.atSearchThreshold == point)
+        #expect(report.table.contains("At the search's no-match threshold (score ≥ 0.350): true-positive rate 0.500, false-positive rate 50.000%."))
+    }
+}
