@@ -15,14 +15,25 @@ extension EvaluationRunner {
     /// Cost: indexing the catalog once, then two searches per query (catalog × transformations
     /// + negatives × (transformations + 1)).
     ///
+    /// Indexing goes through the Catalog module's ``DecodingImageFingerprinter`` (as
+    /// `glimpse index` does) and queries through ``Fingerprinter/queryFingerprint(of:)``.
+    ///
     /// - Parameters:
     ///   - configuration: ranking constants, including the no-match threshold under test.
-    ///   - catalogFingerprint: pixels → fingerprint for catalog images (index layout).
-    ///   - queryFingerprint: pixels → fingerprint for queries (query layout).
+    ///   - fingerprinter: the fingerprinter (view layouts) under test.
     /// - Throws: ``EvaluationError``: unreadable folders, an indexing failure (any file
     ///   that failed is named), or a query failure.
     public func run(catalogFolder: String, negativesFolder: String?, configuration: SearchConfiguration = SearchConfiguration(),
-                    catalogFingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint,
+                    fingerprinter: Fingerprinter = Fingerprinter()) async throws(EvaluationError) -> EvaluationReport {
+        try await run(catalogFolder: catalogFolder, negativesFolder: negativesFolder, configuration: configuration,
+                      indexing: DecodingImageFingerprinter(fingerprinter: fingerprinter),
+                      queryFingerprint: { fingerprinter.queryFingerprint(of: $0) })
+    }
+
+    /// ``run(catalogFolder:negativesFolder:configuration:fingerprinter:)`` with any way of
+    /// fingerprinting catalog files (`indexing`) and query pixels (`queryFingerprint`).
+    public func run(catalogFolder: String, negativesFolder: String?, configuration: SearchConfiguration = SearchConfiguration(),
+                    indexing: any ImageFingerprinting,
                     queryFingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) async throws(EvaluationError) -> EvaluationReport {
         _ = try ImageFolder.images(in: catalogFolder)  // a missing or empty folder is named before any indexing
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-eval-\(UUID().uuidString)")
@@ -36,7 +47,7 @@ extension EvaluationRunner {
         let store: SQLiteEntityStore
         do {
             store = try SQLiteEntityStore(path: scratch.appendingPathComponent("catalog.sqlite").path)
-            let indexer = CatalogIndexer(store: store, fingerprinter: DecodingFingerprinter(fingerprint: catalogFingerprint),
+            let indexer = CatalogIndexer(store: store, fingerprinter: indexing,
                                          maxConcurrency: concurrency)
             let report = try await indexer.index(FolderCatalogSource(folderPath: catalogFolder))
             if let failure = report.failed.first {

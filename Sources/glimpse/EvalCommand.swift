@@ -72,13 +72,9 @@ struct EvalCommand: AsyncParsableCommand {
         }
         var configuration = SearchConfiguration()
         if let threshold { configuration.scoring.noMatchThreshold = threshold }
-        let fingerprinter = Fingerprinter()
         let report: EvaluationReport
         do {
-            report = try await runner.run(
-                catalogFolder: catalog, negativesFolder: negatives, configuration: configuration,
-                catalogFingerprint: { fingerprinter.fingerprint(of: $0) },
-                queryFingerprint: { fingerprinter.queryFingerprint(of: $0) })
+            report = try await runner.run(catalogFolder: catalog, negativesFolder: negatives, configuration: configuration)
         } catch {
             throw failure(error.description)
         }

@@ -1,3 +1,4 @@
+import Catalog
 import Fingerprints
 import Foundation
 import PixelBuffers
@@ -28,11 +29,18 @@ import Testing
         return Fingerprint(views: [view])
     }
 
+    /// Indexes with the crude fingerprint.
+    struct CrudeIndexing: ImageFingerprinting {
+        func fingerprint(imageData data: Data, path: String) throws -> Fingerprint {
+            SearchWiringTests.crudeFingerprint(try ImageDecoder().decode(data, source: path, options: DecodeOptions(alwaysRGBA: true)).pixels)
+        }
+    }
+
     @Test func runIndexesTheFolderAndQueriesThroughTheQueryAPI() async throws {
         let runner = EvaluationRunner(transformations: [.grayscale, .brightnessContrast], concurrency: 2)
         let report = try await runner.run(
             catalogFolder: TestImages.path("catalog"), negativesFolder: TestImages.path("negatives"),
-            catalogFingerprint: Self.crudeFingerprint, queryFingerprint: Self.crudeFingerprint)
+            indexing: CrudeIndexing(), queryFingerprint: Self.crudeFingerprint)
         let catalogCount = try ImageFolder.images(in: TestImages.path("catalog")).count
         #expect(report.catalogImages == catalogCount)
         #expect(report.rows.map(\.transformation) == ["grayscale", "brightness-contrast"])
@@ -48,7 +56,7 @@ import Testing
         let runner = EvaluationRunner(transformations: [.grayscale])
         await #expect(throws: EvaluationError.self) {
             try await runner.run(catalogFolder: "/nonexistent/catalog", negativesFolder: nil,
-                                 catalogFingerprint: Self.crudeFingerprint, queryFingerprint: Self.crudeFingerprint)
+                                 indexing: CrudeIndexing(), queryFingerprint: Self.crudeFingerprint)
         }
     }
 }
