@@ -377,6 +377,33 @@ void glimpse_box_columns(int isa, const float *in, size_t is, float *out, size_t
     DISPATCH(box_columns, (in, is, out, os, rows, cols, window))
 }
 
+/* Rows: strips of up to 16 rows are transposed into scratch (cols x 16), filtered down
+ * the columns of the strip (= along the original rows, one row per lane) and copied back. */
+#define BOX_STRIP 16
+BODY void box_rows_body(const float *in, size_t is, float *out, size_t os, int rows, int cols, int window,
+                        float *scratch) {
+    float *a = scratch, *b = scratch + (size_t)BOX_STRIP * cols;
+    for (int r0 = 0; r0 < rows; r0 += BOX_STRIP) {
+        const int n = rows - r0 < BOX_STRIP ? rows - r0 : BOX_STRIP;
+        for (int j = 0; j < n; j++) {
+            const float *s = in + (size_t)(r0 + j) * is;
+            for (int c = 0; c < cols; c++) a[(size_t)c * BOX_STRIP + j] = s[c];
+        }
+        box_columns_body(a, BOX_STRIP, b, BOX_STRIP, cols, n, window);
+        for (int j = 0; j < n; j++) {
+            float *d = out + (size_t)(r0 + j) * os;
+            for (int c = 0; c < cols; c++) d[c] = b[(size_t)c * BOX_STRIP + j];
+        }
+    }
+}
+VARIANTS(void, box_rows, (const float *in, size_t is, float *out, size_t os, int rows, int cols, int window, float *scratch),
+         (in, is, out, os, rows, cols, window, scratch))
+void glimpse_box_rows(int isa, const float *in, size_t is, float *out, size_t os, int rows, int cols, int window,
+                      float *scratch) {
+    if (rows <= 0 || cols <= 0 || window <= 0 || window > cols) return;
+    DISPATCH(box_rows, (in, is, out, os, rows, cols, window, scratch))
+}
+
 /* ---- Transpose ------------------------------------------------------------------------- */
 
 void glimpse_transpose_f32(const float *in, size_t is, float *out, size_t os, int rows, int cols, int group) {
@@ -446,6 +473,62 @@ VARIANTS(void, weighted_rows_f32,
 void glimpse_weighted_rows_f32(int isa, const float *src, size_t ss, int len, const int32_t *ts, const int32_t *tc,
                                const int32_t *to, const float *w, int orows, float *out, size_t os) {
     DISPATCH(weighted_rows_f32, (src, ss, len, ts, tc, to, w, orows, out, os))
+}
+
+/* ---- Weighted pixel sums along rows (horizontal area resampling) ------------------------ */
+
+#define WEIGHTED_COLUMNS_BODY(T)                                                                      \
+    for (int y = 0; y < rows; y++) {                                                                  \
+        const T *s = src + (size_t)y * ss;                                                            \
+        float *d = out + (size_t)y * os;                                                              \
+        if (channels == 4) {                                                                          \
+            for (int o = 0; o < ow; o++) {                                                            \
+                float acc0 = 0.0f, acc1 = 0.0f, acc2 = 0.0f, acc3 = 0.0f;                             \
+                const T *p = s + (size_t)ts[o] * 4;                                                   \
+                const float *wt = w + to[o];                                                          \
+                for (int t = 0; t < tc[o]; t++) {                                                     \
+                    acc0 += wt[t] * (float)p[4 * t];                                                  \
+                    acc1 += wt[t] * (float)p[4 * t + 1];                                              \
+                    acc2 += wt[t] * (float)p[4 * t + 2];                                              \
+                    acc3 += wt[t] * (float)p[4 * t + 3];                                              \
+                }                                                                                     \
+                d[4 * o] = acc0; d[4 * o + 1] = acc1; d[4 * o + 2] = acc2; d[4 * o + 3] = acc3;       \
+            }                                                                                         \
+        } else {                                                                                      \
+            for (int o = 0; o < ow; o++) {                                                            \
+                float acc = 0.0f;                                                                     \
+                const T *p = s + ts[o];                                                               \
+                const float *wt = w + to[o];                                                          \
+                for (int t = 0; t < tc[o]; t++) acc += wt[t] * (float)p[t];                           \
+                d[o] = acc;                                                                           \
+            }                                                                                         \
+        }                                                                                             \
+    }
+
+BODY void weighted_columns_u8_body(const uint8_t *src, size_t ss, int rows, int channels, const int32_t *ts,
+                                   const int32_t *tc, const int32_t *to, const float *w, int ow, float *out, size_t os) {
+    WEIGHTED_COLUMNS_BODY(uint8_t)
+}
+VARIANTS(void, weighted_columns_u8,
+         (const uint8_t *src, size_t ss, int rows, int channels, const int32_t *ts, const int32_t *tc,
+          const int32_t *to, const float *w, int ow, float *out, size_t os),
+         (src, ss, rows, channels, ts, tc, to, w, ow, out, os))
+void glimpse_weighted_columns_u8(int isa, const uint8_t *src, size_t ss, int rows, int channels, const int32_t *ts,
+                                 const int32_t *tc, const int32_t *to, const float *w, int ow, float *out, size_t os) {
+    DISPATCH(weighted_columns_u8, (src, ss, rows, channels, ts, tc, to, w, ow, out, os))
+}
+
+BODY void weighted_columns_f32_body(const float *src, size_t ss, int rows, int channels, const int32_t *ts,
+                                    const int32_t *tc, const int32_t *to, const float *w, int ow, float *out, size_t os) {
+    WEIGHTED_COLUMNS_BODY(float)
+}
+VARIANTS(void, weighted_columns_f32,
+         (const float *src, size_t ss, int rows, int channels, const int32_t *ts, const int32_t *tc,
+          const int32_t *to, const float *w, int ow, float *out, size_t os),
+         (src, ss, rows, channels, ts, tc, to, w, ow, out, os))
+void glimpse_weighted_columns_f32(int isa, const float *src, size_t ss, int rows, int channels, const int32_t *ts,
+                                  const int32_t *tc, const int32_t *to, const float *w, int ow, float *out, size_t os) {
+    DISPATCH(weighted_columns_f32, (src, ss, rows, channels, ts, tc, to, w, ow, out, os))
 }
 
 /* ---- Dense matrix product (DCT) --------------------------------------------------------- */

@@ -47,21 +47,22 @@ public enum ImageKernels {
     /// Area-averaging resample of a pixel buffer to `width`×`height`: each output pixel is
     /// the mean of the source area it covers, with exact fractional coverage of the source
     /// pixels on its edges (see ``AreaWeights``). RGBA8 gives a 4-channel image, Gray8 a
-    /// 1-channel one. Reads every source byte once. O(source pixels + output pixels × taps).
+    /// 1-channel one. Horizontal pass first (straight from the bytes, each source byte read
+    /// once), then a vertical pass vectorised across the row. O(source pixels × taps).
     public static func areaResample(_ buffer: PixelBuffer, width: Int, height: Int, using isa: InstructionSet = .best) -> FloatImage {
         let channels = buffer.format.bytesPerPixel
-        let rowLength = buffer.width * channels
-        let ys = AreaWeights(source: buffer.height, target: height)
-        var vertical = [Float](repeating: 0, count: height * rowLength)
+        let xs = AreaWeights(source: buffer.width, target: width)
+        let rowLength = width * channels
+        var horizontal = [Float](repeating: 0, count: buffer.height * rowLength)
         buffer.withUnsafeBytes { src in
-            ys.withPointers { ts, tc, to, w in
-                vertical.withUnsafeMutableBufferPointer { out in
-                    glimpse_weighted_rows_u8(isa.code, src.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.bytesPerRow,
-                                             Int32(rowLength), ts, tc, to, w, Int32(height), out.baseAddress, rowLength)
+            xs.withPointers { ts, tc, to, w in
+                horizontal.withUnsafeMutableBufferPointer { out in
+                    glimpse_weighted_columns_u8(isa.code, src.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.bytesPerRow,
+                                                Int32(buffer.height), Int32(channels), ts, tc, to, w, Int32(width), out.baseAddress, rowLength)
                 }
             }
         }
-        return resampleColumns(vertical, rows: height, columns: buffer.width, channels: channels, width: width, using: isa)
+        return resampleRows(horizontal, rows: buffer.height, width: width, channels: channels, height: height, using: isa)
     }
 
     /// Area-averaging resample of `region` (default: all) of a float image to
@@ -70,37 +71,35 @@ public enum ImageKernels {
                                     using isa: InstructionSet = .best) -> FloatImage {
         let r = region ?? image.bounds
         precondition(!r.isEmpty && r.fits(width: image.width, height: image.height), "region \(r) outside \(image.width)x\(image.height)")
-        let rowLength = r.width * image.channels
-        let ys = AreaWeights(source: r.height, target: height)
-        var vertical = [Float](repeating: 0, count: height * rowLength)
+        let xs = AreaWeights(source: r.width, target: width)
+        let rowLength = width * image.channels
+        var horizontal = [Float](repeating: 0, count: r.height * rowLength)
         image.samples.withUnsafeBufferPointer { src in
-            ys.withPointers { ts, tc, to, w in
-                vertical.withUnsafeMutableBufferPointer { out in
-                    glimpse_weighted_rows_f32(isa.code, src.baseAddress! + (r.y * image.width + r.x) * image.channels, image.rowLength,
-                                              Int32(rowLength), ts, tc, to, w, Int32(height), out.baseAddress, rowLength)
-                }
-            }
-        }
-        return resampleColumns(vertical, rows: height, columns: r.width, channels: image.channels, width: width, using: isa)
-    }
-
-    /// Second (horizontal) pass of the area resample: transpose, weighted rows, transpose back.
-    private static func resampleColumns(_ vertical: [Float], rows: Int, columns: Int, channels: Int, width: Int,
-                                        using isa: InstructionSet) -> FloatImage {
-        let transposed = transpose(vertical, rows: rows, columns: columns, group: channels)
-        let xs = AreaWeights(source: columns, target: width)
-        let rowLength = rows * channels
-        var horizontal = [Float](repeating: 0, count: width * rowLength)
-        transposed.withUnsafeBufferPointer { src in
             xs.withPointers { ts, tc, to, w in
                 horizontal.withUnsafeMutableBufferPointer { out in
-                    glimpse_weighted_rows_f32(isa.code, src.baseAddress, rowLength, Int32(rowLength), ts, tc, to, w,
-                                              Int32(width), out.baseAddress, rowLength)
+                    glimpse_weighted_columns_f32(isa.code, src.baseAddress! + (r.y * image.width + r.x) * image.channels, image.rowLength,
+                                                 Int32(r.height), Int32(image.channels), ts, tc, to, w, Int32(width), out.baseAddress, rowLength)
                 }
             }
         }
-        return FloatImage(width: width, height: rows, channels: channels,
-                          samples: transpose(horizontal, rows: width, columns: rows, group: channels))
+        return resampleRows(horizontal, rows: r.height, width: width, channels: image.channels, height: height, using: isa)
+    }
+
+    /// Second (vertical) pass of the area resample: weighted sums of whole rows.
+    private static func resampleRows(_ horizontal: [Float], rows: Int, width: Int, channels: Int, height: Int,
+                                     using isa: InstructionSet) -> FloatImage {
+        let ys = AreaWeights(source: rows, target: height)
+        let rowLength = width * channels
+        let samples = [Float](unsafeUninitializedCapacity: height * rowLength) { out, n in
+            horizontal.withUnsafeBufferPointer { src in
+                ys.withPointers { ts, tc, to, w in
+                    glimpse_weighted_rows_f32(isa.code, src.baseAddress, rowLength, Int32(rowLength), ts, tc, to, w,
+                                              Int32(height), out.baseAddress, rowLength)
+                }
+            }
+            n = height * rowLength
+        }
+        return FloatImage(width: width, height: height, channels: channels, samples: samples)
     }
 
     /// Transposes a `rows`×`columns` matrix of `group`-float pixels. O(n), pure data movement.
@@ -126,12 +125,16 @@ public enum ImageKernels {
         let w = image.width, h = image.height
         let wr = min(max(windowAlongRows, 1), w), wc = min(max(windowAlongColumns, 1), h)
         var scratch = [Float](repeating: 0, count: w * h)
+        var strips = [Float](repeating: 0, count: 2 * 16 * w)
         for _ in 0..<passes {
-            // Along rows: transpose so that rows become columns, filter, transpose back.
-            var t = transpose(image.samples, rows: h, columns: w)
-            boxColumns(t, into: &scratch, rows: w, columns: h, window: wr, using: isa)
-            t = transpose(scratch, rows: w, columns: h)
-            boxColumns(t, into: &image.samples, rows: h, columns: w, window: wc, using: isa)
+            image.samples.withUnsafeBufferPointer { i in
+                scratch.withUnsafeMutableBufferPointer { o in
+                    strips.withUnsafeMutableBufferPointer { s in
+                        glimpse_box_rows(isa.code, i.baseAddress, w, o.baseAddress, w, Int32(h), Int32(w), Int32(wr), s.baseAddress)
+                    }
+                }
+            }
+            boxColumns(scratch, into: &image.samples, rows: h, columns: w, window: wc, using: isa)
         }
     }
 

@@ -73,6 +73,11 @@ void glimpse_luma_rgbaf(int isa, const float *src, size_t src_stride, int width,
 void glimpse_box_columns(int isa, const float *in, size_t in_stride, float *out, size_t out_stride,
                          int rows, int cols, int window);
 
+/* PDQ's box filter along each row (the same running mean as glimpse_box_columns, per row).
+ * Works on strips of 16 rows transposed into `scratch`, which must hold 2 * 16 * cols floats. */
+void glimpse_box_rows(int isa, const float *in, size_t in_stride, float *out, size_t out_stride,
+                      int rows, int cols, int window, float *scratch);
+
 /* out[c][r] = in[r][c] for groups of `group` floats (pixel transpose). Pure data movement. */
 void glimpse_transpose_f32(const float *in, size_t in_stride, float *out, size_t out_stride,
                            int rows, int cols, int group);
@@ -88,6 +93,20 @@ void glimpse_weighted_rows_f32(int isa, const float *src, size_t src_stride, int
                                const int32_t *tap_start, const int32_t *tap_count,
                                const int32_t *tap_offset, const float *weights, int out_rows,
                                float *out, size_t out_stride);
+
+/* Weighted sums of pixels along each row (horizontal resampling), `channels` 1 or 4
+ * interleaved: for every row y and output pixel o, channel c,
+ * out[y][o*channels + c] = sum over t < tap_count[o] of
+ *     weights[tap_offset[o] + t] * src[y][(tap_start[o] + t)*channels + c],
+ * accumulated from 0.0f in t order. */
+void glimpse_weighted_columns_u8(int isa, const uint8_t *src, size_t src_stride, int rows, int channels,
+                                 const int32_t *tap_start, const int32_t *tap_count,
+                                 const int32_t *tap_offset, const float *weights, int out_width,
+                                 float *out, size_t out_stride);
+void glimpse_weighted_columns_f32(int isa, const float *src, size_t src_stride, int rows, int channels,
+                                  const int32_t *tap_start, const int32_t *tap_count,
+                                  const int32_t *tap_offset, const float *weights, int out_width,
+                                  float *out, size_t out_stride);
 
 /* Dense product C = A·B, C[i][j] = sum_k A[i][k] * B[k][j] accumulated from 0.0f in k
  * order (the summation order of PDQ's dct64To16). A is m×k, B is k×n, C is m×n,
