@@ -505,19 +505,6 @@ void glimpse_weighted_rows_f32(int isa, const float *src, size_t ss, int len, co
         }                                                                                             \
     }
 
-BODY void weighted_columns_u8_body(const uint8_t *src, size_t ss, int rows, int channels, const int32_t *ts,
-                                   const int32_t *tc, const int32_t *to, const float *w, int ow, float *out, size_t os) {
-    WEIGHTED_COLUMNS_BODY(uint8_t)
-}
-VARIANTS(void, weighted_columns_u8,
-         (const uint8_t *src, size_t ss, int rows, int channels, const int32_t *ts, const int32_t *tc,
-          const int32_t *to, const float *w, int ow, float *out, size_t os),
-         (src, ss, rows, channels, ts, tc, to, w, ow, out, os))
-void glimpse_weighted_columns_u8(int isa, const uint8_t *src, size_t ss, int rows, int channels, const int32_t *ts,
-                                 const int32_t *tc, const int32_t *to, const float *w, int ow, float *out, size_t os) {
-    DISPATCH(weighted_columns_u8, (src, ss, rows, channels, ts, tc, to, w, ow, out, os))
-}
-
 BODY void weighted_columns_f32_body(const float *src, size_t ss, int rows, int channels, const int32_t *ts,
                                     const int32_t *tc, const int32_t *to, const float *w, int ow, float *out, size_t os) {
     WEIGHTED_COLUMNS_BODY(float)

@@ -47,59 +47,62 @@ public enum ImageKernels {
     /// Area-averaging resample of a pixel buffer to `width`×`height`: each output pixel is
     /// the mean of the source area it covers, with exact fractional coverage of the source
     /// pixels on its edges (see ``AreaWeights``). RGBA8 gives a 4-channel image, Gray8 a
-    /// 1-channel one. Horizontal pass first (straight from the bytes, each source byte read
-    /// once), then a vertical pass vectorised across the row. O(source pixels × taps).
+    /// 1-channel one.
+    ///
+    /// Vertical pass first, straight from the bytes and vectorised across each row (every
+    /// source byte is read once), then a horizontal pass over the `height` rows left.
+    /// O(source pixels × vertical taps + height × source width × horizontal taps).
     public static func areaResample(_ buffer: PixelBuffer, width: Int, height: Int, using isa: InstructionSet = .best) -> FloatImage {
         let channels = buffer.format.bytesPerPixel
-        let xs = AreaWeights(source: buffer.width, target: width)
-        let rowLength = width * channels
-        var horizontal = [Float](repeating: 0, count: buffer.height * rowLength)
+        let rowLength = buffer.width * channels
+        let ys = AreaWeights(source: buffer.height, target: height)
+        var vertical = [Float](repeating: 0, count: height * rowLength)
         buffer.withUnsafeBytes { src in
-            xs.withPointers { ts, tc, to, w in
-                horizontal.withUnsafeMutableBufferPointer { out in
-                    glimpse_weighted_columns_u8(isa.code, src.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.bytesPerRow,
-                                                Int32(buffer.height), Int32(channels), ts, tc, to, w, Int32(width), out.baseAddress, rowLength)
+            ys.withPointers { ts, tc, to, w in
+                vertical.withUnsafeMutableBufferPointer { out in
+                    glimpse_weighted_rows_u8(isa.code, src.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.bytesPerRow,
+                                             Int32(rowLength), ts, tc, to, w, Int32(height), out.baseAddress, rowLength)
                 }
             }
         }
-        return resampleRows(horizontal, rows: buffer.height, width: width, channels: channels, height: height, using: isa)
+        return resampleColumns(vertical, rows: height, columns: buffer.width, channels: channels, width: width, using: isa)
     }
 
     /// Area-averaging resample of `region` (default: all) of a float image to
-    /// `width`×`height`, same rules as ``areaResample(_:width:height:using:)``.
+    /// `width`×`height`, same rules and order as ``areaResample(_:width:height:using:)``.
     public static func areaResample(_ image: FloatImage, region: PixelRect? = nil, width: Int, height: Int,
                                     using isa: InstructionSet = .best) -> FloatImage {
         let r = region ?? image.bounds
         precondition(!r.isEmpty && r.fits(width: image.width, height: image.height), "region \(r) outside \(image.width)x\(image.height)")
-        let xs = AreaWeights(source: r.width, target: width)
-        let rowLength = width * image.channels
-        var horizontal = [Float](repeating: 0, count: r.height * rowLength)
+        let rowLength = r.width * image.channels
+        let ys = AreaWeights(source: r.height, target: height)
+        var vertical = [Float](repeating: 0, count: height * rowLength)
         image.samples.withUnsafeBufferPointer { src in
-            xs.withPointers { ts, tc, to, w in
-                horizontal.withUnsafeMutableBufferPointer { out in
-                    glimpse_weighted_columns_f32(isa.code, src.baseAddress! + (r.y * image.width + r.x) * image.channels, image.rowLength,
-                                                 Int32(r.height), Int32(image.channels), ts, tc, to, w, Int32(width), out.baseAddress, rowLength)
+            ys.withPointers { ts, tc, to, w in
+                vertical.withUnsafeMutableBufferPointer { out in
+                    glimpse_weighted_rows_f32(isa.code, src.baseAddress! + (r.y * image.width + r.x) * image.channels, image.rowLength,
+                                              Int32(rowLength), ts, tc, to, w, Int32(height), out.baseAddress, rowLength)
                 }
             }
         }
-        return resampleRows(horizontal, rows: r.height, width: width, channels: image.channels, height: height, using: isa)
+        return resampleColumns(vertical, rows: height, columns: r.width, channels: image.channels, width: width, using: isa)
     }
 
-    /// Second (vertical) pass of the area resample: weighted sums of whole rows.
-    private static func resampleRows(_ horizontal: [Float], rows: Int, width: Int, channels: Int, height: Int,
-                                     using isa: InstructionSet) -> FloatImage {
-        let ys = AreaWeights(source: rows, target: height)
+    /// Second (horizontal) pass of the area resample: weighted sums of pixels along each row.
+    private static func resampleColumns(_ vertical: [Float], rows: Int, columns: Int, channels: Int, width: Int,
+                                        using isa: InstructionSet) -> FloatImage {
+        let xs = AreaWeights(source: columns, target: width)
         let rowLength = width * channels
-        let samples = [Float](unsafeUninitializedCapacity: height * rowLength) { out, n in
-            horizontal.withUnsafeBufferPointer { src in
-                ys.withPointers { ts, tc, to, w in
-                    glimpse_weighted_rows_f32(isa.code, src.baseAddress, rowLength, Int32(rowLength), ts, tc, to, w,
-                                              Int32(height), out.baseAddress, rowLength)
+        let samples = [Float](unsafeUninitializedCapacity: rows * rowLength) { out, n in
+            vertical.withUnsafeBufferPointer { src in
+                xs.withPointers { ts, tc, to, w in
+                    glimpse_weighted_columns_f32(isa.code, src.baseAddress, columns * channels, Int32(rows), Int32(channels),
+                                                 ts, tc, to, w, Int32(width), out.baseAddress, rowLength)
                 }
             }
-            n = height * rowLength
+            n = rows * rowLength
         }
-        return FloatImage(width: width, height: height, channels: channels, samples: samples)
+        return FloatImage(width: width, height: rows, channels: channels, samples: samples)
     }
 
     /// Transposes a `rows`×`columns` matrix of `group`-float pixels. O(n), pure data movement.

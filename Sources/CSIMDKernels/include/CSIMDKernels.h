@@ -99,10 +99,6 @@ void glimpse_weighted_rows_f32(int isa, const float *src, size_t src_stride, int
  * out[y][o*channels + c] = sum over t < tap_count[o] of
  *     weights[tap_offset[o] + t] * src[y][(tap_start[o] + t)*channels + c],
  * accumulated from 0.0f in t order. */
-void glimpse_weighted_columns_u8(int isa, const uint8_t *src, size_t src_stride, int rows, int channels,
-                                 const int32_t *tap_start, const int32_t *tap_count,
-                                 const int32_t *tap_offset, const float *weights, int out_width,
-                                 float *out, size_t out_stride);
 void glimpse_weighted_columns_f32(int isa, const float *src, size_t src_stride, int rows, int channels,
                                   const int32_t *tap_start, const int32_t *tap_count,
                                   const int32_t *tap_offset, const float *weights, int out_width,
