@@ -58,6 +58,9 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
     public var atSearchThreshold: OperatingPoint?
     /// Positive queries whose first landmark was wrong or missing, for diagnosis.
     public var misses: [QueryOutcome]
+    /// The ten negative queries whose best raw match scored highest (the likeliest false
+    /// positives), best first, for diagnosis.
+    public var highestNegatives: [QueryOutcome]
 
     /// Builds the report from every query's outcome. O(queries log queries).
     public init(catalogImages: Int, negativeImages: Int, transformations: [String],
@@ -79,6 +82,9 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         atSearchThreshold = negatives.isEmpty ? nil : searchThreshold.map {
             OperatingPoint(positives: positives, negatives: negatives, fixedThreshold: $0)
         }
+        highestNegatives = Array(negatives.filter { $0.topScore != nil }
+            .sorted { ($0.topScore ?? 0, $1.image, $1.transformation) > ($1.topScore ?? 0, $0.image, $0.transformation) }
+            .prefix(10))
         misses = positives.filter { !$0.isCorrectAtTop }
             .sorted { ($0.transformation, $0.image) < ($1.transformation, $1.image) }
     }

@@ -93,6 +93,10 @@ struct EvalCommand: AsyncParsableCommand {
                 let raw = miss.topID.map { "\($0) \(miss.topScore.map { String(format: "%.3f", $0) } ?? "")" } ?? "(none)"
                 print("  \(miss.transformation)  \(miss.image)  → \(got);  raw: \(raw)")
             }
+            print("\nHighest-scoring negatives (transformation  image  → best raw match and its score):")
+            for negative in report.highestNegatives {
+                print("  \(negative.transformation)  \(negative.image)  → \(negative.topID ?? "-") \(negative.topScore.map { String(format: "%.3f", $0) } ?? "")")
+            }
         }
     }
 }

@@ -92,3 +92,14 @@ import Testing
         #expect(report.table.contains("At the search's no-match threshold (score ≥ 0.350): true-positive rate 0.500, false-positive rate 50.000%."))
     }
 }
+
+/// The report lists the negatives most likely to be false positives.
+@Suite struct HighestNegativesTests {
+    @Test func highestNegativesAreTheTopScoresBestFirst() {
+        let negatives = (0..<15).map { i in
+            QueryOutcome(image: "n\(i).jpg", transformation: "t", expectedID: nil, rankedIDs: [], topScore: i == 3 ? nil : Double(i) / 20, topID: i == 3 ? nil : "x")
+        }
+        let report = EvaluationReport(catalogImages: 0, negativeImages: 15, transformations: ["t"], positives: [], negatives: negatives)
+        #expect(report.highestNegatives.map(\.image) == (5..<15).reversed().map { "n\($0).jpg" })
+    }
+}
