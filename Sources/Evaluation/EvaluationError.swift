@@ -15,6 +15,7 @@ public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible 
     /// An exported query could not be written (path, reason).
     case writeFailed(String, reason: String)
 
+    /// One line naming the file or setting and the reason.
     public var description: String {
         switch self {
         case .transformationFailed(let t, let image, let reason): "\(image): transformation \(t) failed: \(reason)"

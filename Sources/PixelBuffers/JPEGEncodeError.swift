@@ -9,6 +9,7 @@ public enum JPEGEncodeError: Error, Sendable, Hashable, CustomStringConvertible 
     /// libjpeg reported an error (its message).
     case codecFailed(String)
 
+    /// One line naming the file or setting and the reason.
     public var description: String {
         switch self {
         case .invalidQuality(let q): "JPEG quality \(q) is outside 1…100"

@@ -39,6 +39,7 @@ public enum PNGEncodeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// libpng reported an error (its message).
     case codecFailed(String)
 
+    /// One line naming the file or setting and the reason.
     public var description: String {
         switch self {
         case .outOfMemory: "out of memory while encoding PNG"
