@@ -5,6 +5,7 @@ extension GlimpseCommand {
     /// ArgumentParser's 64) with one line on stderr; `--help` and `--version` print and
     /// exit 0; failures raised with ``failure(_:status:)`` have already printed their line.
     static func main() async {
+        MemoryTuning.apply()
         do {
             var command = try parseAsRoot()
             if var asyncCommand = command as? AsyncParsableCommand {
