@@ -72,7 +72,11 @@ struct CatalogListCommand: AsyncParsableCommand {
         }
         print(TextTable(header: ["KIND", "ID", "TITLE", "SUBTITLE", "URL"], rows: rows).text)
         let landmarks = entities.filter { $0.kind == .landmark }.count
-        print("\(landmarks) landmarks, \(entities.count - landmarks) collections.")
+        switch kind {
+        case .landmark?: print("\(landmarks) landmarks.")
+        case .collection?: print("\(entities.count) collections.")
+        case nil: print("\(landmarks) landmarks, \(entities.count - landmarks) collections.")
+        }
     }
 
     private func listRemovals(_ store: SQLiteEntityStore) throws {

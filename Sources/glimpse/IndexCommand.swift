@@ -55,7 +55,10 @@ struct IndexCommand: AsyncParsableCommand {
             throw failure(error.description)
         }
         progress.finishLine()
-        for failed in report.failed { printError("glimpse: \(failed.path): \(failed.reason)") }
+        for failed in report.failed {
+            // Decoder reasons already start with the path; never print it twice.
+            printError("glimpse: " + (failed.reason.hasPrefix(failed.path + ":") ? failed.reason : "\(failed.path): \(failed.reason)"))
+        }
         let seconds = ProgressDisplay.seconds(ContinuousClock.now - started)
         var summary = "Indexed \(source) into \(database.path): \(report.added.count) added, \(report.updated.count) updated, "
             + "\(report.unchanged.count) skipped (unchanged), \(report.failed.count) failed"

@@ -93,7 +93,7 @@ struct EntityCommandTests {
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["reason"] as? String
         }
         #expect(reasons == ["deleted", "archived"])
-        #expect(try Glimpse.run(["catalog", "list", "--kind", "landmark", "--db", db]).stdout.hasSuffix("45 landmarks, 0 collections.\n"))
+        #expect(try Glimpse.run(["catalog", "list", "--kind", "landmark", "--db", db]).stdout.hasSuffix("45 landmarks.\n"))
         // Undo restores the last removal (the collection), then the one before.
         let undo = try Glimpse.run(["catalog", "undo", "--db", db])
         #expect(undo.status == 0 && undo.stdout.hasPrefix("Restored glimpse://collection/food"))
@@ -123,5 +123,49 @@ struct EntityCommandTests {
         let option = try Glimpse.run(["query", "x.png", "--no-such-option"])
         #expect(option.status == 1)
         #expect(option.errorLines.count == 1)
+    }
+}
+
+/// Runs `glimpse` under `script(1)`, so that stdin, stdout and stderr are a terminal.
+enum Terminal {
+    static let script = "/usr/bin/script"
+
+    static func run(_ arguments: [String], input: String = "") throws -> String {
+        let binary = try #require(Glimpse.binary)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: script)
+        let command = ([binary] + arguments).map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+        process.arguments = ["-qec", command, "/dev/null"]
+        let out = Pipe(), stdin = Pipe()
+        process.standardOutput = out
+        process.standardInput = stdin
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+}
+
+@Suite("glimpse on a terminal", .enabled(if: FileManager.default.isExecutableFile(atPath: Terminal.script), "script(1) from util-linux is not installed"))
+struct TerminalTests {
+    @Test func indexDrawsAProgressBarWithRateAndETA() throws {
+        let db = try Glimpse.scratchFolder("tty") + "/g.sqlite"
+        let output = try Terminal.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
+        #expect(output.contains("\r\u{1B}[2Kfingerprinting "))
+        #expect(output.contains("46/46 100%"))
+        #expect(output.contains("files/s"))
+        #expect(output.contains("ETA ") || output.contains("done in "))
+    }
+
+    @Test func removeAsksArchiveDeleteOrCancel() throws {
+        let db = try Glimpse.copyOfSampleCatalog()
+        let cancelled = try Terminal.run(["catalog", "remove", "landmark:food/apricot", "--db", db], input: "c\n")
+        #expect(cancelled.contains("[a]rchive, [d]elete, [c]ancel: "))
+        #expect(try Glimpse.run(["open", "landmark:food/apricot", "--db", db]).status == 0)
+        let archived = try Terminal.run(["catalog", "remove", "landmark:food/apricot", "--db", db], input: "maybe\na\n")
+        #expect(archived.contains("Archived Apricot"))
+        #expect(try Glimpse.run(["open", "landmark:food/apricot", "--db", db]).status == 1)
     }
 }
