@@ -47,7 +47,11 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "SearchTests", dependencies: ["Search"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering"]),
-        .testTarget(name: "GlimpseCLITests", dependencies: ["Search"]),
+        .testTarget(
+            name: "GlimpseCLITests",
+            // GRDB: the crash-safety test runs PRAGMA integrity_check on its own connection.
+            dependencies: ["Search", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"]),
     ],
     swiftLanguageModes: [.v6]

@@ -84,12 +84,9 @@ enum ChildProcess {
 }
 
 /// The `glimpse` executable built next to this test bundle (same build folder, so the
-/// same sanitizer as the tests under `scripts/sanitize.sh`).
+/// same sanitizer as the tests under `scripts/sanitize.sh`); see ``Glimpse/binary``.
 enum GlimpseExecutable {
-    static var path: String {
-        let bundle = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: bundle).deletingLastPathComponent().appendingPathComponent("glimpse").path
-    }
+    static var path: String { Glimpse.binary ?? "glimpse (not built)" }
 
     static var exists: Bool { FileManager.default.isExecutableFile(atPath: path) }
 }
