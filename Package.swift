@@ -47,6 +47,8 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "SearchTests", dependencies: ["Search"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering"]),
+        // Test tool: runs a program and reports its own peak RSS (ResourceLimitTests).
+        .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
         .testTarget(
             name: "GlimpseCLITests",
             // GRDB: the crash-safety test runs PRAGMA integrity_check on its own connection.

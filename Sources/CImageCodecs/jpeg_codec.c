@@ -29,8 +29,8 @@
 
 /** More scans than this is an attack, not a photo (libjpeg-turbo's fuzzers use 500). */
 #define GLIMPSE_JPEG_MAX_SCANS 1000
-/** Scans x declared pixels allowed (each scan walks every block: about 1 s of work)... */
-#define GLIMPSE_JPEG_SCAN_PIXEL_BUDGET 4000000000ULL
+/** Scans x declared pixels allowed (each scan walks every block; 10^9 is under a second)... */
+#define GLIMPSE_JPEG_SCAN_PIXEL_BUDGET 1000000000ULL
 /** ...but at least this many scans (libjpeg's own progressive script uses 10). */
 #define GLIMPSE_JPEG_MIN_SCANS 32
 /** Working memory libjpeg may use per allowed pixel (4 components x 2 bytes of coefficients)... */

@@ -33,7 +33,7 @@ public struct DecodeOptions: Sendable, Hashable {
     /// Largest declared `width × height` accepted, checked from the header before any
     /// pixel memory is allocated (default 150 000 000). It also bounds the codecs' working
     /// memory (a progressive JPEG's coefficient buffer: at most 8 bytes per allowed pixel)
-    /// and a progressive JPEG's scans (scans × pixels at most 4·10⁹, at least 32 scans).
+    /// and a progressive JPEG's scans (scans × pixels at most 10⁹, at least 32 scans).
     public var maxPixels: Int
     /// Return an image whose data is damaged (corrupt entropy data, premature end)
     /// instead of throwing; ``DecodedImage/damage`` then says what was wrong. Default `false`.

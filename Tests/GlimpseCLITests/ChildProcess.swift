@@ -11,7 +11,8 @@ struct ChildRun: CustomStringConvertible {
     var signal: Int32?
     var standardOutput: String
     var standardError: String
-    /// Peak resident set size of the child alone (`ru_maxrss` from `wait4`), in bytes.
+    /// Peak resident set size of the program alone, in bytes (0 unless measured: see
+    /// ``ChildProcess/run(_:_:killAfter:measuringMemory:)``).
     var maxResidentBytes: Int
     /// Wall-clock time from spawn to exit, in seconds.
     var seconds: Double
@@ -24,17 +25,24 @@ struct ChildRun: CustomStringConvertible {
     }
 }
 
-/// Spawns a program with `posix_spawn` and reaps it with `wait4`, so the peak memory
-/// measured is the child's own (a process's `ru_maxrss` only ever grows, so memory must
-/// be measured in a fresh process, not in the test runner).
+/// Spawns a program with `posix_spawn` and reaps it with `wait4`.
+///
+/// Peak memory: a process's `ru_maxrss` only ever grows, so it is measured in a fresh
+/// process, not in the test runner. And on Linux a spawned child's `ru_maxrss` starts at
+/// its parent's (exec keeps the high-water mark of the address space it replaces), so a
+/// child spawned straight from the runner would report the runner's size; measured runs
+/// therefore go through the small `PeakRSS` helper (Tests/PeakRSS), which forks the
+/// program itself and reports the program's own `ru_maxrss` from `wait4`.
 enum ChildProcess {
     struct SpawnError: Error, CustomStringConvertible {
         var description: String
     }
 
     /// Runs `executable` with `arguments`; with `killAfter`, sends SIGKILL after that
-    /// many seconds unless it has already exited. Output goes through temporary files.
-    static func run(_ executable: String, _ arguments: [String], killAfter: Double? = nil) throws -> ChildRun {
+    /// many seconds unless it has already exited; with `measuringMemory`, through the
+    /// PeakRSS helper (not with `killAfter`). Output goes through temporary files.
+    static func run(_ executable: String, _ arguments: [String], killAfter: Double? = nil,
+                    measuringMemory: Bool = false) throws -> ChildRun {
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: scratch) }
@@ -48,12 +56,21 @@ enum ChildProcess {
         posix_spawn_file_actions_addopen(&actions, 1, outPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, errPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
 
-        let argv: [UnsafeMutablePointer<CChar>?] = ([executable] + arguments).map { strdup($0) } + [nil]
+        let reportPath = scratch.appendingPathComponent("peak-rss").path
+        var command = [executable] + arguments
+        if measuringMemory {
+            precondition(killAfter == nil, "a killed run has no memory report")
+            guard FileManager.default.isExecutableFile(atPath: PeakRSSHelper.path) else {
+                throw SpawnError(description: "the PeakRSS helper is not built: \(PeakRSSHelper.path)")
+            }
+            command = [PeakRSSHelper.path, reportPath] + command
+        }
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let start = DispatchTime.now()
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, executable, &actions, nil, argv, environ)
-        guard spawned == 0 else { throw SpawnError(description: "cannot run \(executable): \(String(cString: strerror(spawned)))") }
+        let spawned = posix_spawn(&pid, command[0], &actions, nil, argv, environ)
+        guard spawned == 0 else { throw SpawnError(description: "cannot run \(command[0]): \(String(cString: strerror(spawned)))") }
 
         var status: Int32 = 0
         var usage = rusage()
@@ -75,11 +92,35 @@ enum ChildProcess {
         }
         let seconds = Double(DispatchTime.now().uptimeNanoseconds - start.uptimeNanoseconds) / 1e9
         let exited = (status & 0x7F) == 0
-        return ChildRun(
+        var run = ChildRun(
             exitStatus: exited ? (status >> 8) & 0xFF : nil, signal: exited ? nil : status & 0x7F,
             standardOutput: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
             standardError: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-            maxResidentBytes: usage.ru_maxrss * 1024, seconds: seconds)
+            maxResidentBytes: 0, seconds: seconds)
+        if measuringMemory {
+            guard run.exitStatus == 0, let report = try? String(contentsOfFile: reportPath, encoding: .utf8) else {
+                throw SpawnError(description: "the PeakRSS helper failed: \(run)")
+            }
+            run.exitStatus = nil
+            for line in report.split(separator: "\n") {
+                let parts = line.split(separator: " ")
+                guard parts.count == 2, let value = Int(parts[1]) else { continue }
+                switch parts[0] {
+                case "exit": run.exitStatus = Int32(value)
+                case "signal": run.signal = Int32(value)
+                case "maxrss_kb": run.maxResidentBytes = value * 1024
+                default: break
+                }
+            }
+        }
+        return run
+    }
+}
+
+/// The PeakRSS helper, built next to `glimpse`.
+enum PeakRSSHelper {
+    static var path: String {
+        URL(fileURLWithPath: GlimpseExecutable.path).deletingLastPathComponent().appendingPathComponent("PeakRSS").path
     }
 }
 

@@ -3,8 +3,7 @@ import Testing
 
 /// Decompression bombs are refused, or decoded within bounds of time and memory. Each
 /// case runs `glimpse inspect` on a hostile file in a child process and reads the child's
-/// own peak RSS from `wait4` (a process's `ru_maxrss` only grows, so it cannot be measured
-/// in the test runner). Bounds are generous enough for AddressSanitizer builds and a
+/// own peak RSS from `wait4`, through the PeakRSS helper (see ``ChildProcess``). Bounds are generous enough for AddressSanitizer builds and a
 /// loaded machine; without the limits each case takes seconds to minutes or gigabytes.
 /// Set GLIMPSE_PRINT_LIMITS=1 to print each child's time and peak RSS.
 @Suite(.serialized) struct ResourceLimitTests {
@@ -25,7 +24,7 @@ import Testing
         let png = DecompressionBombs.pngSignature + DecompressionBombs.ihdr(width: 1, height: 1)
             + DecompressionBombs.chunk("IDAT", DecompressionBombs.zlibZeros(2)) + DecompressionBombs.chunk("IEND", [])
         _ = FileManager.default.createFile(atPath: path, contents: Data(png))
-        return (try? ChildProcess.run(GlimpseExecutable.path, ["inspect", path]).maxResidentBytes) ?? 0
+        return (try? ChildProcess.run(GlimpseExecutable.path, ["inspect", path], measuringMemory: true).maxResidentBytes) ?? 0
     }()
 
     /// Writes `bytes` and runs `glimpse inspect` on them.
@@ -34,7 +33,7 @@ import Testing
         let path = Self.scratch.appendingPathComponent(name).path
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try ChildProcess.run(GlimpseExecutable.path, ["inspect", path])
+        return try ChildProcess.run(GlimpseExecutable.path, ["inspect", path], measuringMemory: true)
     }
 
     func expectRefused(_ run: ChildRun, mentioning reason: String, seconds: Double = refusalSeconds,
@@ -128,7 +127,7 @@ import Testing
     // MARK: Scan floods
 
     /// 883 valid progressive scans over 16.7 megapixels in 64 KB: each scan walks every
-    /// block (10 s here before the limit); refused once scans × pixels passes 4·10⁹.
+    /// block (10 s here before the limit); refused once scans × pixels passes 10⁹.
     @Test func progressiveJpegWithHundredsOfScansIsRefused() throws {
         let bytes = DecompressionBombs.jpegProgressive(width: 4096, height: 4096)
         #expect(bytes.count < 80_000)
