@@ -3,8 +3,10 @@
 /// Cost model: the source buffer is read exactly once, by an area-averaging resample to
 /// a working image of at most ``workingSize`` pixels per side (each side shrunk
 /// independently, never enlarged — as PDQ's own photo hasher resizes to 512×512 before
-/// hashing). Every view is then cut from the working image, so a view costs
-/// O(workingSize²) whatever the source resolution. For a source no larger than the
+/// hashing), fused with the luma and colour-bin computation so that only a luma plane and
+/// a byte plane of histogram bins are stored. Every view is then cut from those planes
+/// (in place, no copies), so a view costs O(workingSize²) whatever the source resolution;
+/// the histograms of all views together cost one pass over the bin plane. For a source no larger than the
 /// working size the full-frame PDQ hash equals the reference PDQ of the same pixels.
 ///
 /// Per view: PDQ hash and quality (``PDQHasher``; quality forced to 0 for flat views, see
@@ -51,24 +53,33 @@ public struct Fingerprinter: Sendable {
 
     /// The views of `layout`.
     public func fingerprint(of buffer: PixelBuffer, layout: FingerprintViewLayout) -> Fingerprint {
-        let working = workingImage(of: buffer)
-        return Fingerprint(views: layout.regions.map { view(working, $0) })
+        let planes = WorkingPlanes(buffer, width: min(buffer.width, workingSize), height: min(buffer.height, workingSize),
+                                   using: instructionSet)
+        let luma = planes.luma
+        let rects = layout.regions.map { region in
+            let b = region.pixelBounds(width: luma.width, height: luma.height)
+            return PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
+        }
+        let histograms = planes.histograms(of: rects)
+        var workspace = PDQHasher.Workspace()
+        return Fingerprint(views: layout.regions.indices.map { i in
+            view(luma, layout.regions[i], rects[i], histograms[i], &workspace)
+        })
     }
 
     /// The working image: the source area-averaged to at most ``workingSize`` per side
-    /// (4 channels for RGBA8 sources, 1 for Gray8) and its luma.
+    /// (4 channels for RGBA8 sources, 1 for Gray8) and its luma. ``fingerprint(of:)`` computes
+    /// the same values without storing the colour image (see `WorkingPlanes`).
     public func workingImage(of buffer: PixelBuffer) -> (color: FloatImage, luma: FloatImage) {
         let color = ImageKernels.areaResample(buffer, width: min(buffer.width, workingSize),
                                               height: min(buffer.height, workingSize), using: instructionSet)
         return (color, ImageKernels.luma(of: color, using: instructionSet))
     }
 
-    /// One view of a working image.
-    func view(_ working: (color: FloatImage, luma: FloatImage), _ region: ViewRegion) -> FingerprintView {
-        let luma = working.luma
-        let b = region.pixelBounds(width: luma.width, height: luma.height)
-        let rect = PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
-        let pdq = PDQHasher(using: instructionSet).hash(luma: luma.cropped(to: rect))
+    /// One view of the working luma plane.
+    private func view(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ histogram: ColorHistogram,
+                      _ workspace: inout PDQHasher.Workspace) -> FingerprintView {
+        let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, workspace: &workspace)
         let block = PerceptualHashes.dctHashBlock(luma: luma, region: rect, using: instructionSet)
         let flat = PerceptualHashes.contrast(block) < Self.flatContrast
         return FingerprintView(
@@ -77,20 +88,6 @@ public struct Fingerprinter: Sendable {
             dHash: PerceptualHashes.differenceHash(luma: luma, region: rect, using: instructionSet),
             pHash: PerceptualHashes.dctHash(block32x32: block, using: instructionSet),
             pdq: pdq.hash, quality: flat ? 0 : pdq.quality,
-            histogram: histogram(working.color, rect))
-    }
-
-    func histogram(_ color: FloatImage, _ rect: PixelRect) -> ColorHistogram {
-        if color.channels == 4 {
-            return ColorHistogram(counts: ImageKernels.hsvHistogramCounts(color, region: rect, using: instructionSet))
-        }
-        // Grey source: every pixel is achromatic, bin min(15, ⌊v/16⌋) as for RGBA.
-        var counts = [UInt32](repeating: 0, count: ColorHistogram.binCount)
-        for y in rect.y..<(rect.y + rect.height) {
-            for x in rect.x..<(rect.x + rect.width) {
-                counts[min(15, Int(color[x, y] * 0.0625))] += 1
-            }
-        }
-        return ColorHistogram(counts: counts)
+            histogram: histogram)
     }
 }

@@ -126,18 +126,18 @@ public enum ImageKernels {
                                     using isa: InstructionSet = .best) {
         precondition(image.channels == 1, "the Jarosz filter works on one channel")
         let w = image.width, h = image.height
-        let wr = min(max(windowAlongRows, 1), w), wc = min(max(windowAlongColumns, 1), h)
+        let input = image.samples
         var scratch = [Float](repeating: 0, count: w * h)
         var strips = [Float](repeating: 0, count: 2 * 16 * w)
-        for _ in 0..<passes {
-            image.samples.withUnsafeBufferPointer { i in
-                scratch.withUnsafeMutableBufferPointer { o in
+        input.withUnsafeBufferPointer { i in
+            image.samples.withUnsafeMutableBufferPointer { o in
+                scratch.withUnsafeMutableBufferPointer { t in
                     strips.withUnsafeMutableBufferPointer { s in
-                        glimpse_box_rows(isa.code, i.baseAddress, w, o.baseAddress, w, Int32(h), Int32(w), Int32(wr), s.baseAddress)
+                        glimpse_jarosz_filter(isa.code, i.baseAddress, w, Int32(h), Int32(w), Int32(windowAlongRows),
+                                              Int32(windowAlongColumns), Int32(passes), o.baseAddress, t.baseAddress, s.baseAddress)
                     }
                 }
             }
-            boxColumns(scratch, into: &image.samples, rows: h, columns: w, window: wc, using: isa)
         }
     }
 

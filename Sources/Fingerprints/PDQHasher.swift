@@ -1,3 +1,5 @@
+import CSIMDKernels
+
 /// Meta's PDQ perceptual hash, reimplemented on Glimpse's SIMD kernels.
 ///
 /// Algorithm (as in Meta's reference C++, `pdq/cpp/hashing/pdqhashing.cpp`):
@@ -49,14 +51,51 @@ public struct PDQHasher: Sendable {
 
     /// Hashes a luma plane (1 channel, 0…255). O(pixels).
     public func hash(luma: FloatImage) -> Result {
+        var workspace = Workspace()
+        return hash(luma: luma, region: luma.bounds, workspace: &workspace)
+    }
+
+    /// Buffers of the Jarosz filter, kept between calls so that hashing several regions of
+    /// one plane (the views of a ``Fingerprinter``) allocates once.
+    struct Workspace {
+        var filtered: [Float] = []
+        var temporary: [Float] = []
+        var strips: [Float] = []
+
+        mutating func reserve(rows: Int, columns: Int) {
+            if filtered.count < rows * columns {
+                filtered = [Float](repeating: 0, count: rows * columns)
+                temporary = filtered
+            }
+            if strips.count < 2 * 16 * columns { strips = [Float](repeating: 0, count: 2 * 16 * columns) }
+        }
+    }
+
+    /// Hashes `region` of a luma plane in place (no copy of the region), reusing `workspace`.
+    /// Same result as hashing a cropped copy. O(region pixels).
+    func hash(luma: FloatImage, region r: PixelRect, workspace: inout Workspace) -> Result {
         precondition(luma.channels == 1, "PDQ hashes a luma plane")
-        guard luma.width >= Self.minimumSide, luma.height >= Self.minimumSide else {
+        precondition(!r.isEmpty && r.fits(width: luma.width, height: luma.height), "region \(r) outside \(luma.width)x\(luma.height)")
+        guard r.width >= Self.minimumSide, r.height >= Self.minimumSide else {
             return Result(hash: .zero, quality: 0, coefficients: [Float](repeating: 0, count: 256))
         }
-        var blurred = luma
-        ImageKernels.jaroszFilter(&blurred, windowAlongRows: Self.windowSize(luma.width), windowAlongColumns: Self.windowSize(luma.height),
-                                  passes: Self.jaroszPasses, using: instructionSet)
-        let small = Self.decimate(blurred, to: 64)
+        workspace.reserve(rows: r.height, columns: r.width)
+        var small = [Float](repeating: 0, count: 64 * 64)
+        luma.samples.withUnsafeBufferPointer { src in
+            workspace.filtered.withUnsafeMutableBufferPointer { out in
+                workspace.temporary.withUnsafeMutableBufferPointer { tmp in
+                    workspace.strips.withUnsafeMutableBufferPointer { strips in
+                        glimpse_jarosz_filter(instructionSet.code, src.baseAddress! + r.y * luma.width + r.x, luma.width,
+                                              Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
+                                              Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
+                                              out.baseAddress, tmp.baseAddress, strips.baseAddress)
+                        small.withUnsafeMutableBufferPointer { s in
+                            glimpse_decimate_f32(out.baseAddress, r.width, Int32(r.height), Int32(r.width), 64, s.baseAddress)
+                        }
+                    }
+                }
+            }
+        }
         let quality = Self.quality(of64x64: small)
         let coefficients = DCTMatrix.pdq.transform(small, using: instructionSet)
         return Result(hash: Self.bits(of: coefficients), quality: quality, coefficients: coefficients)
@@ -70,31 +109,21 @@ public struct PDQHasher: Sendable {
 
     /// Samples `side`×`side` pixels at `⌊(i + ½)·H/side⌋`, `⌊(j + ½)·W/side⌋`.
     static func decimate(_ image: FloatImage, to side: Int) -> [Float] {
+        precondition(image.channels == 1, "PDQ decimates a luma plane")
         var out = [Float](repeating: 0, count: side * side)
-        for i in 0..<side {
-            let y = Int(((Double(i) + 0.5) * Double(image.height)) / Double(side))
-            for j in 0..<side {
-                let x = Int(((Double(j) + 0.5) * Double(image.width)) / Double(side))
-                out[i * side + j] = image.samples[y * image.width + x]
+        image.samples.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { o in
+                glimpse_decimate_f32(src.baseAddress, image.width, Int32(image.height), Int32(image.width), Int32(side), o.baseAddress)
             }
         }
         return out
     }
 
-    /// PDQ's image-domain quality metric of a 64×64 block, 0…100.
+    /// PDQ's image-domain quality metric of a 64×64 block, 0…100: the sum over vertical and
+    /// horizontal neighbours of `|Int((u − v)·100/255)|` (in Float), divided by 90. O(64²).
     public static func quality(of64x64 b: [Float]) -> Int {
-        var sum = 0
-        for i in 0..<63 {
-            for j in 0..<64 {
-                sum += abs(Int(((b[i * 64 + j] - b[(i + 1) * 64 + j]) * 100) / 255))
-            }
-        }
-        for i in 0..<64 {
-            for j in 0..<63 {
-                sum += abs(Int(((b[i * 64 + j] - b[i * 64 + j + 1]) * 100) / 255))
-            }
-        }
-        return min(sum / 90, 100)
+        precondition(b.count == 64 * 64, "PDQ quality needs a 64x64 block")
+        return Int(b.withUnsafeBufferPointer { glimpse_pdq_quality64($0.baseAddress) })
     }
 
     /// Bit `16r + c` set where coefficient (r, c) exceeds the median of the 256.

@@ -11,6 +11,52 @@ import Fingerprints
         }
     }
 
+    /// The fingerprint as the documentation defines it, composed from the public kernels one
+    /// step at a time (working image, luma, crops, PDQ, hashes, histogram of the colour image).
+    static func composedFingerprint(of buffer: PixelBuffer, layout: FingerprintViewLayout, workingSize: Int = 512) -> Fingerprint {
+        let working = Fingerprinter(workingSize: workingSize, using: .portable).workingImage(of: buffer)
+        let luma = working.luma
+        return Fingerprint(views: layout.regions.map { region in
+            let b = region.pixelBounds(width: luma.width, height: luma.height)
+            let rect = PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
+            let pdq = PDQHasher(using: .portable).hash(luma: luma.cropped(to: rect))
+            let block = PerceptualHashes.dctHashBlock(luma: luma, region: rect, using: .portable)
+            var counts = [UInt32](repeating: 0, count: ColorHistogram.binCount)
+            if working.color.channels == 4 {
+                counts = ImageKernels.hsvHistogramCounts(working.color, region: rect, using: .portable)
+            } else {
+                for y in rect.y..<(rect.y + rect.height) {
+                    for x in rect.x..<(rect.x + rect.width) { counts[min(15, Int(working.color[x, y] * 0.0625))] += 1 }
+                }
+            }
+            return FingerprintView(
+                region: region,
+                aHash: PerceptualHashes.averageHash(luma: luma, region: rect, using: .portable),
+                dHash: PerceptualHashes.differenceHash(luma: luma, region: rect, using: .portable),
+                pHash: PerceptualHashes.dctHash(block32x32: block, using: .portable),
+                pdq: pdq.hash, quality: PerceptualHashes.contrast(block) < Fingerprinter.flatContrast ? 0 : pdq.quality,
+                histogram: ColorHistogram(counts: counts))
+        })
+    }
+
+    /// The fused fast path (working planes, in-place view regions, histogram cells) gives the
+    /// documented pipeline's fingerprint bit for bit: downsampled on both axes, on one axis,
+    /// not at all, RGBA and grey, padded rows.
+    @Test(arguments: [(700, 530, PixelFormat.rgba8), (500, 375, .rgba8), (1920, 1080, .rgba8), (2000, 33, .rgba8),
+                      (90, 700, .gray8), (513, 300, .gray8), (300, 200, .gray8), (6, 5, .rgba8)])
+    func fingerprintEqualsTheComposedKernelPipeline(size: (Int, Int, PixelFormat)) {
+        let buffer = size.2 == .rgba8 && size.0 * size.1 < 1_000_000
+            ? syntheticPhoto(width: size.0, height: size.1, seed: 7)
+            : randomBuffer(format: size.2, width: size.0, height: size.1, seed: 7)
+        for layout in [FingerprintViewLayout.catalog, .query] {
+            let expected = Self.composedFingerprint(of: buffer, layout: layout)
+            for isa in supportedInstructionSets {
+                #expect(Fingerprinter(using: isa).fingerprint(of: buffer, layout: layout) == expected, "\(isa)")
+            }
+        }
+        #expect(Fingerprinter(workingSize: 200).fingerprint(of: buffer) == Self.composedFingerprint(of: buffer, layout: .catalog, workingSize: 200))
+    }
+
     @Test func catalogLayoutGivesOneViewPerRegionFullFrameFirst() throws {
         let fp = Fingerprinter().fingerprint(of: syntheticPhoto(width: 400, height: 300, seed: 3))
         #expect(fp.views.map(\.region) == FingerprintViewLayout.catalog.regions)

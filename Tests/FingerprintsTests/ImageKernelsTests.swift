@@ -74,13 +74,15 @@ import Fingerprints
         }
     }
 
-    @Test func jaroszFilterIsBitIdenticalOnEveryPath() {
+    @Test(arguments: [(3, 2), (1, 1), (8, 9), (40, 17), (333, 250)])
+    func jaroszFilterIsBitIdenticalOnEveryPath(windows: (Int, Int)) {
+        // 333 columns, 250 rows: neither a multiple of the 8-row strips nor of the 8x8 transposes.
         let luma = ImageKernels.luma(of: syntheticPhoto(width: 333, height: 250, seed: 2), using: .portable)
         var portable = luma
-        ImageKernels.jaroszFilter(&portable, windowAlongRows: 3, windowAlongColumns: 2, passes: 2, using: .portable)
+        ImageKernels.jaroszFilter(&portable, windowAlongRows: windows.0, windowAlongColumns: windows.1, passes: 2, using: .portable)
         for isa in supportedInstructionSets {
             var out = luma
-            ImageKernels.jaroszFilter(&out, windowAlongRows: 3, windowAlongColumns: 2, passes: 2, using: isa)
+            ImageKernels.jaroszFilter(&out, windowAlongRows: windows.0, windowAlongColumns: windows.1, passes: 2, using: isa)
             #expect(bitIdentical(out.samples, portable.samples), "\(isa)")
         }
     }

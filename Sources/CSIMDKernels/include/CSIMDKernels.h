@@ -117,4 +117,43 @@ void glimpse_matmul_f32(int isa, const float *a, size_t a_stride, const float *b
 void glimpse_hsv_histogram_rgbaf(int isa, const float *src, size_t src_stride, int width, int height,
                                  uint32_t counts[64]);
 
+/* ---- PDQ steps ------------------------------------------------------------------- */
+
+/* PDQ's Jarosz filter: `passes` times glimpse_box_rows (window clamped to 1…cols) then
+ * glimpse_box_columns (window clamped to 1…rows). Reads `in` (rows `in_stride` floats apart,
+ * e.g. a region of a larger plane), writes `out` (rows×cols, contiguous). `tmp` holds
+ * rows×cols floats, `strips` 2·16·cols floats. */
+void glimpse_jarosz_filter(int isa, const float *in, size_t in_stride, int rows, int cols,
+                           int window_along_rows, int window_along_columns, int passes,
+                           float *out, float *tmp, float *strips);
+
+/* PDQ's decimation: out[i*side + j] = in[y_i][x_j] with y_i = (int)((i + 0.5)·rows/side),
+ * x_j = (int)((j + 0.5)·cols/side), computed in double as the reference does. */
+void glimpse_decimate_f32(const float *in, size_t in_stride, int rows, int cols, int side, float *out);
+
+/* PDQ's quality of a 64×64 block: sum of |(int)((a − b)·100/255)| (float) over vertical
+ * and horizontal neighbours, divided by 90, capped at 100. */
+int glimpse_pdq_quality64(const float *block);
+
+/* ---- Working planes ---------------------------------------------------------------- */
+
+/* The fingerprint's working image in one pass over an 8-bit source (`channels` 4 = RGBA8,
+ * 1 = Gray8): the area resample of glimpse_weighted_rows_u8 (vertical taps) followed by
+ * glimpse_weighted_columns_f32 (horizontal taps), one output row at a time, then per output
+ * pixel its luma (glimpse_luma_rgbaf's formula; Gray8: the value) and its colour bin
+ * (glimpse_hsv_histogram_rgbaf's bin; Gray8: min(15, (int)(v·0.0625f))). Bit-identical to
+ * running those kernels one after the other. `y_identity` / `x_identity` (source size equals
+ * output size on that axis, so every weight is exactly 1) skip the multiplications, which
+ * gives the same values. `scratch` holds src_width·channels + out_width·channels floats. */
+void glimpse_working_planes_u8(int isa, const uint8_t *src, size_t src_stride, int src_width, int channels,
+                               const int32_t *y_tap_start, const int32_t *y_tap_count,
+                               const int32_t *y_tap_offset, const float *y_weights, int out_height,
+                               int y_identity, const int32_t *x_tap_start, const int32_t *x_tap_count,
+                               const int32_t *x_tap_offset, const float *x_weights, int out_width,
+                               int x_identity, float *scratch, float *luma, size_t luma_stride,
+                               uint8_t *bins, size_t bins_stride);
+
+/* Adds the number of occurrences of each value (0…63) in a width×height byte plane to counts. */
+void glimpse_bin_counts(const uint8_t *bins, size_t stride, int width, int height, uint32_t counts[64]);
+
 #endif

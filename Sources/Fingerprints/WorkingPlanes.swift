@@ -1,0 +1,86 @@
+import CSIMDKernels
+
+/// What ``Fingerprinter`` computes every view from: the source area-averaged to the working
+/// size, kept as its luma plane and a plane of colour-histogram bins (one byte per pixel,
+/// ``ColorHistogram``'s 64 bins). The float RGBA working image itself is never stored.
+///
+/// Bit-identical to ``Fingerprinter/workingImage(of:)`` followed by
+/// ``ImageKernels/luma(of:using:)-(FloatImage,_)`` and the histogram bin of each pixel: one C
+/// kernel (`glimpse_working_planes_u8`) runs the same operations one output row at a time,
+/// so the intermediate rows stay in cache. Cost: one read of the source, O(source pixels ×
+/// vertical taps + working pixels × horizontal taps); memory: the two planes (5 bytes per
+/// working pixel) plus one source row of floats.
+struct WorkingPlanes {
+    /// Luma of the working image (1 channel, 0…255).
+    let luma: FloatImage
+    /// Histogram bin (0…63) of each working pixel, `luma.width` bytes per row.
+    let bins: [UInt8]
+
+    /// Resamples `buffer` to `width`×`height` (each at most the source's) and derives both planes.
+    init(_ buffer: PixelBuffer, width: Int, height: Int, using isa: InstructionSet) {
+        let channels = buffer.format.bytesPerPixel
+        let xs = AreaWeights(source: buffer.width, target: width)
+        let ys = AreaWeights(source: buffer.height, target: height)
+        let count = width * height
+        var bins = [UInt8](repeating: 0, count: count)
+        let luma = [Float](unsafeUninitializedCapacity: count) { lumaOut, n in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: (buffer.width + width) * channels) { scratch in
+                buffer.withUnsafeBytes { src in
+                    ys.withPointers { yts, ytc, yto, yw in
+                        xs.withPointers { xts, xtc, xto, xw in
+                            bins.withUnsafeMutableBufferPointer { binsOut in
+                                glimpse_working_planes_u8(
+                                    isa.code, src.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.bytesPerRow,
+                                    Int32(buffer.width), Int32(channels),
+                                    yts, ytc, yto, yw, Int32(height), buffer.height == height ? 1 : 0,
+                                    xts, xtc, xto, xw, Int32(width), buffer.width == width ? 1 : 0,
+                                    scratch.baseAddress, lumaOut.baseAddress, width, binsOut.baseAddress, width)
+                            }
+                        }
+                    }
+                }
+            }
+            n = count
+        }
+        self.luma = FloatImage(width: width, height: height, channels: 1, samples: luma)
+        self.bins = bins
+    }
+
+    /// The colour histogram of each rectangle (which must lie inside the planes). The
+    /// rectangles' edges cut the plane into cells; each cell's bins are counted once and
+    /// each histogram sums the cells it covers, so overlapping views cost one pass over the
+    /// pixels in total. O(working pixels + cells × 64).
+    func histograms(of rects: [PixelRect]) -> [ColorHistogram] {
+        let w = luma.width, h = luma.height
+        let xEdges = Array(Set(rects.flatMap { [$0.x, $0.x + $0.width] } + [0, w])).sorted()
+        let yEdges = Array(Set(rects.flatMap { [$0.y, $0.y + $0.height] } + [0, h])).sorted()
+        let columns = xEdges.count - 1, binCount = ColorHistogram.binCount
+        var cells = [UInt32](repeating: 0, count: (yEdges.count - 1) * columns * binCount)
+        bins.withUnsafeBufferPointer { plane in
+            cells.withUnsafeMutableBufferPointer { out in
+                for cy in 0..<(yEdges.count - 1) {
+                    for cx in 0..<columns {
+                        let x = xEdges[cx], y = yEdges[cy]
+                        glimpse_bin_counts(plane.baseAddress! + y * w + x, w, Int32(xEdges[cx + 1] - x), Int32(yEdges[cy + 1] - y),
+                                           out.baseAddress! + (cy * columns + cx) * binCount)
+                    }
+                }
+            }
+        }
+        let column = Dictionary(uniqueKeysWithValues: xEdges.enumerated().map { ($1, $0) })
+        let row = Dictionary(uniqueKeysWithValues: yEdges.enumerated().map { ($1, $0) })
+        return rects.map { rect in
+            var counts = [UInt32](repeating: 0, count: binCount)
+            // Every rectangle edge is a cell edge by construction.
+            let x0 = column[rect.x] ?? 0, x1 = column[rect.x + rect.width] ?? 0
+            let y0 = row[rect.y] ?? 0, y1 = row[rect.y + rect.height] ?? 0
+            for cy in y0..<y1 {
+                for cx in x0..<x1 {
+                    let base = (cy * columns + cx) * binCount
+                    for k in 0..<binCount { counts[k] &+= cells[base + k] }
+                }
+            }
+            return ColorHistogram(counts: counts)
+        }
+    }
+}
