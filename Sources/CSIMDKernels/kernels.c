@@ -184,6 +184,157 @@ void glimpse_hamming256_distances(int isa, const uint64_t *query4, const uint64_
     hamming256_portable(query4, codes, count, out);
 }
 
+/* ---- Hamming filters: only the codes within a radius come out -------------------------------- */
+
+/* Each variant scans codes in index order and appends (index, distance) of every code within
+ * max_distance until `capacity` entries are written; *scanned tells how far it got. */
+#define WITHIN_PUSH(i, d)                                                                          \
+    do {                                                                                           \
+        indices[found] = (uint32_t)(i);                                                            \
+        distances[found] = (uint16_t)(d);                                                          \
+        if (++found == capacity) { *scanned = (size_t)(i) + 1; return found; }                    \
+    } while (0)
+
+static size_t within64_portable(uint64_t q, const uint64_t *codes, size_t n, unsigned maxd, uint32_t *indices,
+                                uint16_t *distances, size_t capacity, size_t *scanned) {
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned d = popcount64_portable(q ^ codes[i]);
+        if (d <= maxd) WITHIN_PUSH(i, d);
+    }
+    *scanned = n;
+    return found;
+}
+static inline unsigned popcount256_portable(const uint64_t *q, const uint64_t *c) {
+    return popcount64_portable(q[0] ^ c[0]) + popcount64_portable(q[1] ^ c[1]) + popcount64_portable(q[2] ^ c[2]) +
+           popcount64_portable(q[3] ^ c[3]);
+}
+static size_t within256_portable(const uint64_t *q, const uint64_t *codes, size_t n, unsigned maxd, uint32_t *indices,
+                                 uint16_t *distances, size_t capacity, size_t *scanned) {
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned d = popcount256_portable(q, codes + 4 * i);
+        if (d <= maxd) WITHIN_PUSH(i, d);
+    }
+    *scanned = n;
+    return found;
+}
+
+#if GLIMPSE_X86
+AVX2_FN static size_t within64_avx2(uint64_t q, const uint64_t *codes, size_t n, unsigned maxd, uint32_t *indices,
+                                    uint16_t *distances, size_t capacity, size_t *scanned) {
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned d = (unsigned)_mm_popcnt_u64(q ^ codes[i]);
+        if (__builtin_expect(d <= maxd, 0)) WITHIN_PUSH(i, d);
+    }
+    *scanned = n;
+    return found;
+}
+AVX2_FN static inline unsigned popcount256_popcnt(const uint64_t *q, const uint64_t *c) {
+    return (unsigned)(_mm_popcnt_u64(q[0] ^ c[0]) + _mm_popcnt_u64(q[1] ^ c[1]) + _mm_popcnt_u64(q[2] ^ c[2]) +
+                      _mm_popcnt_u64(q[3] ^ c[3]));
+}
+AVX2_FN static size_t within256_avx2(const uint64_t *q, const uint64_t *codes, size_t n, unsigned maxd,
+                                     uint32_t *indices, uint16_t *distances, size_t capacity, size_t *scanned) {
+    size_t found = 0;
+    for (size_t i = 0; i < n; i++) {
+        const unsigned d = popcount256_popcnt(q, codes + 4 * i);
+        if (__builtin_expect(d <= maxd, 0)) WITHIN_PUSH(i, d);
+    }
+    *scanned = n;
+    return found;
+}
+
+/* 32 codes per step: VPOPCNTQ, one unsigned compare against the radius per 8 codes, and
+ * the four masks tested together; only the (rare) hits leave the vector unit. */
+AVX512_FN static size_t within64_avx512(uint64_t q, const uint64_t *codes, size_t n, unsigned maxd,
+                                        uint32_t *indices, uint16_t *distances, size_t capacity, size_t *scanned) {
+    const __m512i vq = _mm512_set1_epi64((long long)q), vm = _mm512_set1_epi64((long long)maxd);
+    size_t found = 0, i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const __m512i p0 = _mm512_popcnt_epi64(_mm512_xor_si512(vq, _mm512_loadu_si512(codes + i)));
+        const __m512i p1 = _mm512_popcnt_epi64(_mm512_xor_si512(vq, _mm512_loadu_si512(codes + i + 8)));
+        const __m512i p2 = _mm512_popcnt_epi64(_mm512_xor_si512(vq, _mm512_loadu_si512(codes + i + 16)));
+        const __m512i p3 = _mm512_popcnt_epi64(_mm512_xor_si512(vq, _mm512_loadu_si512(codes + i + 24)));
+        uint32_t m = (uint32_t)_mm512_cmple_epu64_mask(p0, vm) | ((uint32_t)_mm512_cmple_epu64_mask(p1, vm) << 8) |
+                     ((uint32_t)_mm512_cmple_epu64_mask(p2, vm) << 16) | ((uint32_t)_mm512_cmple_epu64_mask(p3, vm) << 24);
+        while (__builtin_expect(m != 0, 0)) {
+            const size_t k = i + (size_t)__builtin_ctz(m);
+            m &= m - 1;
+            WITHIN_PUSH(k, _mm_popcnt_u64(q ^ codes[k]));
+        }
+    }
+    for (; i < n; i++) {
+        const unsigned d = (unsigned)_mm_popcnt_u64(q ^ codes[i]);
+        if (d <= maxd) WITHIN_PUSH(i, d);
+    }
+    *scanned = n;
+    return found;
+}
+
+/* 8 codes (8 zmm words… 4 loads) per step; distances as in hamming256_avx512. */
+AVX512_FN static size_t within256_avx512(const uint64_t *q, const uint64_t *codes, size_t n, unsigned maxd,
+                                         uint32_t *indices, uint16_t *distances, size_t capacity, size_t *scanned) {
+    const __m512i vq = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)q));
+    const __m512i pick = _mm512_set_epi64(12, 8, 4, 0, 12, 8, 4, 0);
+    const __m512i vm = _mm512_set1_epi64((long long)maxd);
+    size_t found = 0, i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const uint64_t *c = codes + 4 * i;
+        const __m512i r0 = sum_halves(_mm512_popcnt_epi64(_mm512_xor_si512(vq, _mm512_loadu_si512(c))));
+        const __m512i r1 = sum_halves(_mm512_popcnt_epi64(_mm512_xor_si512(vq, _mm512_loadu_si512(c + 8))));
+        const __m512i r2 = sum_halves(_mm512_popcnt_epi64(_mm512_xor_si512(vq, _mm512_loadu_si512(c + 16))));
+        const __m512i r3 = sum_halves(_mm512_popcnt_epi64(_mm512_xor_si512(vq, _mm512_loadu_si512(c + 24))));
+        const __m512i lo = _mm512_permutex2var_epi64(r0, pick, r1);
+        const __m512i hi = _mm512_permutex2var_epi64(r2, pick, r3);
+        uint32_t m = (uint32_t)_mm512_cmple_epu64_mask(_mm512_mask_blend_epi64(0xF0, lo, hi), vm);
+        while (__builtin_expect(m != 0, 0)) {
+            const size_t k = i + (size_t)__builtin_ctz(m);
+            m &= m - 1;
+            WITHIN_PUSH(k, popcount256_popcnt(q, codes + 4 * k));
+        }
+    }
+    for (; i < n; i++) {
+        const unsigned d = popcount256_popcnt(q, codes + 4 * i);
+        if (d <= maxd) WITHIN_PUSH(i, d);
+    }
+    *scanned = n;
+    return found;
+}
+#endif
+#undef WITHIN_PUSH
+
+size_t glimpse_hamming64_within(int isa, uint64_t query, const uint64_t *codes, size_t count, int max_distance,
+                                uint32_t *indices, uint16_t *distances, size_t capacity, size_t *scanned) {
+    *scanned = count;
+    if (max_distance < 0 || capacity == 0 || count == 0) return 0;
+    const unsigned maxd = (unsigned)max_distance;
+#if GLIMPSE_X86
+    switch (glimpse_isa_effective(isa)) {
+    case GLIMPSE_ISA_AVX512: return within64_avx512(query, codes, count, maxd, indices, distances, capacity, scanned);
+    case GLIMPSE_ISA_AVX2: return within64_avx2(query, codes, count, maxd, indices, distances, capacity, scanned);
+    default: break;
+    }
+#endif
+    return within64_portable(query, codes, count, maxd, indices, distances, capacity, scanned);
+}
+
+size_t glimpse_hamming256_within(int isa, const uint64_t *query4, const uint64_t *codes, size_t count, int max_distance,
+                                 uint32_t *indices, uint16_t *distances, size_t capacity, size_t *scanned) {
+    *scanned = count;
+    if (max_distance < 0 || capacity == 0 || count == 0) return 0;
+    const unsigned maxd = (unsigned)max_distance;
+#if GLIMPSE_X86
+    switch (glimpse_isa_effective(isa)) {
+    case GLIMPSE_ISA_AVX512: return within256_avx512(query4, codes, count, maxd, indices, distances, capacity, scanned);
+    case GLIMPSE_ISA_AVX2: return within256_avx2(query4, codes, count, maxd, indices, distances, capacity, scanned);
+    default: break;
+    }
+#endif
+    return within256_portable(query4, codes, count, maxd, indices, distances, capacity, scanned);
+}
+
 /* ---- L1 over bytes ------------------------------------------------------------------- */
 
 static uint32_t l1_portable(const uint8_t *a, const uint8_t *b, size_t n) {

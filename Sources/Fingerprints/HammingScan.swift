@@ -32,7 +32,9 @@ public struct ScanMatch: Sendable, Hashable, Comparable, CustomStringConvertible
 ///
 /// Every function runs the AVX-512 VPOPCNTDQ kernel when available, else AVX2+POPCNT,
 /// else a portable bit-trick popcount; `using:` forces a path (answers are identical).
-/// Cost: O(count); about 8 (64-bit) or 32 (256-bit) bytes read per code.
+/// Cost: O(count); about 8 (64-bit) or 32 (256-bit) bytes read per code. The threshold and
+/// top-k scans compare in the kernel and write nothing per rejected code, so they run at
+/// the speed of the popcount itself.
 public enum HammingScan {
     /// Codes scored per kernel call inside the threshold and top-k scans.
     static let blockSize = 4096
@@ -77,68 +79,142 @@ public enum HammingScan {
         }
     }
 
+    /// Calls `body(index, distance)` for every 64-bit code within `maxDistance` bits of
+    /// `query`, in index order. The comparison with `maxDistance` runs inside the SIMD kernel
+    /// (AVX-512: one compare per 8 codes), so only hits leave it: the cost is the popcount
+    /// scan itself, O(count), plus O(1) per hit.
+    public static func forEachMatch(of query: UInt64, in codes: UnsafeBufferPointer<UInt64>, maxDistance: Int,
+                                    using isa: InstructionSet = .best, _ body: (_ index: Int, _ distance: Int) -> Void) {
+        filteredScan(count: codes.count, cutoff: maxDistance) { start, n, cutoff, indices, distances, capacity, scanned in
+            glimpse_hamming64_within(isa.code, query, codes.baseAddress! + start, n, Int32(cutoff), indices, distances, capacity, scanned)
+        } accept: { index, distance in
+            body(index, distance)
+            return maxDistance
+        }
+    }
+
+    /// Calls `body(index, distance)` for every 256-bit code (4 words each) within
+    /// `maxDistance` bits of `query`, in index order; the radius test runs in the SIMD kernel.
+    /// O(count) plus O(1) per hit.
+    public static func forEachMatch(of query: PDQHash, in codes: UnsafeBufferPointer<UInt64>, maxDistance: Int,
+                                    using isa: InstructionSet = .best, _ body: (_ index: Int, _ distance: Int) -> Void) {
+        precondition(codes.count % 4 == 0, "256-bit codes take 4 words each; got \(codes.count) words")
+        withUnsafeBytes(of: query.words) { q in
+            let query4 = q.baseAddress?.assumingMemoryBound(to: UInt64.self)
+            filteredScan(count: codes.count / 4, cutoff: maxDistance) { start, n, cutoff, indices, distances, capacity, scanned in
+                glimpse_hamming256_within(isa.code, query4, codes.baseAddress! + 4 * start, n, Int32(cutoff), indices, distances,
+                                          capacity, scanned)
+            } accept: { index, distance in
+                body(index, distance)
+                return maxDistance
+            }
+        }
+    }
+
     /// Every 64-bit code within `maxDistance` bits of `query`, closest first (ties by index).
     /// O(count) plus O(m log m) for m hits.
     public static func matches(of query: UInt64, in codes: UnsafeBufferPointer<UInt64>, maxDistance: Int,
                                using isa: InstructionSet = .best) -> [ScanMatch] {
-        threshold(count: codes.count, maxDistance: maxDistance) { start, n, out in
-            distances(from: query, to: UnsafeBufferPointer(rebasing: codes[start..<(start + n)]), into: out, using: isa)
-        }
+        var hits: [ScanMatch] = []
+        forEachMatch(of: query, in: codes, maxDistance: maxDistance, using: isa) { hits.append(ScanMatch(index: $0, distance: $1)) }
+        hits.sort()
+        return hits
     }
 
     /// Every 256-bit code (4 words each) within `maxDistance` bits of `query`, closest first
     /// (ties by index). O(count) plus O(m log m) for m hits.
     public static func matches(of query: PDQHash, in codes: UnsafeBufferPointer<UInt64>, maxDistance: Int,
                                using isa: InstructionSet = .best) -> [ScanMatch] {
-        precondition(codes.count % 4 == 0, "256-bit codes take 4 words each; got \(codes.count) words")
-        return threshold(count: codes.count / 4, maxDistance: maxDistance) { start, n, out in
-            distances(from: query, to: UnsafeBufferPointer(rebasing: codes[(4 * start)..<(4 * (start + n))]), into: out, using: isa)
-        }
+        var hits: [ScanMatch] = []
+        forEachMatch(of: query, in: codes, maxDistance: maxDistance, using: isa) { hits.append(ScanMatch(index: $0, distance: $1)) }
+        hits.sort()
+        return hits
     }
 
     /// The `k` 64-bit codes closest to `query` (at most `maxDistance` away), closest first,
-    /// ties broken by the lower index. O(count) time, O(min(k, count)) memory beyond a
-    /// 4096-entry block.
+    /// ties broken by the lower index. The kernel compares every code with the running
+    /// cut-off (the k-th best distance so far) in SIMD and hands over only the codes that
+    /// beat it, so the cost is that of the popcount scan: O(count) time, O(k) memory.
     public static func nearest(_ k: Int, to query: UInt64, in codes: UnsafeBufferPointer<UInt64>,
                                maxDistance: Int = 64, using isa: InstructionSet = .best) -> [ScanMatch] {
-        topK(k, count: codes.count, maxDistance: maxDistance) { start, n, out in
-            distances(from: query, to: UnsafeBufferPointer(rebasing: codes[start..<(start + n)]), into: out, using: isa)
+        nearest(k, count: codes.count, maxDistance: maxDistance) { start, n, cutoff, indices, distances, capacity, scanned in
+            glimpse_hamming64_within(isa.code, query, codes.baseAddress! + start, n, Int32(cutoff), indices, distances, capacity, scanned)
         }
     }
 
     /// The `k` 256-bit codes (4 words each) closest to `query` (at most `maxDistance` away),
-    /// closest first, ties broken by the lower index. O(count).
+    /// closest first, ties broken by the lower index. O(count), filtered in the kernel as for
+    /// 64-bit codes.
     public static func nearest(_ k: Int, to query: PDQHash, in codes: UnsafeBufferPointer<UInt64>,
                                maxDistance: Int = 256, using isa: InstructionSet = .best) -> [ScanMatch] {
         precondition(codes.count % 4 == 0, "256-bit codes take 4 words each; got \(codes.count) words")
-        return topK(k, count: codes.count / 4, maxDistance: maxDistance) { start, n, out in
-            distances(from: query, to: UnsafeBufferPointer(rebasing: codes[(4 * start)..<(4 * (start + n))]), into: out, using: isa)
+        return withUnsafeBytes(of: query.words) { q in
+            let query4 = q.baseAddress?.assumingMemoryBound(to: UInt64.self)
+            return nearest(k, count: codes.count / 4, maxDistance: maxDistance) { start, n, cutoff, indices, distances, capacity, scanned in
+                glimpse_hamming256_within(isa.code, query4, codes.baseAddress! + 4 * start, n, Int32(cutoff), indices, distances,
+                                          capacity, scanned)
+            }
         }
     }
 
     // MARK: - shared selection
 
-    /// Scores `count` codes block by block and keeps those within `maxDistance`.
-    static func threshold(count: Int, maxDistance: Int,
-                          score: (Int, Int, UnsafeMutableBufferPointer<UInt16>) -> Void) -> [ScanMatch] {
-        var hits: [ScanMatch] = []
-        guard maxDistance >= 0 else { return hits }
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: blockSize) { block in
-            var start = 0
-            while start < count {
-                let n = min(blockSize, count - start)
-                score(start, n, block)
-                for i in 0..<n where Int(block[i]) <= maxDistance {
-                    hits.append(ScanMatch(index: start + i, distance: Int(block[i])))
+    /// One call of a `glimpse_hamming*_within` kernel: codes `start ..< start + n`, radius
+    /// `cutoff`, candidate buffers of `capacity`; returns the hits written and sets `scanned`.
+    typealias WithinKernel = (_ start: Int, _ n: Int, _ cutoff: Int, _ indices: UnsafeMutablePointer<UInt32>,
+                              _ distances: UnsafeMutablePointer<UInt16>, _ capacity: Int, _ scanned: UnsafeMutablePointer<Int>) -> Int
+
+    /// Candidate entries per kernel call in the filtered scans.
+    static let candidateCapacity = 256
+    /// Codes per kernel call (indices are 32-bit inside the kernel).
+    static let maximumKernelSpan = 1 << 30
+
+    /// Drives a filtered kernel over `count` codes: every hit within the current cut-off goes
+    /// to `accept`, which returns the new cut-off (it may only shrink). Stops early once the
+    /// cut-off is negative.
+    static func filteredScan(count: Int, cutoff initial: Int, kernel: WithinKernel,
+                             accept: (_ index: Int, _ distance: Int) -> Int) {
+        guard count > 0, initial >= 0 else { return }
+        var cutoff = min(initial, Int(Int32.max))
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: candidateCapacity) { indices in
+            withUnsafeTemporaryAllocation(of: UInt16.self, capacity: candidateCapacity) { distances in
+                var start = 0, scanned = 0
+                while start < count && cutoff >= 0 {
+                    let n = min(count - start, maximumKernelSpan)
+                    let found = kernel(start, n, cutoff, indices.baseAddress!, distances.baseAddress!, candidateCapacity, &scanned)
+                    for j in 0..<found where Int(distances[j]) <= cutoff {
+                        cutoff = min(cutoff, accept(start + Int(indices[j]), Int(distances[j])))
+                    }
+                    start += max(scanned, 1)
                 }
-                start += n
             }
         }
-        hits.sort()
-        return hits
     }
 
-    /// Bounded top-k: a running cut-off distance (the k-th best so far) lets most codes be
+    /// Bounded top-k over a filtered kernel: candidates are kept until there are 2k, then
+    /// re-selected to k and the cut-off set just below the k-th distance (later indices lose
+    /// ties, so only strictly closer codes can still enter).
+    static func nearest(_ k: Int, count: Int, maxDistance: Int, kernel: WithinKernel) -> [ScanMatch] {
+        guard k > 0, maxDistance >= 0 else { return [] }
+        var kept: [ScanMatch] = []
+        kept.reserveCapacity(2 * k + 1)
+        var cutoff = maxDistance
+        filteredScan(count: count, cutoff: maxDistance, kernel: kernel) { index, distance in
+            kept.append(ScanMatch(index: index, distance: distance))
+            if kept.count >= 2 * k {
+                kept.sort()
+                kept.removeSubrange(k...)
+                cutoff = kept[k - 1].distance - 1
+            }
+            return cutoff
+        }
+        kept.sort()
+        if kept.count > k { kept.removeSubrange(k...) }
+        return kept
+    }
+
+    /// Bounded top-k over a distance kernel that writes every distance of a block (used by
+    /// ``HistogramScan``): a running cut-off distance (the k-th best so far) lets most codes be
     /// rejected with one compare; the kept candidates are re-selected when they reach 2k.
     static func topK(_ k: Int, count: Int, maxDistance: Int,
                      score: (Int, Int, UnsafeMutableBufferPointer<UInt16>) -> Void) -> [ScanMatch] {

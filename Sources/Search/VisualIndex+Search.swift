@@ -26,8 +26,9 @@ extension VisualIndex {
     /// with foreign margins). Query views below ``minimumViewQuality`` are skipped; a query
     /// with no informative view matches nothing.
     ///
-    /// Stage 1 computes the PDQ distance of every view with the SIMD kernels of
-    /// ``HammingScan`` (32 bytes read per view: the scan is memory-bound). Views within
+    /// Stage 1 compares the PDQ distance of every view with the radius inside the SIMD kernel
+    /// of ``HammingScan/forEachMatch(of:in:maxDistance:using:_:)-(PDQHash,_,_,_,_)`` (32 bytes
+    /// read per view, nothing written per rejected view: the scan is memory-bound). Views within
     /// ``SimilarityScoring/candidatePDQRadius`` then get their pHash, dHash and histogram
     /// distances and the exact fused score. Cost: O(views + full views × extra query
     /// views); see the benchmark for figures.
@@ -46,48 +47,32 @@ extension VisualIndex {
         var compared = 0
         var partial = false
         let informative = query.views.indices.filter { query.views[$0].quality >= minimumViewQuality }
-        let radius = UInt16(clamping: max(0, min(256, scoring.candidatePDQRadius)))
+        let radius = max(0, min(256, scoring.candidatePDQRadius))
         let clock = ContinuousClock()
 
-        withUnsafeTemporaryAllocation(of: UInt16.self, capacity: Self.chunkSize) { pdqOut in
-            passes: for queryIndex in informative {
-                let view = query.views[queryIndex]
-                let fullOnly = queryIndex != informative.first || view.region != .full
-                let pdqCodes = fullOnly ? fullPDQWords : pdqWords
-                let count = pdqCodes.count / 4
-                var start = 0
-                while start < count {
-                    if let deadline, clock.now >= deadline {
-                        partial = true
-                        break passes
-                    }
-                    let n = min(Self.chunkSize, count - start)
-                    pdqCodes.withUnsafeBufferPointer { all in
-                        HammingScan.distances(from: view.pdq, to: UnsafeBufferPointer(rebasing: all[(4 * start)..<(4 * (start + n))]), into: pdqOut, using: isa)
-                    }
-                    // Almost no view is within the radius: test 16 distances per SIMD compare.
-                    let radiusVector = SIMD16<UInt16>(repeating: radius)
-                    var group = 0
-                    while group < n {
-                        let width = min(16, n - group)
-                        var hit = width < 16
-                        if !hit {
-                            let distances = UnsafeRawBufferPointer(pdqOut).loadUnaligned(fromByteOffset: 2 * group, as: SIMD16<UInt16>.self)
-                            hit = any(distances .<= radiusVector)
-                        }
-                        if hit {
-                            for i in group..<(group + width) where pdqOut[i] <= radius {
-                                let viewIndex = fullOnly ? Int(fullViews[start + i]) : start + i
-                                consider(
-                                    viewIndex: viewIndex, queryIndex: queryIndex, queryView: view, pdq: Int(pdqOut[i]),
-                                    scoring: scoring, minimumScore: minimumScore, best: &best)
-                            }
-                        }
-                        group += 16
-                    }
-                    compared += n
-                    start += n
+        passes: for queryIndex in informative {
+            let view = query.views[queryIndex]
+            let fullOnly = queryIndex != informative.first || view.region != .full
+            let pdqCodes = fullOnly ? fullPDQWords : pdqWords
+            let count = pdqCodes.count / 4
+            var start = 0
+            while start < count {
+                if let deadline, clock.now >= deadline {
+                    partial = true
+                    break passes
                 }
+                let n = min(Self.chunkSize, count - start)
+                // The radius test runs inside the SIMD kernel; only views within it come out.
+                pdqCodes.withUnsafeBufferPointer { all in
+                    HammingScan.forEachMatch(of: view.pdq, in: UnsafeBufferPointer(rebasing: all[(4 * start)..<(4 * (start + n))]),
+                                             maxDistance: radius, using: isa) { i, distance in
+                        let viewIndex = fullOnly ? Int(fullViews[start + i]) : start + i
+                        consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: view, pdq: distance,
+                                 scoring: scoring, minimumScore: minimumScore, best: &best)
+                    }
+                }
+                compared += n
+                start += n
             }
         }
         var matches = best.sorted { ($0.value.score, $1.key) > ($1.value.score, $0.key) }.map(\.value)

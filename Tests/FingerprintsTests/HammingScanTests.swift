@@ -63,6 +63,34 @@ import Fingerprints
         }
     }
 
+    /// The in-kernel radius test returns exactly the codes a scalar loop finds, in index order,
+    /// on every path: many hits (more than one candidate buffer), block tails, radius 0 and
+    /// a radius that admits everything.
+    @Test(arguments: [0, 28, 30, 64])
+    func filteredScansEqualScalarLoopsOnEveryInstructionSet(radius: Int) {
+        let codes = Self.randomCodes(5_003, seed: 41)
+        let query = codes[77]
+        let expected64 = codes.enumerated().filter { ($0.element ^ query).nonzeroBitCount <= radius }
+            .map { ScanMatch(index: $0.offset, distance: ($0.element ^ query).nonzeroBitCount) }
+        let pdqQuery = PDQHash(words: SIMD4(codes[400], codes[401], codes[402], codes[403]))
+        let radius256 = radius * 4 - radius / 2
+        let expected256 = (0..<(codes.count / 4)).compactMap { i -> ScanMatch? in
+            let d = PDQHash(words: SIMD4(codes[4 * i], codes[4 * i + 1], codes[4 * i + 2], codes[4 * i + 3])).distance(to: pdqQuery)
+            return d <= radius256 ? ScanMatch(index: i, distance: d) : nil
+        }
+        for isa in InstructionSet.allCases {
+            var seen64: [ScanMatch] = [], seen256: [ScanMatch] = []
+            codes.withUnsafeBufferPointer { c in
+                HammingScan.forEachMatch(of: query, in: c, maxDistance: radius, using: isa) { seen64.append(ScanMatch(index: $0, distance: $1)) }
+                HammingScan.forEachMatch(of: pdqQuery, in: UnsafeBufferPointer(rebasing: c[0..<(c.count / 4 * 4)]), maxDistance: radius256,
+                                         using: isa) { seen256.append(ScanMatch(index: $0, distance: $1)) }
+            }
+            #expect(seen64 == expected64, "\(isa) radius \(radius)")
+            #expect(seen256 == expected256, "\(isa) radius \(radius256)")
+        }
+        #expect(expected64.count > 256 || radius < 64)
+    }
+
     @Test func topK256RespectsMaxDistance() {
         let words = Self.randomCodes(4 * 3000, seed: 8)
         let query = PDQHash(words: SIMD4(words[40], words[41], words[42], words[43]))

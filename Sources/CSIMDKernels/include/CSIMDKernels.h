@@ -44,6 +44,20 @@ void glimpse_hamming64_distances(int isa, uint64_t query, const uint64_t *codes,
 void glimpse_hamming256_distances(int isa, const uint64_t *query4, const uint64_t *codes,
                                   size_t count, uint16_t *out);
 
+/* Filtered scans (the index's inner loop): codes are examined in index order and, for each
+ * code i with distance d = popcount(query ^ code i) <= max_distance, indices[k] = i and
+ * distances[k] = d are written (k = 0, 1, …) until `capacity` entries exist. Returns the
+ * number written; *scanned is set to the number of codes examined (`count`, or fewer when
+ * the buffer filled: the scan stops right after the code that filled it, so the caller can
+ * tighten max_distance and continue from there). Indices are relative to `codes` (count
+ * must be below 2^32). max_distance < 0 writes nothing. */
+size_t glimpse_hamming64_within(int isa, uint64_t query, const uint64_t *codes, size_t count,
+                                int max_distance, uint32_t *indices, uint16_t *distances,
+                                size_t capacity, size_t *scanned);
+size_t glimpse_hamming256_within(int isa, const uint64_t *query4, const uint64_t *codes, size_t count,
+                                 int max_distance, uint32_t *indices, uint16_t *distances,
+                                 size_t capacity, size_t *scanned);
+
 /* ---- Byte-vector L1 (histograms) ----------------------------------------------- */
 
 /* Sum of |a[i] - b[i]| over n bytes. */
