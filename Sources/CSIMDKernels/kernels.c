@@ -575,55 +575,82 @@ AVX2_FN static inline void transpose8x8_avx2(const float *in, size_t is, float *
     _mm256_storeu_ps(out + 7 * os, _mm256_permute2f128_ps(u3, u7, 0x31));
 }
 
-/* box_columns_body on a strip of exactly 8 columns (`n` rows of 8 floats, contiguous):
- * the same IEEE operations in the same order for every lane, one ymm per row. */
-AVX2_FN static void box_strip8_avx2(const float *a, float *b, int n, int window) {
+/* box_columns_body on strips of exactly 8 columns (`n` rows of 8 floats, contiguous): the
+ * same IEEE operations in the same order for every lane, one ymm per row. `strips` (1 or 2)
+ * strips a0→b0, a1→b1 are filtered in the same loop, so that two independent add/sub chains
+ * hide each other's latency. */
+AVX2_FN static void box_strip8_avx2(const float *a0, float *b0, const float *a1, float *b1, int n, int window) {
     const int half = (window + 2) / 2;
     const int p1 = half - 1, p2 = window - half + 1, p3 = n - window, p4 = half - 1;
-    __m256 sum = _mm256_setzero_ps();
+    __m256 s0 = _mm256_setzero_ps(), s1 = _mm256_setzero_ps();
     int li = 0, ri = 0, oi = 0, cur = 0;
     for (int i = 0; i < p1; i++, ri++) {
-        sum = _mm256_add_ps(sum, _mm256_loadu_ps(a + 8 * ri));
+        s0 = _mm256_add_ps(s0, _mm256_loadu_ps(a0 + 8 * ri));
+        s1 = _mm256_add_ps(s1, _mm256_loadu_ps(a1 + 8 * ri));
         cur++;
     }
     for (int i = 0; i < p2; i++, ri++, oi++) {
         cur++;
-        sum = _mm256_add_ps(sum, _mm256_loadu_ps(a + 8 * ri));
-        _mm256_storeu_ps(b + 8 * oi, _mm256_div_ps(sum, _mm256_set1_ps((float)cur)));
+        const __m256 fc = _mm256_set1_ps((float)cur);
+        s0 = _mm256_add_ps(s0, _mm256_loadu_ps(a0 + 8 * ri));
+        s1 = _mm256_add_ps(s1, _mm256_loadu_ps(a1 + 8 * ri));
+        _mm256_storeu_ps(b0 + 8 * oi, _mm256_div_ps(s0, fc));
+        _mm256_storeu_ps(b1 + 8 * oi, _mm256_div_ps(s1, fc));
     }
     const __m256 fc = _mm256_set1_ps((float)cur);
     for (int i = 0; i < p3; i++, ri++, li++, oi++) {
-        sum = _mm256_add_ps(sum, _mm256_loadu_ps(a + 8 * ri));
-        sum = _mm256_sub_ps(sum, _mm256_loadu_ps(a + 8 * li));
-        _mm256_storeu_ps(b + 8 * oi, _mm256_div_ps(sum, fc));
+        s0 = _mm256_sub_ps(_mm256_add_ps(s0, _mm256_loadu_ps(a0 + 8 * ri)), _mm256_loadu_ps(a0 + 8 * li));
+        s1 = _mm256_sub_ps(_mm256_add_ps(s1, _mm256_loadu_ps(a1 + 8 * ri)), _mm256_loadu_ps(a1 + 8 * li));
+        _mm256_storeu_ps(b0 + 8 * oi, _mm256_div_ps(s0, fc));
+        _mm256_storeu_ps(b1 + 8 * oi, _mm256_div_ps(s1, fc));
     }
     for (int i = 0; i < p4; i++, li++, oi++) {
         cur--;
-        sum = _mm256_sub_ps(sum, _mm256_loadu_ps(a + 8 * li));
-        _mm256_storeu_ps(b + 8 * oi, _mm256_div_ps(sum, _mm256_set1_ps((float)cur)));
+        const __m256 fc4 = _mm256_set1_ps((float)cur);
+        s0 = _mm256_sub_ps(s0, _mm256_loadu_ps(a0 + 8 * li));
+        s1 = _mm256_sub_ps(s1, _mm256_loadu_ps(a1 + 8 * li));
+        _mm256_storeu_ps(b0 + 8 * oi, _mm256_div_ps(s0, fc4));
+        _mm256_storeu_ps(b1 + 8 * oi, _mm256_div_ps(s1, fc4));
     }
 }
 
-/* Rows in strips of 8: each strip is transposed (8x8 register transposes) into a
- * cols x 8 block, filtered down its columns with one ymm per step and transposed back.
- * The last rows % 8 rows take the portable body. Pure data movement around the same
- * per-lane operations, so the results equal the portable path's bit for bit. Also the
- * AVX-512 path: 16-row zmm strips measured slower on Zen 4 (double-pumped zmm divides). */
+/* Transposes rows r0 … r0+7 of `in` into an n×8 strip `a` (a[c*8 + j] = in[r0+j][c]). */
+AVX2_FN static void strip_in_avx2(const float *s, size_t is, int cols, float *a) {
+    const int cols8 = cols & ~7;
+    for (int c = 0; c < cols8; c += 8) transpose8x8_avx2(s + c, is, a + (size_t)c * 8, 8);
+    for (int c = cols8; c < cols; c++)
+        for (int j = 0; j < 8; j++) a[(size_t)c * 8 + j] = s[(size_t)j * is + c];
+}
+/* The inverse of strip_in_avx2. */
+AVX2_FN static void strip_out_avx2(const float *b, int cols, float *d, size_t os) {
+    const int cols8 = cols & ~7;
+    for (int c = 0; c < cols8; c += 8) transpose8x8_avx2(b + (size_t)c * 8, 8, d + c, os);
+    for (int c = cols8; c < cols; c++)
+        for (int j = 0; j < 8; j++) d[(size_t)j * os + c] = b[(size_t)c * 8 + j];
+}
+
+/* Rows in strips of 8: each strip is transposed (8x8 register transposes) into a cols×8
+ * block, filtered down its columns with one ymm per step (two strips at a time) and
+ * transposed back. The last rows % 8 rows take the portable body. Pure data movement
+ * around the same per-lane operations, so the results equal the portable path's bit for
+ * bit. Also the AVX-512 path: zmm strips measured slower on Zen 4 (double-pumped divides). */
 AVX2_FN static void box_rows_avx2(const float *in, size_t is, float *out, size_t os, int rows, int cols, int window,
                                   float *scratch) {
-    float *a = scratch, *b = scratch + (size_t)8 * cols;
-    const int cols8 = cols & ~7;
+    /* scratch holds 2·16·cols floats: two input strips, then two output strips. */
+    float *a0 = scratch, *a1 = scratch + (size_t)8 * cols, *b0 = scratch + (size_t)16 * cols, *b1 = scratch + (size_t)24 * cols;
     int r0 = 0;
-    for (; r0 + 8 <= rows; r0 += 8) {
-        const float *s = in + (size_t)r0 * is;
-        for (int c = 0; c < cols8; c += 8) transpose8x8_avx2(s + c, is, a + (size_t)c * 8, 8);
-        for (int c = cols8; c < cols; c++)
-            for (int j = 0; j < 8; j++) a[(size_t)c * 8 + j] = s[(size_t)j * is + c];
-        box_strip8_avx2(a, b, cols, window);
-        float *d = out + (size_t)r0 * os;
-        for (int c = 0; c < cols8; c += 8) transpose8x8_avx2(b + (size_t)c * 8, 8, d + c, os);
-        for (int c = cols8; c < cols; c++)
-            for (int j = 0; j < 8; j++) d[(size_t)j * os + c] = b[(size_t)c * 8 + j];
+    for (; r0 + 16 <= rows; r0 += 16) {
+        strip_in_avx2(in + (size_t)r0 * is, is, cols, a0);
+        strip_in_avx2(in + (size_t)(r0 + 8) * is, is, cols, a1);
+        box_strip8_avx2(a0, b0, a1, b1, cols, window);
+        strip_out_avx2(b0, cols, out + (size_t)r0 * os, os);
+        strip_out_avx2(b1, cols, out + (size_t)(r0 + 8) * os, os);
+    }
+    if (r0 + 8 <= rows) {
+        strip_in_avx2(in + (size_t)r0 * is, is, cols, a0);
+        box_strip8_avx2(a0, b0, a0, b1, cols, window);
+        strip_out_avx2(b0, cols, out + (size_t)r0 * os, os);
+        r0 += 8;
     }
     if (r0 < rows) box_rows_body(in + (size_t)r0 * is, is, out + (size_t)r0 * os, os, rows - r0, cols, window, scratch);
 }
@@ -785,10 +812,12 @@ BODY int hsv_bin(float r, float g, float b) {
     const int grey_level = (int)(mx * 0.0625f);                 /* 0…15 (mx ≤ 255) */
     const int achromatic = (mx < 51.0f) | (delta < 0.2f * mx);
     const float safe = delta > 0.0f ? delta : 1.0f;
-    const float hr = (g - b) / safe;
-    const float hg = 2.0f + (b - r) / safe;
-    const float hb = 4.0f + (r - g) / safe;
-    float h = (mx == r) ? hr : ((mx == g) ? hg : hb);
+    /* Hue sextant: (g-b)/delta when max is r, 2 + (b-r)/delta when g, 4 + (r-g)/delta when b.
+     * The numerator is chosen first so that only one division runs; 0 + x for the red case
+     * equals x for every x the test below can tell apart (only -0 becomes +0). */
+    const float num = (mx == r) ? (g - b) : ((mx == g) ? (b - r) : (r - g));
+    const float base = (mx == r) ? 0.0f : ((mx == g) ? 2.0f : 4.0f);
+    float h = base + num / safe;
     h = h < 0.0f ? h + 6.0f : h;
     int hue = (int)(h * 2.0f + 0.5f);
     hue = hue >= 12 ? hue - 12 : hue;

@@ -80,13 +80,13 @@ public struct Fingerprinter: Sendable {
     private func view(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ histogram: ColorHistogram,
                       _ workspace: inout PDQHasher.Workspace) -> FingerprintView {
         let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, workspace: &workspace)
-        let block = PerceptualHashes.dctHashBlock(luma: luma, region: rect, using: instructionSet)
-        let flat = PerceptualHashes.contrast(block) < Self.flatContrast
+        let codes = PerceptualHashes.codes(luma: luma, region: rect, using: instructionSet)
+        let flat = PerceptualHashes.contrast(codes.block) < Self.flatContrast
         return FingerprintView(
             region: region,
-            aHash: PerceptualHashes.averageHash(luma: luma, region: rect, using: instructionSet),
-            dHash: PerceptualHashes.differenceHash(luma: luma, region: rect, using: instructionSet),
-            pHash: PerceptualHashes.dctHash(block32x32: block, using: instructionSet),
+            aHash: codes.aHash,
+            dHash: codes.dHash,
+            pHash: PerceptualHashes.dctHash(block32x32: codes.block, using: instructionSet),
             pdq: pdq.hash, quality: flat ? 0 : pdq.quality,
             histogram: histogram)
     }

@@ -56,14 +56,14 @@ public enum ImageKernels {
         let channels = buffer.format.bytesPerPixel
         let rowLength = buffer.width * channels
         let ys = AreaWeights(source: buffer.height, target: height)
-        var vertical = [Float](repeating: 0, count: height * rowLength)
-        buffer.withUnsafeBytes { src in
-            ys.withPointers { ts, tc, to, w in
-                vertical.withUnsafeMutableBufferPointer { out in
+        let vertical = [Float](unsafeUninitializedCapacity: height * rowLength) { out, n in
+            buffer.withUnsafeBytes { src in
+                ys.withPointers { ts, tc, to, w in
                     glimpse_weighted_rows_u8(isa.code, src.baseAddress?.assumingMemoryBound(to: UInt8.self), buffer.bytesPerRow,
                                              Int32(rowLength), ts, tc, to, w, Int32(height), out.baseAddress, rowLength)
                 }
             }
+            n = height * rowLength
         }
         return resampleColumns(vertical, rows: height, columns: buffer.width, channels: channels, width: width, using: isa)
     }
@@ -73,23 +73,30 @@ public enum ImageKernels {
     public static func areaResample(_ image: FloatImage, region: PixelRect? = nil, width: Int, height: Int,
                                     using isa: InstructionSet = .best) -> FloatImage {
         let r = region ?? image.bounds
+        let vertical = verticalPass(image, region: r, height: height, using: isa)
+        return resampleColumns(vertical, rows: height, columns: r.width, channels: image.channels, width: width, using: isa)
+    }
+
+    /// First (vertical) pass of ``areaResample(_:region:width:height:using:)``: `region`
+    /// averaged down to `height` rows of `region.width × channels` samples. Shared by resamples
+    /// to the same height (aHash and the horizontal dHash grid).
+    static func verticalPass(_ image: FloatImage, region r: PixelRect, height: Int, using isa: InstructionSet) -> [Float] {
         precondition(!r.isEmpty && r.fits(width: image.width, height: image.height), "region \(r) outside \(image.width)x\(image.height)")
         let rowLength = r.width * image.channels
         let ys = AreaWeights(source: r.height, target: height)
-        var vertical = [Float](repeating: 0, count: height * rowLength)
-        image.samples.withUnsafeBufferPointer { src in
-            ys.withPointers { ts, tc, to, w in
-                vertical.withUnsafeMutableBufferPointer { out in
+        return [Float](unsafeUninitializedCapacity: height * rowLength) { out, n in
+            image.samples.withUnsafeBufferPointer { src in
+                ys.withPointers { ts, tc, to, w in
                     glimpse_weighted_rows_f32(isa.code, src.baseAddress! + (r.y * image.width + r.x) * image.channels, image.rowLength,
                                               Int32(rowLength), ts, tc, to, w, Int32(height), out.baseAddress, rowLength)
                 }
             }
+            n = height * rowLength
         }
-        return resampleColumns(vertical, rows: height, columns: r.width, channels: image.channels, width: width, using: isa)
     }
 
     /// Second (horizontal) pass of the area resample: weighted sums of pixels along each row.
-    private static func resampleColumns(_ vertical: [Float], rows: Int, columns: Int, channels: Int, width: Int,
+    static func resampleColumns(_ vertical: [Float], rows: Int, columns: Int, channels: Int, width: Int,
                                         using isa: InstructionSet) -> FloatImage {
         let xs = AreaWeights(source: columns, target: width)
         let rowLength = width * channels

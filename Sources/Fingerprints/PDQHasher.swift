@@ -63,11 +63,13 @@ public struct PDQHasher: Sendable {
         var strips: [Float] = []
 
         mutating func reserve(rows: Int, columns: Int) {
+            // Every kernel writes these buffers before reading them: no need to zero them.
+            func uninitialized(_ n: Int) -> [Float] { [Float](unsafeUninitializedCapacity: n) { _, count in count = n } }
             if filtered.count < rows * columns {
-                filtered = [Float](repeating: 0, count: rows * columns)
-                temporary = filtered
+                filtered = uninitialized(rows * columns)
+                temporary = uninitialized(rows * columns)
             }
-            if strips.count < 2 * 16 * columns { strips = [Float](repeating: 0, count: 2 * 16 * columns) }
+            if strips.count < 2 * 16 * columns { strips = uninitialized(2 * 16 * columns) }
         }
     }
 
@@ -80,21 +82,21 @@ public struct PDQHasher: Sendable {
             return Result(hash: .zero, quality: 0, coefficients: [Float](repeating: 0, count: 256))
         }
         workspace.reserve(rows: r.height, columns: r.width)
-        var small = [Float](repeating: 0, count: 64 * 64)
-        luma.samples.withUnsafeBufferPointer { src in
-            workspace.filtered.withUnsafeMutableBufferPointer { out in
-                workspace.temporary.withUnsafeMutableBufferPointer { tmp in
-                    workspace.strips.withUnsafeMutableBufferPointer { strips in
-                        glimpse_jarosz_filter(instructionSet.code, src.baseAddress! + r.y * luma.width + r.x, luma.width,
-                                              Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
-                                              Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
-                                              out.baseAddress, tmp.baseAddress, strips.baseAddress)
-                        small.withUnsafeMutableBufferPointer { s in
+        let small = [Float](unsafeUninitializedCapacity: 64 * 64) { s, n in
+            luma.samples.withUnsafeBufferPointer { src in
+                workspace.filtered.withUnsafeMutableBufferPointer { out in
+                    workspace.temporary.withUnsafeMutableBufferPointer { tmp in
+                        workspace.strips.withUnsafeMutableBufferPointer { strips in
+                            glimpse_jarosz_filter(instructionSet.code, src.baseAddress! + r.y * luma.width + r.x, luma.width,
+                                                  Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
+                                                  Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
+                                                  out.baseAddress, tmp.baseAddress, strips.baseAddress)
                             glimpse_decimate_f32(out.baseAddress, r.width, Int32(r.height), Int32(r.width), 64, s.baseAddress)
                         }
                     }
                 }
             }
+            n = 64 * 64
         }
         let quality = Self.quality(of64x64: small)
         let coefficients = DCTMatrix.pdq.transform(small, using: instructionSet)

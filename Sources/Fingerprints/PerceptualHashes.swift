@@ -8,7 +8,11 @@ public enum PerceptualHashes {
     /// aHash: the region averaged down to 8×8; bit `8r + c` (row r, column c) is set when
     /// that cell is brighter than the mean of the 64 cells. O(region pixels).
     public static func averageHash(luma: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> UInt64 {
-        let g = ImageKernels.areaResample(luma, region: region, width: 8, height: 8, using: isa).samples
+        averageHash(grid8x8: ImageKernels.areaResample(luma, region: region, width: 8, height: 8, using: isa).samples)
+    }
+
+    /// aHash bits of an 8×8 area-averaged grid.
+    static func averageHash(grid8x8 g: [Float]) -> UInt64 {
         var sum: Float = 0
         for v in g { sum += v }
         let mean = sum / 64
@@ -24,8 +28,12 @@ public enum PerceptualHashes {
     ///   `32 + 8r + c` (r < 4, c < 8) is set when `v[r+1][c] > v[r][c]` (brighter below).
     /// O(region pixels).
     public static func differenceHash(luma: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> UInt64 {
-        let h = ImageKernels.areaResample(luma, region: region, width: 5, height: 8, using: isa).samples
-        let v = ImageKernels.areaResample(luma, region: region, width: 8, height: 5, using: isa).samples
+        differenceHash(h: ImageKernels.areaResample(luma, region: region, width: 5, height: 8, using: isa).samples,
+                       v: ImageKernels.areaResample(luma, region: region, width: 8, height: 5, using: isa).samples)
+    }
+
+    /// dHash bits of the 5-column × 8-row grid `h` and the 8-column × 5-row grid `v`.
+    static func differenceHash(h: [Float], v: [Float]) -> UInt64 {
         var hash: UInt64 = 0
         for r in 0..<8 {
             for c in 0..<4 where h[r * 5 + c + 1] > h[r * 5 + c] { hash |= 1 << UInt64(4 * r + c) }
@@ -42,6 +50,16 @@ public enum PerceptualHashes {
     /// O(region pixels + 32³).
     public static func dctHash(luma: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> UInt64 {
         dctHash(block32x32: dctHashBlock(luma: luma, region: region, using: isa), using: isa)
+    }
+
+    /// aHash, dHash and the 32×32 pHash block of one region, as the public functions compute
+    /// them, with the 8-row vertical pass shared by the aHash grid and the horizontal dHash grid.
+    static func codes(luma: FloatImage, region r: PixelRect, using isa: InstructionSet) -> (aHash: UInt64, dHash: UInt64, block: [Float]) {
+        let rows8 = ImageKernels.verticalPass(luma, region: r, height: 8, using: isa)
+        let a = ImageKernels.resampleColumns(rows8, rows: 8, columns: r.width, channels: 1, width: 8, using: isa).samples
+        let h = ImageKernels.resampleColumns(rows8, rows: 8, columns: r.width, channels: 1, width: 5, using: isa).samples
+        let v = ImageKernels.areaResample(luma, region: r, width: 8, height: 5, using: isa).samples
+        return (averageHash(grid8x8: a), differenceHash(h: h, v: v), dctHashBlock(luma: luma, region: r, using: isa))
     }
 
     /// The 32×32 area-averaged luma block pHash transforms.

@@ -22,7 +22,7 @@ struct WorkingPlanes {
         let xs = AreaWeights(source: buffer.width, target: width)
         let ys = AreaWeights(source: buffer.height, target: height)
         let count = width * height
-        var bins = [UInt8](repeating: 0, count: count)
+        var bins = [UInt8](unsafeUninitializedCapacity: count) { _, n in n = count }   // written by the kernel
         let luma = [Float](unsafeUninitializedCapacity: count) { lumaOut, n in
             withUnsafeTemporaryAllocation(of: Float.self, capacity: (buffer.width + width) * channels) { scratch in
                 buffer.withUnsafeBytes { src in
