@@ -1,19 +1,47 @@
 /// Which sub-regions of an image a ``Fingerprint`` describes: a value, so the evaluation
 /// can tune it (issue 4) without touching the code that computes views.
 ///
-/// The first region must be ``ViewRegion/full``. Regions are fractions of the image, so
-/// the same layout means the same parts of the picture at any resolution.
+/// Three kinds of views, in this order in the fingerprint (see ``viewRegions``):
+/// 1. ``regions``, hashed at the working resolution (the first must be ``ViewRegion/full``);
+/// 2. if ``mirrorsFullFrame``, right after the full frame: the full frame mirrored left–right
+///    (region ``ViewRegion/full``), derived from the full frame's transforms at almost no cost (PDQ's dihedral variant,
+///    pHash by DCT sign flips, aHash and dHash by bit permutation);
+/// 3. ``coarseRegions``, hashed from the working luma area-averaged to at most
+///    ``coarseSize`` pixels per side, so each costs O(coarseSize²) instead of
+///    O(workingSize²); their colour histograms still come from the working image.
+///
+/// Regions are fractions of the image, so the same layout means the same parts of the
+/// picture at any resolution.
 public struct FingerprintViewLayout: Sendable, Hashable, Codable {
-    /// The regions, full frame first.
+    /// Regions hashed at the working resolution, full frame first.
     public var regions: [ViewRegion]
+    /// Whether a left–right mirror of the full frame follows it (for queries: a
+    /// flipped photo of a catalog image meets the catalog's full frame).
+    public var mirrorsFullFrame: Bool
+    /// Regions hashed at the coarse resolution (``coarseSize``), after the others.
+    public var coarseRegions: [ViewRegion]
+    /// Largest side, in pixels, of the plane ``coarseRegions`` are hashed from.
+    public var coarseSize: Int
 
-    /// Creates a layout; `regions` must start with the full frame, be valid and number at
-    /// most 255.
-    public init(regions: [ViewRegion]) {
+    /// Creates a layout; `regions` must start with the full frame, every region must be
+    /// valid, there are at most 255 views and `coarseSize` is at least 32.
+    public init(regions: [ViewRegion], mirrorsFullFrame: Bool = false, coarseRegions: [ViewRegion] = [], coarseSize: Int = 128) {
         precondition(regions.first == .full, "a layout starts with the full frame")
-        precondition(regions.count <= 255 && regions.allSatisfy(\.isValid), "layout regions must be valid, at most 255")
+        precondition(regions.count + coarseRegions.count + (mirrorsFullFrame ? 1 : 0) <= 255
+                     && (regions + coarseRegions).allSatisfy(\.isValid), "layout regions must be valid, at most 255 views")
+        precondition(coarseSize >= 32, "coarse views need at least 32 pixels per side")
         self.regions = regions
+        self.mirrorsFullFrame = mirrorsFullFrame
+        self.coarseRegions = coarseRegions
+        self.coarseSize = coarseSize
     }
+
+    /// The region of every view in fingerprint order (the mirrored full frame, if any, as
+    /// ``ViewRegion/full``). O(views).
+    public var viewRegions: [ViewRegion] { [.full] + (mirrorsFullFrame ? [.full] : []) + regions.dropFirst() + coarseRegions }
+
+    /// Number of views a fingerprint of this layout has.
+    public var viewCount: Int { regions.count + (mirrorsFullFrame ? 1 : 0) + coarseRegions.count }
 
     /// A centred square-ish crop keeping `fraction` of the width and of the height.
     public static func centre(_ fraction: Float) -> ViewRegion {
@@ -30,16 +58,36 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
                 ViewRegion(x: far, y: far, width: fraction, height: fraction)]
     }
 
+    /// Windows keeping `fraction` of each side on a `steps`×`steps` grid of positions
+    /// spread evenly from one edge to the other (row by row, top-left first). With
+    /// `steps` = 5 and `fraction` = 0.75 the stride is 1/16 of the side.
+    public static func grid(_ fraction: Float, steps: Int) -> [ViewRegion] {
+        precondition(steps >= 2, "a grid has at least 2 positions per side")
+        let stride = (1 - fraction) / Float(steps - 1)
+        return (0..<steps).flatMap { row in
+            (0..<steps).map { column in
+                ViewRegion(x: Float(column) * stride, y: Float(row) * stride, width: fraction, height: fraction)
+            }
+        }
+    }
+
     /// Only the full frame.
     public static let fullFrame = FingerprintViewLayout(regions: [.full])
 
-    /// Default for catalog images (7 views): the full frame; centre crops keeping 75 % and
-    /// 50 % of each side; the four corner crops keeping 60 % of each side. A query that is
-    /// a crop of a catalog image lands near the view it mostly overlaps.
-    public static let catalog = FingerprintViewLayout(regions: [.full, centre(0.75), centre(0.5)] + corners(0.6))
+    /// Default for catalog images (31 views).
+    /// - At the working resolution (7): the full frame; centre crops keeping 75 % and 50 % of each
+    ///   side; the four corner crops keeping 60 % of each side.
+    /// - Coarse (24, at most 128 px per side): windows keeping 75 % of each side on a 5×5 grid
+    ///   (stride 1/16 of the side), except the centre one, already above. A query that is
+    ///   an off-centre crop of a catalog image lands within 1/32 of a side of one window.
+    public static let catalog = FingerprintViewLayout(
+        regions: [.full, centre(0.75), centre(0.5)] + corners(0.6),
+        coarseRegions: grid(0.75, steps: 5).filter { $0 != centre(0.75) },
+        coarseSize: 128)
 
-    /// Default for queries (3 views): the full frame and centre crops keeping 85 % and 70 %
-    /// of each side, so that a catalog image shown with a margin of foreign pixels
+    /// Default for queries (4 views): the full frame, its left–right mirror (a flipped
+    /// photo meets the catalog's full frame) and centre crops keeping 85 % and 70 % of
+    /// each side, so that a catalog image shown with a margin of foreign pixels
     /// (screenshot UI) around it still lands near the catalog's full-frame view.
-    public static let query = FingerprintViewLayout(regions: [.full, centre(0.85), centre(0.7)])
+    public static let query = FingerprintViewLayout(regions: [.full, centre(0.85), centre(0.7)], mirrorsFullFrame: true)
 }

@@ -46,25 +46,40 @@ public struct Fingerprinter: Sendable {
         fingerprint(of: buffer, layout: layout)
     }
 
-    /// The views of ``queryLayout`` (by default the full frame and two centre crops).
+    /// The views of ``queryLayout`` (by default the full frame, its mirror and two centre crops).
     public func queryFingerprint(of buffer: PixelBuffer) -> Fingerprint {
         fingerprint(of: buffer, layout: queryLayout)
     }
 
-    /// The views of `layout`.
+    /// The views of `layout`, in ``FingerprintViewLayout/viewRegions`` order. Every view's
+    /// histogram comes from the working planes' shared cells (coarse views included, over
+    /// the same fractional region). O(source pixels + regions × workingSize² + coarse
+    /// regions × coarseSize²).
     public func fingerprint(of buffer: PixelBuffer, layout: FingerprintViewLayout) -> Fingerprint {
         let planes = WorkingPlanes(buffer, width: min(buffer.width, workingSize), height: min(buffer.height, workingSize),
                                    using: instructionSet)
         let luma = planes.luma
-        let rects = layout.regions.map { region in
-            let b = region.pixelBounds(width: luma.width, height: luma.height)
+        func rect(_ region: ViewRegion, _ plane: FloatImage) -> PixelRect {
+            let b = region.pixelBounds(width: plane.width, height: plane.height)
             return PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
         }
-        let histograms = planes.histograms(of: rects)
+        let histograms = planes.histograms(of: (layout.regions + layout.coarseRegions).map { rect($0, luma) })
         var workspace = PDQHasher.Workspace()
-        return Fingerprint(views: layout.regions.indices.map { i in
-            view(luma, layout.regions[i], rects[i], histograms[i], &workspace)
-        })
+        var views: [FingerprintView] = []
+        views.reserveCapacity(layout.viewCount)
+        for (i, region) in layout.regions.enumerated() {
+            views += self.views(luma, region, rect(region, luma), histograms[i], &workspace,
+                                mirrored: i == 0 && layout.mirrorsFullFrame)
+        }
+        if !layout.coarseRegions.isEmpty {
+            let coarse = ImageKernels.areaResample(luma, width: min(luma.width, layout.coarseSize),
+                                                   height: min(luma.height, layout.coarseSize), using: instructionSet)
+            for (k, region) in layout.coarseRegions.enumerated() {
+                views += self.views(coarse, region, rect(region, coarse), histograms[layout.regions.count + k], &workspace,
+                                    mirrored: false)
+            }
+        }
+        return Fingerprint(views: views)
     }
 
     /// The working image: the source area-averaged to at most ``workingSize`` per side
@@ -76,18 +91,23 @@ public struct Fingerprinter: Sendable {
         return (color, ImageKernels.luma(of: color, using: instructionSet))
     }
 
-    /// One view of the working luma plane.
-    private func view(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ histogram: ColorHistogram,
-                      _ workspace: inout PDQHasher.Workspace) -> FingerprintView {
+    /// One view of a luma plane (the working one or the coarse one); with `mirrored`, also
+    /// the left–right mirrored view, derived from the same transforms.
+    private func views(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ histogram: ColorHistogram,
+                       _ workspace: inout PDQHasher.Workspace, mirrored: Bool) -> [FingerprintView] {
         let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, workspace: &workspace)
         let codes = PerceptualHashes.codes(luma: luma, region: rect, using: instructionSet)
+        let dct = PerceptualHashes.dctCoefficients(block32x32: codes.block, using: instructionSet)
         let flat = PerceptualHashes.contrast(codes.block) < Self.flatContrast
-        return FingerprintView(
+        let view = FingerprintView(
             region: region,
             aHash: codes.aHash,
             dHash: codes.dHash,
-            pHash: PerceptualHashes.dctHash(block32x32: codes.block, using: instructionSet),
+            pHash: PerceptualHashes.dctHash(coefficients: dct),
             pdq: pdq.hash, quality: flat ? 0 : pdq.quality,
             histogram: histogram)
+        guard mirrored else { return [view] }
+        return [view, view.mirrored(pdq: pdq.hash(for: .flipY),
+                                    pHash: PerceptualHashes.dctHash(coefficients: PerceptualHashes.mirroredDCT(dct)))]
     }
 }

@@ -69,7 +69,19 @@ public enum PerceptualHashes {
 
     /// pHash of a 32×32 block made by ``dctHashBlock(luma:region:using:)``.
     public static func dctHash(block32x32 block: [Float], using isa: InstructionSet = .best) -> UInt64 {
-        let coefficients = DCTMatrix.pHash.transform(block, using: isa)
+        dctHash(coefficients: dctCoefficients(block32x32: block, using: isa))
+    }
+
+    /// The 8×8 DCT-II coefficients pHash thresholds (frequencies 1…8 per side, row =
+    /// vertical frequency) of a 32×32 block. O(32³).
+    public static func dctCoefficients(block32x32 block: [Float], using isa: InstructionSet = .best) -> [Float] {
+        DCTMatrix.pHash.transform(block, using: isa)
+    }
+
+    /// pHash of 64 coefficients from ``dctCoefficients(block32x32:using:)``: bit `8r + c`
+    /// set when coefficient (r, c) exceeds the median (the 32nd smallest). O(64 log 64).
+    public static func dctHash(coefficients: [Float]) -> UInt64 {
+        precondition(coefficients.count == 64, "pHash has 8x8 coefficients")
         let median = coefficients.sorted()[31]
         var hash: UInt64 = 0
         for k in 0..<64 where coefficients[k] > median { hash |= 1 << UInt64(k) }

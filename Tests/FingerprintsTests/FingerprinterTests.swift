@@ -59,11 +59,11 @@ import Fingerprints
 
     @Test func catalogLayoutGivesOneViewPerRegionFullFrameFirst() throws {
         let fp = Fingerprinter().fingerprint(of: syntheticPhoto(width: 400, height: 300, seed: 3))
-        #expect(fp.views.map(\.region) == FingerprintViewLayout.catalog.regions)
+        #expect(fp.views.map(\.region) == FingerprintViewLayout.catalog.viewRegions)
         #expect(fp.full?.region == .full)
         #expect(try Fingerprint(serialized: fp.serialized()) == fp)
         let q = Fingerprinter().queryFingerprint(of: syntheticPhoto(width: 400, height: 300, seed: 3))
-        #expect(q.views.map(\.region) == FingerprintViewLayout.query.regions)
+        #expect(q.views.map(\.region) == FingerprintViewLayout.query.viewRegions)
         #expect(q.views[0] == fp.views[0])
     }
 
@@ -131,7 +131,7 @@ import Fingerprints
     func tinyAndExtremeShapesFingerprintWithoutTrouble(size: (Int, Int)) {
         let buffer = randomBuffer(format: .rgba8, width: size.0, height: size.1, seed: 3)
         let fp = Fingerprinter().fingerprint(of: buffer)
-        #expect(fp.views.count == FingerprintViewLayout.catalog.regions.count)
+        #expect(fp.views.count == FingerprintViewLayout.catalog.viewCount)
         #expect(fp.views.allSatisfy { (0...100).contains($0.quality) })
         if min(size.0, size.1) < PDQHasher.minimumSide { #expect(fp.full?.quality == 0) }
         #expect(Fingerprinter(using: .portable).fingerprint(of: buffer) == fp)
