@@ -12,31 +12,45 @@ import Fingerprints
     }
 
     /// The fingerprint as the documentation defines it, composed from the public kernels one
-    /// step at a time (working image, luma, crops, PDQ, hashes, histogram of the colour image).
+    /// step at a time (working image, luma, crops, PDQ, hashes, histogram of the colour image;
+    /// the mirrored full frame from the full frame's DCTs; coarse views from the working luma
+    /// area-averaged to the layout's coarse size, their histograms from the working image).
     static func composedFingerprint(of buffer: PixelBuffer, layout: FingerprintViewLayout, workingSize: Int = 512) -> Fingerprint {
         let working = Fingerprinter(workingSize: workingSize, using: .portable).workingImage(of: buffer)
-        let luma = working.luma
-        return Fingerprint(views: layout.regions.map { region in
-            let b = region.pixelBounds(width: luma.width, height: luma.height)
-            let rect = PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
+        func bounds(_ region: ViewRegion, _ plane: FloatImage) -> PixelRect {
+            let b = region.pixelBounds(width: plane.width, height: plane.height)
+            return PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
+        }
+        func views(_ luma: FloatImage, _ region: ViewRegion, mirrored: Bool) -> [FingerprintView] {
+            let rect = bounds(region, luma)
             let pdq = PDQHasher(using: .portable).hash(luma: luma.cropped(to: rect))
             let block = PerceptualHashes.dctHashBlock(luma: luma, region: rect, using: .portable)
+            let colourRect = bounds(region, working.color)
             var counts = [UInt32](repeating: 0, count: ColorHistogram.binCount)
             if working.color.channels == 4 {
-                counts = ImageKernels.hsvHistogramCounts(working.color, region: rect, using: .portable)
+                counts = ImageKernels.hsvHistogramCounts(working.color, region: colourRect, using: .portable)
             } else {
-                for y in rect.y..<(rect.y + rect.height) {
-                    for x in rect.x..<(rect.x + rect.width) { counts[min(15, Int(working.color[x, y] * 0.0625))] += 1 }
+                for y in colourRect.y..<(colourRect.y + colourRect.height) {
+                    for x in colourRect.x..<(colourRect.x + colourRect.width) { counts[min(15, Int(working.color[x, y] * 0.0625))] += 1 }
                 }
             }
-            return FingerprintView(
+            let view = FingerprintView(
                 region: region,
                 aHash: PerceptualHashes.averageHash(luma: luma, region: rect, using: .portable),
                 dHash: PerceptualHashes.differenceHash(luma: luma, region: rect, using: .portable),
                 pHash: PerceptualHashes.dctHash(block32x32: block, using: .portable),
                 pdq: pdq.hash, quality: PerceptualHashes.contrast(block) < Fingerprinter.flatContrast ? 0 : pdq.quality,
                 histogram: ColorHistogram(counts: counts))
-        })
+            guard mirrored else { return [view] }
+            let dct = PerceptualHashes.dctCoefficients(block32x32: block, using: .portable)
+            return [view, view.mirrored(pdq: pdq.hash(for: .flipY),
+                                        pHash: PerceptualHashes.dctHash(coefficients: PerceptualHashes.mirroredDCT(dct)))]
+        }
+        let luma = working.luma
+        let coarse = ImageKernels.areaResample(luma, width: min(luma.width, layout.coarseSize),
+                                               height: min(luma.height, layout.coarseSize), using: .portable)
+        return Fingerprint(views: layout.regions.enumerated().flatMap { views(luma, $1, mirrored: $0 == 0 && layout.mirrorsFullFrame) }
+                           + layout.coarseRegions.flatMap { views(coarse, $0, mirrored: false) })
     }
 
     /// The fused fast path (working planes, in-place view regions, histogram cells) gives the
