@@ -23,6 +23,8 @@ typedef struct {
     size_t destination_size;
     char *message;
     size_t message_size;
+    glimpse_row_sink row_sink;             /* glimpse_decode_rows only: rows go here, no buffer */
+    void *row_sink_context;
 } glimpse_request;
 
 /** printf-style into the request's message buffer (truncating, always terminated). */

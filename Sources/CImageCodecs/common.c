@@ -211,4 +211,23 @@ glimpse_status glimpse_decode(const uint8_t *data, size_t size, const glimpse_de
                           result, message, message_size);
 }
 
+glimpse_status glimpse_decode_rows(const uint8_t *data, size_t size, const glimpse_decode_options *options,
+                                   glimpse_row_sink sink, void *context, glimpse_image_info *info_out,
+                                   glimpse_decode_result *result, char *message, size_t message_size) {
+    if (options == NULL || result == NULL || sink == NULL) return GLIMPSE_ERR_ARGUMENT;
+    memset(result, 0, sizeof *result);
+    glimpse_image_info local_info;
+    glimpse_image_info *info = info_out ? info_out : &local_info;
+    glimpse_request request = {data, size, GLIMPSE_MODE_DECODE, options, info, result, NULL, 0,
+                               message, message_size, sink, context};
+    if (glimpse_detect_format(data, size) != GLIMPSE_FORMAT_PNG) {
+        memset(info, 0, sizeof *info);
+        info->orientation = 1;
+        info->format = glimpse_detect_format(data, size);
+        glimpse_set_message(&request, "row-by-row decoding is for PNG only");
+        return GLIMPSE_ERR_UNSUPPORTED;
+    }
+    return dispatch(&request);
+}
+
 void glimpse_free(void *pixels) { free(pixels); }

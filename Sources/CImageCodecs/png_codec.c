@@ -232,6 +232,30 @@ glimpse_status glimpse_png_run(const glimpse_request *request) {
         png_error(png, "internal: unexpected row size");
     }
 
+    int whole = rx == 0 && ry == 0 && rw == width && rh == height;
+    if (request->row_sink != NULL) {
+        /* Rows to a sink, no buffer: whole non-interlaced images only (see glimpse_decode_rows). */
+        if (passes > 1 || !whole || state.allow_damaged) {
+            glimpse_set_message(request, "row-by-row decoding needs a whole, non-interlaced PNG without allow_damaged");
+            png_destroy_read_struct(&png, &png_info, NULL);
+            return GLIMPSE_ERR_UNSUPPORTED;
+        }
+        scratch = malloc(row_bytes);
+        if (scratch == NULL) png_error(png, "out of memory");
+        for (uint32_t y = 0; y < height; y++) {
+            if (y == height - 1) begin_final_row(&state, width);
+            png_read_row(png, scratch, NULL);
+            request->row_sink(request->row_sink_context, y, scratch);
+        }
+        png_read_end(png, NULL); /* checks the chunks after the image data */
+        free(scratch);
+        scratch = NULL;
+        png_destroy_read_struct(&png, &png_info, NULL);
+        result->pixels = NULL;
+        result->damaged = state.damaged;
+        return GLIMPSE_OK;
+    }
+
     if (request->destination != NULL) {
         if (request->destination_size < needed) {
             glimpse_set_message(request, "destination holds %zu bytes, %zu needed", request->destination_size,
@@ -251,7 +275,6 @@ glimpse_status glimpse_png_run(const glimpse_request *request) {
     }
     if (state.allow_damaged && request->destination != NULL) memset(pixels, 0, needed);
 
-    int whole = rx == 0 && ry == 0 && rw == width && rh == height;
     if (passes > 1) {
         /* Interlaced: every pass touches every row, so the full frame is needed. */
         uint8_t *frame = pixels;

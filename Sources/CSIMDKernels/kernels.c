@@ -896,6 +896,51 @@ int glimpse_pdq_quality64(const float *b) {
 
 /* ---- Working planes: area resample, luma and HSV bins in one pass over the source ------- */
 
+/* Output row o of the working planes from its vertical sums `vrow` (src_width·channels
+ * floats): the horizontal pass (weighted_columns_f32_body's operations; skipped when
+ * xidentity, every weight being exactly 1), then luma (luma_rgbaf_body's formula) and the
+ * colour bin of every output pixel. */
+BODY void finish_working_row(const float *vrow, int channels, const int32_t *xts, const int32_t *xtc,
+                             const int32_t *xto, const float *xw, int ow, int xidentity, float *hrow, float *l,
+                             uint8_t *bn) {
+    const float *h = vrow;
+    if (!xidentity) {
+        if (channels == 4) {
+            for (int q = 0; q < ow; q++) {
+                float acc0 = 0.0f, acc1 = 0.0f, acc2 = 0.0f, acc3 = 0.0f;
+                const float *p = vrow + (size_t)xts[q] * 4;
+                const float *wt = xw + xto[q];
+                for (int t = 0; t < xtc[q]; t++) {
+                    acc0 += wt[t] * p[4 * t];
+                    acc1 += wt[t] * p[4 * t + 1];
+                    acc2 += wt[t] * p[4 * t + 2];
+                    acc3 += wt[t] * p[4 * t + 3];
+                }
+                hrow[4 * q] = acc0; hrow[4 * q + 1] = acc1; hrow[4 * q + 2] = acc2; hrow[4 * q + 3] = acc3;
+            }
+        } else {
+            for (int q = 0; q < ow; q++) {
+                float acc = 0.0f;
+                const float *p = vrow + xts[q];
+                const float *wt = xw + xto[q];
+                for (int t = 0; t < xtc[q]; t++) acc += wt[t] * p[t];
+                hrow[q] = acc;
+            }
+        }
+        h = hrow;
+    }
+    if (channels == 4) {
+        for (int x = 0; x < ow; x++) l[x] = kLumaR * h[4 * x] + kLumaG * h[4 * x + 1] + kLumaB * h[4 * x + 2];
+        for (int x = 0; x < ow; x++) bn[x] = (uint8_t)hsv_bin(h[4 * x], h[4 * x + 1], h[4 * x + 2]);
+    } else {
+        for (int x = 0; x < ow; x++) {
+            l[x] = h[x];
+            const int g = (int)(h[x] * 0.0625f);
+            bn[x] = (uint8_t)(g > 15 ? 15 : g);
+        }
+    }
+}
+
 BODY void working_planes_body(const uint8_t *src, size_t ss, int sw, int channels, const int32_t *yts,
                               const int32_t *ytc, const int32_t *yto, const float *yw, int oh, int yidentity,
                               const int32_t *xts, const int32_t *xtc, const int32_t *xto, const float *xw, int ow,
@@ -919,48 +964,8 @@ BODY void working_planes_body(const uint8_t *src, size_t ss, int sw, int channel
                 }
             }
         }
-        /* Horizontal pass (weighted_columns_f32_body's operations) on that one row. */
-        const float *h = vrow;
-        if (!xidentity) {
-            const float *s = vrow;
-            float *d = hrow;
-            if (channels == 4) {
-                for (int q = 0; q < ow; q++) {
-                    float acc0 = 0.0f, acc1 = 0.0f, acc2 = 0.0f, acc3 = 0.0f;
-                    const float *p = s + (size_t)xts[q] * 4;
-                    const float *wt = xw + xto[q];
-                    for (int t = 0; t < xtc[q]; t++) {
-                        acc0 += wt[t] * p[4 * t];
-                        acc1 += wt[t] * p[4 * t + 1];
-                        acc2 += wt[t] * p[4 * t + 2];
-                        acc3 += wt[t] * p[4 * t + 3];
-                    }
-                    d[4 * q] = acc0; d[4 * q + 1] = acc1; d[4 * q + 2] = acc2; d[4 * q + 3] = acc3;
-                }
-            } else {
-                for (int q = 0; q < ow; q++) {
-                    float acc = 0.0f;
-                    const float *p = s + xts[q];
-                    const float *wt = xw + xto[q];
-                    for (int t = 0; t < xtc[q]; t++) acc += wt[t] * p[t];
-                    d[q] = acc;
-                }
-            }
-            h = hrow;
-        }
-        /* Luma (luma_rgbaf_body's formula) and colour bin of every output pixel. */
-        float *l = luma + (size_t)o * ls;
-        uint8_t *bn = bins + (size_t)o * bs;
-        if (channels == 4) {
-            for (int x = 0; x < ow; x++) l[x] = kLumaR * h[4 * x] + kLumaG * h[4 * x + 1] + kLumaB * h[4 * x + 2];
-            for (int x = 0; x < ow; x++) bn[x] = (uint8_t)hsv_bin(h[4 * x], h[4 * x + 1], h[4 * x + 2]);
-        } else {
-            for (int x = 0; x < ow; x++) {
-                l[x] = h[x];
-                const int g = (int)(h[x] * 0.0625f);
-                bn[x] = (uint8_t)(g > 15 ? 15 : g);
-            }
-        }
+        finish_working_row(vrow, channels, xts, xtc, xto, xw, ow, xidentity, hrow, luma + (size_t)o * ls,
+                           bins + (size_t)o * bs);
     }
 }
 VARIANTS(void, working_planes,
@@ -981,6 +986,35 @@ void glimpse_working_planes_u8(int isa, const uint8_t *src, size_t src_stride, i
     DISPATCH(working_planes, (src, src_stride, src_width, channels, y_tap_start, y_tap_count, y_tap_offset, y_weights,
                               out_height, y_identity, x_tap_start, x_tap_count, x_tap_offset, x_weights, out_width,
                               x_identity, vrow, hrow, luma, luma_stride, bins, bins_stride))
+}
+
+/* Streaming form: source rows arrive one at a time, in order. A source row overlaps at most
+ * two output rows (outputs are never smaller than a source pixel), so two accumulators,
+ * chosen by the parity of the output row, hold the open vertical sums. Each sum starts at
+ * 0.0f and adds its taps in order, exactly as weighted_rows_u8_body does. */
+BODY void working_planes_push_body(glimpse_working_planes_stream *st, const uint8_t *row) {
+    const int len = st->source_width * st->channels;
+    const int y = st->next_source_row++;
+    for (int o = st->first_open_row; o < st->out_height && st->y_tap_start[o] <= y; o++) {
+        const int t = y - st->y_tap_start[o];
+        if (t >= st->y_tap_count[o]) continue;
+        float *acc = st->accumulators + (size_t)(o & 1) * len;
+        const float wt = st->y_weights[st->y_tap_offset[o] + t];
+        if (t == 0)
+            for (int x = 0; x < len; x++) acc[x] = 0.0f;
+        for (int x = 0; x < len; x++) acc[x] += wt * (float)row[x];
+        if (t == st->y_tap_count[o] - 1) {
+            finish_working_row(acc, st->channels, st->x_tap_start, st->x_tap_count, st->x_tap_offset, st->x_weights,
+                               st->out_width, st->x_identity, st->row_scratch, st->luma + (size_t)o * st->out_width,
+                               st->bins + (size_t)o * st->out_width);
+            st->first_open_row = o + 1;
+        }
+    }
+}
+VARIANTS(void, working_planes_push, (glimpse_working_planes_stream *st, const uint8_t *row), (st, row))
+void glimpse_working_planes_push_row(int isa, glimpse_working_planes_stream *stream, const uint8_t *row) {
+    if (stream->next_source_row >= stream->source_height) return;
+    DISPATCH(working_planes_push, (stream, row))
 }
 
 /* ---- Byte histogram of a bin plane -------------------------------------------------------- */

@@ -1,3 +1,9 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// Computes ``Fingerprint``s: the entry point from pixels to the codes the index searches.
 ///
 /// Cost model: the source buffer is read exactly once, by an area-averaging resample to
@@ -56,8 +62,38 @@ public struct Fingerprinter: Sendable {
     /// the same fractional region). O(source pixels + regions × workingSize² + coarse
     /// regions × coarseSize²).
     public func fingerprint(of buffer: PixelBuffer, layout: FingerprintViewLayout) -> Fingerprint {
-        let planes = WorkingPlanes(buffer, width: min(buffer.width, workingSize), height: min(buffer.height, workingSize),
-                                   using: instructionSet)
+        fingerprint(WorkingPlanes(buffer, width: min(buffer.width, workingSize), height: min(buffer.height, workingSize),
+                                  using: instructionSet), layout: layout)
+    }
+
+    /// Decodes image bytes with `options` and fingerprints the result with `layout`
+    /// (default ``layout``): the same fingerprint as decoding with
+    /// ``ImageDecoder/decode(_:source:options:)`` and calling ``fingerprint(of:layout:)``.
+    ///
+    /// The pixels go from the decoder to the working image row by row
+    /// (``ImageDecoder/decodeRows(_:source:options:into:)``): a whole, non-interlaced PNG is
+    /// never stored at full size (a 1080p PNG saves an 8 MB buffer and a pass over it);
+    /// anything else is decoded into a buffer first, as before.
+    public func fingerprint<Bytes: ContiguousBytes>(
+        decoding bytes: Bytes, source: String = "<memory>", options: DecodeOptions = DecodeOptions(),
+        layout: FingerprintViewLayout? = nil, decoder: ImageDecoder = ImageDecoder()
+    ) throws(DecodeError) -> Fingerprint {
+        var builder = WorkingPlanes.Builder(workingSize: workingSize, using: instructionSet)
+        _ = try decoder.decodeRows(bytes, source: source, options: options, into: &builder)
+        return fingerprint(builder.planes(), layout: layout ?? self.layout)
+    }
+
+    /// Reads the file at `path` and fingerprints it while decoding; see
+    /// ``fingerprint(decoding:source:options:layout:decoder:)``.
+    public func fingerprint(decodingFile path: String, options: DecodeOptions = DecodeOptions(),
+                            layout: FingerprintViewLayout? = nil, decoder: ImageDecoder = ImageDecoder()) throws(DecodeError) -> Fingerprint {
+        var builder = WorkingPlanes.Builder(workingSize: workingSize, using: instructionSet)
+        _ = try decoder.decodeRows(file: path, options: options, into: &builder)
+        return fingerprint(builder.planes(), layout: layout ?? self.layout)
+    }
+
+    /// The views of `layout` from the working planes.
+    private func fingerprint(_ planes: WorkingPlanes, layout: FingerprintViewLayout) -> Fingerprint {
         let luma = planes.luma
         func rect(_ region: ViewRegion, _ plane: FloatImage) -> PixelRect {
             let b = region.pixelBounds(width: plane.width, height: plane.height)

@@ -46,6 +46,85 @@ struct WorkingPlanes {
         self.bins = bins
     }
 
+    /// Planes already computed (by ``Builder``).
+    init(luma: FloatImage, bins: [UInt8]) {
+        precondition(bins.count == luma.width * luma.height, "one bin per working pixel")
+        self.luma = luma
+        self.bins = bins
+    }
+
+    /// Builds the planes from rows delivered one at a time (``ImageDecoder/decodeRows(_:source:options:into:)``),
+    /// so the source image never has to exist in memory: `glimpse_working_planes_push_row`
+    /// keeps the (at most two) open vertical sums and finishes each working row as soon as its
+    /// last source row has arrived. The planes equal ``WorkingPlanes/init(_:width:height:using:)``'s
+    /// on the same pixels, bit for bit.
+    struct Builder: DecodedRowSink {
+        let workingSize: Int
+        let isa: InstructionSet
+        private var sourceWidth = 0, sourceHeight = 0, channels = 0, width = 0, height = 0
+        private var xs = AreaWeights(source: 1, target: 1), ys = AreaWeights(source: 1, target: 1)
+        private var accumulators: [Float] = [], scratch: [Float] = [], luma: [Float] = [], bins: [UInt8] = []
+        private var nextSourceRow: Int32 = 0, firstOpenRow: Int32 = 0
+
+        init(workingSize: Int, using isa: InstructionSet) {
+            self.workingSize = workingSize
+            self.isa = isa
+        }
+
+        mutating func begin(width sourceWidth: Int, height sourceHeight: Int, format: PixelFormat) {
+            self.sourceWidth = sourceWidth
+            self.sourceHeight = sourceHeight
+            channels = format.bytesPerPixel
+            width = min(sourceWidth, workingSize)
+            height = min(sourceHeight, workingSize)
+            xs = AreaWeights(source: sourceWidth, target: width)
+            ys = AreaWeights(source: sourceHeight, target: height)
+            func uninitialized<T>(_ n: Int, _: T.Type) -> [T] { [T](unsafeUninitializedCapacity: n) { _, count in count = n } }
+            accumulators = uninitialized(2 * sourceWidth * channels, Float.self)
+            scratch = uninitialized(width * channels, Float.self)
+            luma = uninitialized(width * height, Float.self)
+            bins = uninitialized(width * height, UInt8.self)
+            nextSourceRow = 0
+            firstOpenRow = 0
+        }
+
+        mutating func consume(row: UnsafeBufferPointer<UInt8>, y: Int) {
+            precondition(y == Int(nextSourceRow) && row.count >= sourceWidth * channels, "rows must arrive in order, whole")
+            let (isa, xIdentity) = (isa, Int32(width == sourceWidth ? 1 : 0))
+            let shape = (Int32(sourceWidth), Int32(sourceHeight), Int32(channels), Int32(width), Int32(height))
+            let progress = (nextSourceRow, firstOpenRow)
+            let next = ys.withPointers { yts, ytc, yto, yw in
+                xs.withPointers { xts, xtc, xto, xw in
+                    accumulators.withUnsafeMutableBufferPointer { acc in
+                        scratch.withUnsafeMutableBufferPointer { s in
+                            luma.withUnsafeMutableBufferPointer { l in
+                                bins.withUnsafeMutableBufferPointer { b in
+                                    var stream = glimpse_working_planes_stream(
+                                        source_width: shape.0, source_height: shape.1, channels: shape.2,
+                                        out_width: shape.3, out_height: shape.4,
+                                        y_tap_start: yts, y_tap_count: ytc, y_tap_offset: yto, y_weights: yw,
+                                        x_tap_start: xts, x_tap_count: xtc, x_tap_offset: xto, x_weights: xw,
+                                        x_identity: xIdentity, accumulators: acc.baseAddress, row_scratch: s.baseAddress,
+                                        luma: l.baseAddress, bins: b.baseAddress,
+                                        next_source_row: progress.0, first_open_row: progress.1)
+                                    glimpse_working_planes_push_row(isa.code, &stream, row.baseAddress)
+                                    return (stream.next_source_row, stream.first_open_row)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            (nextSourceRow, firstOpenRow) = next
+        }
+
+        /// The planes, once every source row has arrived.
+        func planes() -> WorkingPlanes {
+            precondition(Int(firstOpenRow) == height && height > 0, "working planes need every source row")
+            return WorkingPlanes(luma: FloatImage(width: width, height: height, channels: 1, samples: luma), bins: bins)
+        }
+    }
+
     /// The colour histogram of each rectangle (which must lie inside the planes). The
     /// rectangles' edges cut the plane into cells; each cell's bins are counted once and
     /// each histogram sums the cells it covers, so overlapping views cost one pass over the

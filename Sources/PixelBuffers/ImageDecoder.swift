@@ -65,7 +65,7 @@ public struct ImageDecoder: Sendable {
         return try outcome.get()
     }
 
-    private func decode(_ raw: UnsafeRawBufferPointer, source: String, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
+    func decode(_ raw: UnsafeRawBufferPointer, source: String, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
         guard options.maxPixels > 0 else {
             throw .invalidOptions(source: source, reason: "maxPixels must be positive, not \(options.maxPixels)")
         }

@@ -12,7 +12,8 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
         discussion: """
             Each run reads the file, decodes it at the smallest DCT scale whose short side is \
             at least --min-side pixels (JPEG; PNG decodes at full size), and computes every view \
-            and every code of the catalog layout. Prints one JSON line: {"file", "medianMs", \
+            and every code of the catalog layout, with the rows going from the decoder straight \
+            into the working image (Fingerprinter.fingerprint(decodingFile:)). Prints one JSON line: {"file", "medianMs", \
             "bestMs", "runs", "scale", "decodedWidth", "decodedHeight", "views", "decodeOnly"}.
             """,
         shouldDisplay: false
@@ -53,8 +54,8 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
         let fingerprintOnce = decodeOnly
             ? { () throws(DecodeError) in last = try decoder.decode(file: image, options: options) }
             : { () throws(DecodeError) in
-                last = try decoder.decode(file: image, options: options)
-                views = fingerprinter.fingerprint(of: last.pixels).views.count
+                // Rows go straight from the decoder into the working image (a whole PNG is never stored).
+                views = try fingerprinter.fingerprint(decodingFile: image, options: options, decoder: decoder).views.count
             }
         let timing: RunTiming
         do {

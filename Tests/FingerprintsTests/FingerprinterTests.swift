@@ -1,5 +1,6 @@
 import Testing
 import Fingerprints
+import Foundation
 
 @Suite struct FingerprinterTests {
     @Test func fingerprintsAreIdenticalOnEveryInstructionSet() {
@@ -149,5 +150,61 @@ import Fingerprints
         #expect(fp.views.allSatisfy { (0...100).contains($0.quality) })
         if min(size.0, size.1) < PDQHasher.minimumSide { #expect(fp.full?.quality == 0) }
         #expect(Fingerprinter(using: .portable).fingerprint(of: buffer) == fp)
+    }
+}
+
+@Suite struct DecodingFingerprintTests {
+    /// Fingerprinting straight from the decoder's rows gives the fingerprint of the decoded
+    /// buffer; a whole non-interlaced PNG is streamed (never stored), everything else is
+    /// decoded into a buffer first.
+    @Test func fingerprintWhileDecodingEqualsDecodeThenFingerprint() throws {
+        let photo = try ImageDecoder().decode(file: testdataURL.appendingPathComponent("catalog/landmarks/hurricane-ridge.jpg").path).pixels
+        let gray = try PixelBuffer(format: .gray8, width: 613, height: 301,
+                                   bytes: (0..<(613 * 301)).map { UInt8(truncatingIfNeeded: $0 &* 7 / 5 + $0 / 613) })
+        var files: [(String, [UInt8], Bool)] = [
+            ("photo.png", try PNGEncoder().encode(photo), true),
+            ("synthetic.png", try PNGEncoder().encode(syntheticPhoto(width: 1300, height: 517, seed: 4)), true),
+            ("gray.png", try PNGEncoder().encode(gray), true),
+            ("small.png", try PNGEncoder().encode(syntheticPhoto(width: 200, height: 90, seed: 5)), true),
+        ]
+        for name in ["basi2c08.png", "basn3p04.png", "basn0g16.png"] {
+            files.append((name, Array(try Data(contentsOf: testdataURL.appendingPathComponent("pngsuite/\(name)"))), !name.hasPrefix("basi")))
+        }
+        files.append(("hurricane-ridge.jpg", Array(try Data(contentsOf: testdataURL.appendingPathComponent("catalog/landmarks/hurricane-ridge.jpg"))), false))
+        for (name, bytes, streams) in files {
+            for options in [DecodeOptions(minimumShortSide: 256), DecodeOptions(region: .fractions(x: 0.1, y: 0.2, width: 0.5, height: 0.5))] {
+                let decoded = try ImageDecoder().decode(bytes, source: name, options: options).pixels
+                for isa in supportedInstructionSets {
+                    let fingerprinter = Fingerprinter(using: isa)
+                    let expected = fingerprinter.fingerprint(of: decoded)
+                    #expect(try fingerprinter.fingerprint(decoding: bytes, source: name, options: options) == expected, "\(name) \(isa)")
+                }
+                var rows = RowCollector()
+                let summary = try ImageDecoder().decodeRows(bytes, source: name, options: options, into: &rows)
+                #expect(summary.streamed == (streams && options.region == nil), "\(name)")
+                #expect(rows.bytes == decoded.packedBytes() && rows.width == decoded.width && rows.format == decoded.format, "\(name)")
+            }
+        }
+    }
+
+    @Test func damagedPNGFailsAsTheBufferedDecodeDoes() throws {
+        var bytes = try PNGEncoder().encode(syntheticPhoto(width: 300, height: 200, seed: 6))
+        bytes.removeLast(bytes.count / 3)
+        #expect(throws: DecodeError.self) { try ImageDecoder().decode(bytes) }
+        #expect(throws: DecodeError.self) { try Fingerprinter().fingerprint(decoding: bytes) }
+    }
+}
+
+/// Collects the rows a decoder hands over.
+private struct RowCollector: DecodedRowSink {
+    var bytes: [UInt8] = [], width = 0, format = PixelFormat.rgba8, next = 0
+    mutating func begin(width: Int, height: Int, format: PixelFormat) {
+        self.width = width
+        self.format = format
+    }
+    mutating func consume(row: UnsafeBufferPointer<UInt8>, y: Int) {
+        #expect(y == next)
+        next += 1
+        bytes.append(contentsOf: row)
     }
 }

@@ -131,6 +131,21 @@ glimpse_status glimpse_decode(const uint8_t *data, size_t size, const glimpse_de
                               uint8_t *destination, size_t destination_size,
                               glimpse_image_info *info, glimpse_decode_result *result, char *message, size_t message_size);
 
+/** Receives one decoded row: `row` holds width * channels bytes, valid only during the call. */
+typedef void (*glimpse_row_sink)(void *context, uint32_t y, const uint8_t *row);
+
+/**
+ * Decodes a whole, non-interlaced PNG (region and allow_damaged unset) and hands each RGBA8
+ * row, top to bottom, to sink(context, y, row) instead of storing it: no pixel buffer is
+ * allocated (result->pixels stays NULL; the other result fields are set as by
+ * glimpse_decode). The rows equal those glimpse_decode writes. Anything else (JPEG,
+ * interlaced PNG, a region, allow_damaged) returns GLIMPSE_ERR_UNSUPPORTED before decoding:
+ * decode into a buffer instead. On failure the sink may already have received some rows.
+ */
+glimpse_status glimpse_decode_rows(const uint8_t *data, size_t size, const glimpse_decode_options *options,
+                                   glimpse_row_sink sink, void *context, glimpse_image_info *info,
+                                   glimpse_decode_result *result, char *message, size_t message_size);
+
 /** Frees pixels malloc'd by glimpse_decode. NULL is fine. */
 void glimpse_free(void *pixels);
 

@@ -167,6 +167,32 @@ void glimpse_working_planes_u8(int isa, const uint8_t *src, size_t src_stride, i
                                int x_identity, float *scratch, float *luma, size_t luma_stride,
                                uint8_t *bins, size_t bins_stride);
 
+/* glimpse_working_planes_u8 fed one source row at a time (e.g. straight from a decoder), so
+ * the source image never needs to exist in memory. The caller fills every field but the last
+ * two (zero them), then calls glimpse_working_planes_push_row once per source row, top to
+ * bottom; after the last row the planes hold exactly what glimpse_working_planes_u8 gives. */
+typedef struct {
+    int source_width, source_height, channels, out_width, out_height;
+    const int32_t *y_tap_start, *y_tap_count, *y_tap_offset;
+    const float *y_weights;
+    const int32_t *x_tap_start, *x_tap_count, *x_tap_offset;
+    const float *x_weights;
+    /* 1 when out_width == source_width (every horizontal weight is exactly 1). */
+    int x_identity;
+    /* 2 * source_width * channels floats (the open vertical sums). */
+    float *accumulators;
+    /* out_width * channels floats. */
+    float *row_scratch;
+    /* out_width * out_height floats / bytes. */
+    float *luma;
+    uint8_t *bins;
+    /* Progress: the next source row expected and the lowest unfinished output row. */
+    int next_source_row, first_open_row;
+} glimpse_working_planes_stream;
+
+/* Adds one source row (source_width * channels bytes). Rows beyond source_height are ignored. */
+void glimpse_working_planes_push_row(int isa, glimpse_working_planes_stream *stream, const uint8_t *row);
+
 /* Adds the number of occurrences of each value (0…63) in a width×height byte plane to counts. */
 void glimpse_bin_counts(const uint8_t *bins, size_t stride, int width, int height, uint32_t counts[64]);
 

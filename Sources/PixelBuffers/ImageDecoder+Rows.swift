@@ -1,0 +1,82 @@
+import CImageCodecs
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+extension ImageDecoder {
+    /// Decodes the file at `path` row by row into `sink`; see ``decodeRows(_:source:options:into:)``.
+    public func decodeRows<Sink: DecodedRowSink>(file path: String, options: DecodeOptions = DecodeOptions(),
+                                                 into sink: inout Sink) throws(DecodeError) -> DecodedRows {
+        let bytes = try FileBytes.contents(ofFile: path)
+        return try decodeRows(bytes, source: path, options: options, into: &sink)
+    }
+
+    /// Decodes image bytes and hands the pixels to `sink` one row at a time: the same rows,
+    /// top to bottom, that ``decode(_:source:options:)`` would put in its ``PixelBuffer``.
+    ///
+    /// A whole, non-interlaced PNG in its stored orientation (no region, not
+    /// ``DecodeOptions/allowDamaged``) is streamed straight from libpng: no image buffer is
+    /// allocated, each row is still in cache when the sink reads it. Anything else is decoded
+    /// into a buffer first and then handed over row by row. Cost: the decode, plus the
+    /// sink's work; memory: one row when streamed.
+    ///
+    /// On failure the sink may already have received some rows; discard it.
+    public func decodeRows<Bytes: ContiguousBytes, Sink: DecodedRowSink>(
+        _ bytes: Bytes, source: String = "<memory>", options: DecodeOptions = DecodeOptions(), into sink: inout Sink
+    ) throws(DecodeError) -> DecodedRows {
+        let outcome = bytes.withUnsafeBytes { raw -> Result<DecodedRows, DecodeError> in
+            Result { () throws(DecodeError) -> DecodedRows in try decodeRows(raw, source: source, options: options, into: &sink) }
+        }
+        return try outcome.get()
+    }
+
+    private func decodeRows<Sink: DecodedRowSink>(_ raw: UnsafeRawBufferPointer, source: String, options: DecodeOptions,
+                                                  into sink: inout Sink) throws(DecodeError) -> DecodedRows {
+        let data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+        var message = [CChar](repeating: 0, count: 256)
+        var cInfo = glimpse_image_info()
+        var cOptions = glimpse_decode_options()
+        cOptions.scale_num = 8
+        cOptions.max_pixels = UInt64(max(0, options.maxPixels))
+        var plan = glimpse_decode_result()
+        let canStream = options.region == nil && !options.allowDamaged && options.maxPixels > 0
+            && glimpse_plan(data, raw.count, &cOptions, &cInfo, &plan, &message, message.count) == GLIMPSE_OK
+            && cInfo.format == GLIMPSE_FORMAT_PNG && cInfo.interlaced == 0
+            && (!options.applyOrientation || cInfo.orientation == 1)
+        guard canStream else {
+            // Everything else, errors included: the buffered decode, then its rows.
+            let image = try decode(raw, source: source, options: options)
+            let pixels = image.pixels
+            sink.begin(width: pixels.width, height: pixels.height, format: pixels.format)
+            for y in 0..<pixels.height { pixels.withRow(y) { sink.consume(row: $0, y: y) } }
+            return DecodedRows(info: image.info, width: pixels.width, height: pixels.height, format: pixels.format,
+                               scale: image.scale, streamed: false)
+        }
+        let width = Int(plan.width), height = Int(plan.height)
+        sink.begin(width: width, height: height, format: .rgba8)
+        var result = glimpse_decode_result()
+        let rowBytes = width * PixelFormat.rgba8.bytesPerPixel
+        let status = withoutActuallyEscaping({ (row: UnsafeBufferPointer<UInt8>, y: Int) in sink.consume(row: row, y: y) }) { body in
+            var handler = RowHandler(rowBytes: rowBytes, body: body)
+            return withUnsafeMutablePointer(to: &handler) { context in
+                glimpse_decode_rows(data, raw.count, &cOptions, { context, y, row in
+                    guard let context, let row else { return }
+                    let handler = context.assumingMemoryBound(to: RowHandler.self).pointee
+                    handler.body(UnsafeBufferPointer(start: row, count: handler.rowBytes), Int(y))
+                }, context, &cInfo, &result, &message, message.count)
+            }
+        }
+        guard status == GLIMPSE_OK else {
+            throw Self.error(status, message: message, info: cInfo, source: source, limit: options.maxPixels)
+        }
+        return DecodedRows(info: Self.imageInfo(cInfo), width: width, height: height, format: .rgba8, scale: .full, streamed: true)
+    }
+}
+
+/// The Swift side of a `glimpse_row_sink` callback.
+private struct RowHandler {
+    let rowBytes: Int
+    let body: (UnsafeBufferPointer<UInt8>, Int) -> Void
+}
