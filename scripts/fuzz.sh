@@ -3,7 +3,8 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]
 #
-# TARGET: decoder   PNG/JPEG bytes + 8 option bytes (region, scale, orientation, damage)
+# TARGET: decoder   PNG/JPEG bytes + 8 option bytes (region, scale, orientation, damage);
+#                   GLIMPSE_FUZZ_CODEC_SOURCES=DIR fuzzes instrumented libpng/libjpeg too
 #         manifest  catalog manifest JSON (ManifestCatalogSource)
 #         pagetoken page tokens as a client would send them (Search)
 #
@@ -57,7 +58,18 @@ for module in CImageCodecs CSIMDKernels PixelBuffers Fingerprints GRDB Catalog S
   while IFS= read -r -d '' object; do objects+=("$object"); done \
     < <(find "$debug/$module.build" -name '*.o' -print0)
 done
+# The codecs: the system's (not instrumented), or, with GLIMPSE_FUZZ_CODEC_SOURCES=DIR
+# (libpng v1.6.39 and libjpeg-turbo 2.1.5 sources, see fuzz/build-codecs.sh), built from
+# source with coverage and ASan so the fuzzer can steer through libpng and libjpeg too.
 libraries=(-lpng16 -ljpeg)
+if [ -n "${GLIMPSE_FUZZ_CODEC_SOURCES:-}" ]; then
+  codecs=$scratch/codecs
+  if [ ! -f "$codecs/libjpeg.a" ] || [ ! -f "$codecs/libpng16.a" ]; then
+    fuzz/build-codecs.sh "$GLIMPSE_FUZZ_CODEC_SOURCES" "$codecs"
+  fi
+  libraries=("$codecs/libpng16.a" "$codecs/libjpeg.a" -lz)
+  binary=$scratch/fuzz-$target-codecs
+fi
 [ "$library" = PixelBuffers ] || libraries+=(-lsqlite3)
 swiftc -sanitize=fuzzer,address -parse-as-library -g -Onone "${sources[@]}" \
   -I "$debug/Modules" \
