@@ -784,14 +784,37 @@ void glimpse_weighted_columns_f32(int isa, const float *src, size_t ss, int rows
 
 /* ---- Dense matrix product (DCT) --------------------------------------------------------- */
 
+/* Each output is summed from 0.0f in k order. Blocks of 16 (then 8) outputs of a row keep
+ * their sums in registers across the whole k loop; the order of every sum is unchanged. */
 BODY void matmul_body(const float *a, size_t as, const float *b, size_t bs, float *c, size_t cs, int m, int k, int n) {
     for (int i = 0; i < m; i++) {
         float *ci = c + (size_t)i * cs;
-        for (int j = 0; j < n; j++) ci[j] = 0.0f;
-        for (int kk = 0; kk < k; kk++) {
-            const float aik = a[(size_t)i * as + kk];
-            const float *bk = b + (size_t)kk * bs;
-            for (int j = 0; j < n; j++) ci[j] += aik * bk[j];
+        const float *ai = a + (size_t)i * as;
+        int j0 = 0;
+        for (; j0 + 16 <= n; j0 += 16) {
+            float acc[16];
+            for (int j = 0; j < 16; j++) acc[j] = 0.0f;
+            for (int kk = 0; kk < k; kk++) {
+                const float aik = ai[kk];
+                const float *bk = b + (size_t)kk * bs + j0;
+                for (int j = 0; j < 16; j++) acc[j] += aik * bk[j];
+            }
+            for (int j = 0; j < 16; j++) ci[j0 + j] = acc[j];
+        }
+        for (; j0 + 8 <= n; j0 += 8) {
+            float acc[8];
+            for (int j = 0; j < 8; j++) acc[j] = 0.0f;
+            for (int kk = 0; kk < k; kk++) {
+                const float aik = ai[kk];
+                const float *bk = b + (size_t)kk * bs + j0;
+                for (int j = 0; j < 8; j++) acc[j] += aik * bk[j];
+            }
+            for (int j = 0; j < 8; j++) ci[j0 + j] = acc[j];
+        }
+        for (; j0 < n; j0++) {
+            float acc = 0.0f;
+            for (int kk = 0; kk < k; kk++) acc += ai[kk] * b[(size_t)kk * bs + j0];
+            ci[j0] = acc;
         }
     }
 }
@@ -868,13 +891,13 @@ void glimpse_jarosz_filter(int isa, const float *in, size_t is, int rows, int co
 }
 
 void glimpse_decimate_f32(const float *in, size_t is, int rows, int cols, int side, float *out) {
+    int xs[256];
+    if (side <= 0 || side > 256) return;
+    for (int j = 0; j < side; j++) xs[j] = (int)((((double)j + 0.5) * (double)cols) / (double)side);
     for (int i = 0; i < side; i++) {
         const int y = (int)((((double)i + 0.5) * (double)rows) / (double)side);
         const float *s = in + (size_t)y * is;
-        for (int j = 0; j < side; j++) {
-            const int x = (int)((((double)j + 0.5) * (double)cols) / (double)side);
-            out[i * side + j] = s[x];
-        }
+        for (int j = 0; j < side; j++) out[i * side + j] = s[xs[j]];
     }
 }
 
@@ -1034,4 +1057,36 @@ void glimpse_bin_counts(const uint8_t *bins, size_t stride, int width, int heigh
         for (; x < width; x++) c[0][b[x] & 63]++;
     }
     for (int k = 0; k < 64; k++) counts[k] += c[0][k] + c[1][k] + c[2][k] + c[3][k];
+}
+
+/* ---- Selection ------------------------------------------------------------------------------ */
+
+float glimpse_kth_smallest_f32(const float *values, int n, int k) {
+    /* Quickselect (Hoare partition, median-of-three pivot) on a copy: the value a full sort
+     * would put at position k, found in O(n). n is small (the DCT coefficients of a hash). */
+    float a[256];
+    if (n <= 0 || k < 0 || k >= n || n > 256) return 0.0f;
+    for (int i = 0; i < n; i++) a[i] = values[i];
+    int lo = 0, hi = n - 1;
+    while (lo < hi) {
+        const int mid = lo + (hi - lo) / 2;
+        float x = a[lo], y = a[mid], z = a[hi];
+        const float pivot = x < y ? (y < z ? y : (x < z ? z : x)) : (x < z ? x : (y < z ? z : y));
+        int i = lo, j = hi;
+        while (i <= j) {
+            while (a[i] < pivot) i++;
+            while (pivot < a[j]) j--;
+            if (i <= j) {
+                const float t = a[i];
+                a[i] = a[j];
+                a[j] = t;
+                i++;
+                j--;
+            }
+        }
+        if (k <= j) hi = j;
+        else if (k >= i) lo = i;
+        else return a[k];
+    }
+    return a[k];
 }

@@ -1,3 +1,5 @@
+import CSIMDKernels
+
 /// The three 64-bit hashes of a luma plane (or a region of it): average, difference and
 /// DCT hash. All start with an exact area-averaging resample of the region
 /// (``ImageKernels/areaResample(_:region:width:height:using:)``), so they do not depend on
@@ -82,7 +84,7 @@ public enum PerceptualHashes {
     /// set when coefficient (r, c) exceeds the median (the 32nd smallest). O(64 log 64).
     public static func dctHash(coefficients: [Float]) -> UInt64 {
         precondition(coefficients.count == 64, "pHash has 8x8 coefficients")
-        let median = coefficients.sorted()[31]
+        let median = coefficients.withUnsafeBufferPointer { glimpse_kth_smallest_f32($0.baseAddress, 64, 31) }
         var hash: UInt64 = 0
         for k in 0..<64 where coefficients[k] > median { hash |= 1 << UInt64(k) }
         return hash

@@ -72,6 +72,20 @@ import Foundation
         #expect(Fingerprinter(workingSize: 200).fingerprint(of: buffer) == Self.composedFingerprint(of: buffer, layout: .catalog, workingSize: 200))
     }
 
+    /// The median used for the hash bits is the 128th smallest coefficient, as a full sort
+    /// gives it, also with many ties.
+    @Test func pdqBitsThresholdAtTheSortedMedian() {
+        var rng = SplitMix64(seed: 9)
+        for trial in 0..<200 {
+            let levels = UInt64([3, 17, 1000, 1 << 20][trial % 4])
+            let coefficients = (0..<256).map { _ in Float(Int(rng.next() % levels)) - Float(levels / 2) }
+            let median = coefficients.sorted()[127]
+            var expected = SIMD4<UInt64>.zero
+            for k in 0..<256 where coefficients[k] > median { expected[k >> 6] |= 1 << UInt64(k & 63) }
+            #expect(PDQHasher.bits(of: coefficients) == PDQHash(words: expected), "trial \(trial)")
+        }
+    }
+
     @Test func catalogLayoutGivesOneViewPerRegionFullFrameFirst() throws {
         let fp = Fingerprinter().fingerprint(of: syntheticPhoto(width: 400, height: 300, seed: 3))
         #expect(fp.views.map(\.region) == FingerprintViewLayout.catalog.viewRegions)

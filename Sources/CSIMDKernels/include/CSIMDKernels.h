@@ -142,12 +142,16 @@ void glimpse_jarosz_filter(int isa, const float *in, size_t in_stride, int rows,
                            float *out, float *tmp, float *strips);
 
 /* PDQ's decimation: out[i*side + j] = in[y_i][x_j] with y_i = (int)((i + 0.5)·rows/side),
- * x_j = (int)((j + 0.5)·cols/side), computed in double as the reference does. */
+ * x_j = (int)((j + 0.5)·cols/side), computed in double as the reference does. side ≤ 256. */
 void glimpse_decimate_f32(const float *in, size_t in_stride, int rows, int cols, int side, float *out);
 
 /* PDQ's quality of a 64×64 block: sum of |(int)((a − b)·100/255)| (float) over vertical
  * and horizontal neighbours, divided by 90, capped at 100. */
 int glimpse_pdq_quality64(const float *block);
+
+/* The k-th smallest (0-based) of n ≤ 256 floats, without NaNs: the value a full sort
+ * puts at position k. O(n). Returns 0 for out-of-range arguments. */
+float glimpse_kth_smallest_f32(const float *values, int n, int k);
 
 /* ---- Working planes ---------------------------------------------------------------- */
 
