@@ -65,7 +65,7 @@ let benchmarks: @Sendable () -> Void = {
         return made
     }
 
-    Benchmark("VisualIndex.search, 1M views, 4-view query, threshold 0.35") { benchmark in
+    Benchmark("VisualIndex.search, 1M views, 4-view query, default threshold") { benchmark in
         let (index, query) = setUp()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
