@@ -26,7 +26,8 @@ public struct DecodingImageFingerprinter: ImageFingerprinting {
     ///   whose description names the file and the reason.
     public func fingerprint(imageData data: Data, path: String) throws -> Fingerprint {
         let options = DecodeOptions(minimumShortSide: fingerprinter.workingSize)
-        let image = try decoder.decode(data, source: path, options: options)
-        return fingerprinter.fingerprint(of: image.pixels)
+        // Rows go from the decoder straight into the working image (a PNG is never stored at
+        // full size); same fingerprint as decoding first.
+        return try fingerprinter.fingerprint(decoding: data, source: path, options: options, decoder: decoder)
     }
 }
