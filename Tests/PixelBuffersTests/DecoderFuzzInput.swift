@@ -85,15 +85,51 @@ struct DecoderFuzzInput {
                 return "full-scale decode of \(decoded.region) gave \(pixels.width)x\(pixels.height)"
             }
             if decoded.damage != nil && !options.allowDamaged { return "damage reported without allowDamaged" }
-            // Read every byte, so a short buffer shows up under AddressSanitizer.
-            var checksum: UInt8 = 0
-            for y in 0..<pixels.height {
-                pixels.withRow(y) { row in for byte in row { checksum &+= byte } }
+            // Read every byte (a short buffer shows up under AddressSanitizer), and check the
+            // row-streaming decode delivers the same rows.
+            var rowHashes: [UInt64] = []
+            for y in 0..<pixels.height { pixels.withRow(y) { rowHashes.append(Self.hash($0)) } }
+            var sink = HashingRowSink()
+            do {
+                let rows = try decoder.decodeRows(image, source: "fuzz", options: options, into: &sink)
+                if rows.width != pixels.width || rows.height != pixels.height || rows.format != pixels.format
+                    || sink.width != rows.width || sink.height != rows.height {
+                    return "decodeRows gave \(rows.width)x\(rows.height) \(rows.format), decode \(pixels.width)x\(pixels.height) \(pixels.format)"
+                }
+                if sink.hashes != rowHashes { return "decodeRows (streamed: \(rows.streamed)) delivered other pixels than decode" }
+            } catch {
+                return "decodeRows failed where decode succeeded: \(error)"
             }
-            _ = checksum
         } catch {
             if error.source != "fuzz" || error.description.isEmpty { return "error without its source: \(error)" }
+            var sink = HashingRowSink()
+            if let rows = try? decoder.decodeRows(image, source: "fuzz", options: options, into: &sink) {
+                return "decodeRows (streamed: \(rows.streamed)) succeeded where decode failed with \(error)"
+            }
         }
         return nil
+    }
+
+    /// FNV-1a of a row.
+    static func hash(_ bytes: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        var h: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in bytes { h = (h ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        return h
+    }
+}
+
+/// Records what ``ImageDecoder/decodeRows(_:source:options:into:)`` delivers, as row hashes.
+struct HashingRowSink: DecodedRowSink {
+    var width = 0, height = 0
+    var hashes: [UInt64] = []
+
+    mutating func begin(width: Int, height: Int, format: PixelFormat) {
+        self.width = width
+        self.height = height
+    }
+
+    mutating func consume(row: UnsafeBufferPointer<UInt8>, y: Int) {
+        precondition(y == hashes.count && (row.count == width * 4 || row.count == width), "row \(y) out of order or short")
+        hashes.append(DecoderFuzzInput.hash(row))
     }
 }
