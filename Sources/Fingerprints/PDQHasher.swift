@@ -65,9 +65,10 @@ public struct PDQHasher: Sendable {
         mutating func reserve(rows: Int, columns: Int) {
             // Every kernel writes these buffers before reading them: no need to zero them.
             func uninitialized(_ n: Int) -> [Float] { [Float](unsafeUninitializedCapacity: n) { _, count in count = n } }
-            if filtered.count < rows * columns {
-                filtered = uninitialized(rows * columns)
-                temporary = uninitialized(rows * columns)
+            let planeSize = rows * max(columns, 64)
+            if filtered.count < planeSize {
+                filtered = uninitialized(planeSize)
+                temporary = uninitialized(planeSize)
             }
             if strips.count < 2 * 16 * columns { strips = uninitialized(2 * 16 * columns) }
         }
@@ -87,11 +88,11 @@ public struct PDQHasher: Sendable {
                 workspace.filtered.withUnsafeMutableBufferPointer { out in
                     workspace.temporary.withUnsafeMutableBufferPointer { tmp in
                         workspace.strips.withUnsafeMutableBufferPointer { strips in
-                            glimpse_jarosz_filter(instructionSet.code, src.baseAddress! + r.y * luma.width + r.x, luma.width,
-                                                  Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
-                                                  Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
-                                                  out.baseAddress, tmp.baseAddress, strips.baseAddress)
-                            glimpse_decimate_f32(out.baseAddress, r.width, Int32(r.height), Int32(r.width), 64, s.baseAddress)
+                            // The Jarosz filter and the 64×64 decimation, the last pass only where it samples.
+                            glimpse_pdq_filter_decimate(instructionSet.code, src.baseAddress! + r.y * luma.width + r.x, luma.width,
+                                                        Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
+                                                        Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
+                                                        s.baseAddress, out.baseAddress, tmp.baseAddress, strips.baseAddress)
                         }
                     }
                 }

@@ -141,6 +141,15 @@ void glimpse_jarosz_filter(int isa, const float *in, size_t in_stride, int rows,
                            int window_along_rows, int window_along_columns, int passes,
                            float *out, float *tmp, float *strips);
 
+/* glimpse_jarosz_filter followed by glimpse_decimate_f32 to 64×64, into out64, with the
+ * last pass computed only where the decimation samples (the row filter at the 64 sampled
+ * columns, the column filter on those columns): the same 4096 values, bit for bit, for
+ * about half the work of the last pass. `buffer` and `tmp` hold rows × max(cols, 64)
+ * floats, `strips` 2·16·cols. passes ≥ 1. */
+void glimpse_pdq_filter_decimate(int isa, const float *in, size_t in_stride, int rows, int cols,
+                                 int window_along_rows, int window_along_columns, int passes,
+                                 float *out64, float *buffer, float *tmp, float *strips);
+
 /* PDQ's decimation: out[i*side + j] = in[y_i][x_j] with y_i = (int)((i + 0.5)·rows/side),
  * x_j = (int)((j + 0.5)·cols/side), computed in double as the reference does. side ≤ 256. */
 void glimpse_decimate_f32(const float *in, size_t in_stride, int rows, int cols, int side, float *out);

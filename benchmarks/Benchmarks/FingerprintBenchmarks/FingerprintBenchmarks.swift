@@ -82,10 +82,10 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("PDQ hash of 1920x1080 RGBA8 at full size (reference path) \(tag)") { b in
             for _ in b.scaledIterations { blackHole(PDQHasher(using: isa).hash(frame)) }
         }
-        Benchmark("fingerprint 1920x1080, catalog layout (7 views) \(tag)") { b in
+        Benchmark("fingerprint 1920x1080, catalog layout (\(FingerprintViewLayout.catalog.viewCount) views) \(tag)") { b in
             for _ in b.scaledIterations { blackHole(Fingerprinter(using: isa).fingerprint(of: frame)) }
         }
-        Benchmark("fingerprint 1920x1080, query layout (3 views) \(tag)") { b in
+        Benchmark("fingerprint 1920x1080, query layout (\(FingerprintViewLayout.query.viewCount) views) \(tag)") { b in
             for _ in b.scaledIterations { blackHole(Fingerprinter(using: isa).queryFingerprint(of: frame)) }
         }
     }
