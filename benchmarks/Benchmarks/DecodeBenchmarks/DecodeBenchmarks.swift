@@ -25,7 +25,9 @@ let benchmarks: @Sendable () -> Void = {
     let decoder = ImageDecoder()
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .peakMemoryResident],
-        warmupIterations: 2, maxDuration: .seconds(5), maxIterations: 200)
+        warmupIterations: 2, maxDuration: .seconds(5), maxIterations: 200,
+        // A p90 wall-clock rise of more than 10 % over benchmarks/Thresholds fails `thresholds check`.
+        thresholds: [.wallClock: .init(relative: [.p90: 10.0])])
 
     func register(_ name: String, _ options: DecodeOptions, expect: (Int, Int)) {
         Benchmark(name, configuration: configuration) { benchmark in

@@ -35,7 +35,9 @@ func codes(_ count: Int) -> [UInt64] {
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput], warmupIterations: 3,
-                                           maxDuration: .seconds(2), maxIterations: 10_000)
+                                           maxDuration: .seconds(2), maxIterations: 10_000,
+                                           // A p90 wall-clock rise of more than 10 % over benchmarks/Thresholds fails `thresholds check`.
+                                           thresholds: [.wallClock: .init(relative: [.p90: 10.0])])
     let isas = InstructionSet.allCases.filter(\.isSupported)
 
     let frame = syntheticFrame(width: 1920, height: 1080)
@@ -73,7 +75,7 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("HSV histogram 512x512 \(tag)") { b in
             for _ in b.scaledIterations { blackHole(ImageKernels.hsvHistogramCounts(working.color, using: isa)) }
         }
-        Benchmark("histogram L1 distance (64 bytes) \(tag)", configuration: .init(scalingFactor: .kilo)) { b in
+        Benchmark("histogram L1 distance (64 bytes) \(tag)", configuration: .init(scalingFactor: .kilo, thresholds: [.wallClock: .init(relative: [.p90: 10.0])])) { b in
             for _ in b.scaledIterations { blackHole(hist.distance(to: hist2, using: isa)) }
         }
         Benchmark("PDQ hash of 512x512 luma \(tag)") { b in
@@ -96,7 +98,8 @@ let benchmarks: @Sendable () -> Void = {
     let codes256 = codes(4 * n)
     let q64: UInt64 = 0x9E37_79B9_7F4A_7C15
     let q256 = PDQHash(words: SIMD4(codes256[40], codes256[41] ^ 0xFF, codes256[42], codes256[43]))
-    let scan = Benchmark.Configuration(metrics: [.wallClock, .throughput], warmupIterations: 2, maxDuration: .seconds(3), maxIterations: 200)
+    let scan = Benchmark.Configuration(metrics: [.wallClock, .throughput], warmupIterations: 2, maxDuration: .seconds(3), maxIterations: 200,
+                                          thresholds: [.wallClock: .init(relative: [.p90: 10.0])])
 
     Benchmark("Hamming64 scan 1M codes, plain scalar Swift loop", configuration: scan) { b in
         var out = [UInt16](repeating: 0, count: n)

@@ -55,7 +55,9 @@ func makeIndexAndQuery(views: Int) -> (VisualIndex, Fingerprint) {
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .cpuTotal, .mallocCountTotal, .throughput],
-        warmupIterations: 3, maxDuration: .seconds(10), maxIterations: 1_000)
+        warmupIterations: 3, maxDuration: .seconds(10), maxIterations: 1_000,
+        // A p90 wall-clock rise of more than 10 % over benchmarks/Thresholds fails `thresholds check`.
+        thresholds: [.wallClock: .init(relative: [.p90: 10.0])])
 
     nonisolated(unsafe) var fixture: (VisualIndex, Fingerprint)?
     func setUp() -> (VisualIndex, Fingerprint) {
