@@ -2,6 +2,7 @@
 // Glimpse: image search over pixel buffers. One module per stage of the data flow
 // (see docs/ARCHITECTURE.md):
 //   CImageCodecs → PixelBuffers → Fingerprints (+ CSIMDKernels) → Catalog → Search → glimpse (CLI)
+// with the stores beside the Catalog: SQLiteStore, PostgresStore (CatalogStores opens either).
 import PackageDescription
 
 let package = Package(
@@ -11,6 +12,8 @@ let package = Package(
         .library(name: "PixelBuffers", targets: ["PixelBuffers"]),
         .library(name: "Fingerprints", targets: ["Fingerprints"]),
         .library(name: "Catalog", targets: ["Catalog"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "CatalogStores", targets: ["CatalogStores"]),
         .library(name: "Search", targets: ["Search"]),
         .executable(name: "glimpse", targets: ["glimpse"]),
     ],
@@ -29,30 +32,35 @@ let package = Package(
         .target(name: "CSIMDKernels"),
         .target(name: "PixelBuffers", dependencies: ["CImageCodecs"]),
         .target(name: "Fingerprints", dependencies: ["PixelBuffers", "CSIMDKernels"]),
-        .target(
-            name: "Catalog",
-            dependencies: ["Fingerprints", .product(name: "GRDB", package: "GRDB.swift")]
-        ),
+        // The entity model, catalog sources, the EntityStore protocol and the indexer.
+        .target(name: "Catalog", dependencies: ["Fingerprints"]),
+        // EntityStore on one SQLite file (GRDB): the zero-set-up default.
+        .target(name: "SQLiteStore", dependencies: ["Catalog", .product(name: "GRDB", package: "GRDB.swift")]),
+        // Opens the store a location names: a file path (SQLite) or a postgres:// URL.
+        .target(name: "CatalogStores", dependencies: ["Catalog", "SQLiteStore"]),
         .target(name: "Search", dependencies: ["Catalog"]),
         // Presentations of search data: thumbnails, entity details and exports, the HTML contact sheet.
         .target(name: "Rendering", dependencies: ["Search"]),
         // Accuracy evaluation: transformed queries from a catalog, recall/MRR/TPR@FPR.
-        .target(name: "Evaluation", dependencies: ["Search"]),
+        .target(name: "Evaluation", dependencies: ["Search", "SQLiteStore"]),
         .executableTarget(
             name: "glimpse",
-            dependencies: ["Search", "Rendering", "Evaluation", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Search", "Rendering", "Evaluation", "CatalogStores", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers"]),
         .testTarget(name: "FingerprintsTests", dependencies: ["Fingerprints"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
-        .testTarget(name: "SearchTests", dependencies: ["Search"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // One suite of EntityStore behaviour, run against every store kind.
+        .testTarget(name: "StoreConformanceTests", dependencies: ["CatalogStores"]),
+        .testTarget(name: "SearchTests", dependencies: ["Search", "SQLiteStore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering"]),
         // Test tool: runs a program and reports its own peak RSS (ResourceLimitTests).
         .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
         .testTarget(
             name: "GlimpseCLITests",
             // GRDB: the crash-safety test runs PRAGMA integrity_check on its own connection.
-            dependencies: ["Search", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Search", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"]),
     ],

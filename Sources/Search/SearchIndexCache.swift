@@ -28,14 +28,14 @@ actor SearchIndexCache {
     }
 
     /// The state for the store's current version, rebuilt when the catalog changed.
-    func current() throws(CatalogStoreError) -> State {
-        let version = try store.catalogVersion()
+    func current() async throws(CatalogStoreError) -> State {
+        let version = try await store.catalogVersion()
         if let state, state.index.version == version { return state }
         // Read fingerprints and collections; retry if the catalog moved in between.
         for _ in 0..<3 {
-            let snapshot = try store.fingerprintSnapshot()
-            let collections = try store.allCollections()
-            guard try store.catalogVersion() == snapshot.version else { continue }
+            let snapshot = try await store.fingerprintSnapshot()
+            let collections = try await store.allCollections()
+            guard try await store.catalogVersion() == snapshot.version else { continue }
             var byLandmark: [String: [String]] = [:]
             for collection in collections {
                 for id in collection.landmarkIDs { byLandmark[id, default: []].append(collection.id) }

@@ -50,12 +50,12 @@ struct CatalogListCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let store = try database.openExisting()
-        if removed { return try listRemovals(store) }
+        let store = try await database.openExisting()
+        if removed { return try await listRemovals(store) }
         var entities: [VisualSearchResult] = []
         do {
-            if kind != .collection { entities += try store.allLandmarks().map(VisualSearchResult.landmark) }
-            if kind != .landmark { entities += try store.allCollections().map(VisualSearchResult.collection) }
+            if kind != .collection { entities += try await store.allLandmarks().map(VisualSearchResult.landmark) }
+            if kind != .landmark { entities += try await store.allCollections().map(VisualSearchResult.collection) }
         } catch { throw failure(error.description) }
         if json {
             for entity in entities {
@@ -79,9 +79,9 @@ struct CatalogListCommand: AsyncParsableCommand {
         }
     }
 
-    private func listRemovals(_ store: SQLiteEntityStore) throws {
+    private func listRemovals(_ store: any EntityStore) async throws {
         let removals: [Removal]
-        do { removals = try store.removals() } catch { throw failure(error.description) }
+        do { removals = try await store.removals() } catch { throw failure(error.description) }
         let formatter = ISO8601DateFormatter()
         if json {
             for removal in removals {
@@ -139,9 +139,9 @@ struct CatalogRemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let reference = try entityReference(entity)
-        let store = try database.openExisting()
+        let store = try await database.openForChange()
         let found: VisualSearchResult
-        do { found = try EntityResolver(store: store).entity(for: reference) } catch { throw failure(error.description) }
+        do { found = try await EntityResolver(store: store).entity(for: reference) } catch { throw failure(error.description) }
         var reason: Removal.Reason? = archive ? .archivedByUser : delete ? .removedByUser : nil
         if reason == nil {
             guard isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 else {
@@ -151,7 +151,7 @@ struct CatalogRemoveCommand: AsyncParsableCommand {
             guard reason != nil else { return printError("Cancelled; nothing removed.") }
         }
         guard let reason else { return }
-        do { try store.remove(reference, reason: reason) } catch { throw failure(error.description) }
+        do { try await store.remove(reference, reason: reason) } catch { throw failure(error.description) }
         print("\(reason == .archivedByUser ? "Archived" : "Deleted") \(found.displayRepresentation.title) (\(reference.url)). 'glimpse catalog undo' restores it.")
     }
 
@@ -186,9 +186,9 @@ struct CatalogUndoCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOption
 
     func run() async throws {
-        let store = try database.openExisting()
+        let store = try await database.openForChange()
         let removal: Removal?
-        do { removal = try store.undoLastRemoval() } catch { throw failure(error.description) }
+        do { removal = try await store.undoLastRemoval() } catch { throw failure(error.description) }
         guard let removal else { throw failure("\(database.path): nothing to undo") }
         print("Restored \(removal.entities.map(\.url).joined(separator: ", ")) (\(removal.reason.label) \(ISO8601DateFormatter().string(from: removal.date))).")
     }

@@ -41,7 +41,7 @@ struct IndexCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
             throw failure("\(source): no such file or folder")
         }
-        let store = try database.openOrCreate()
+        let store = try await database.openOrCreate()
         let indexer = CatalogIndexer(store: store, fingerprinter: DecodingImageFingerprinter(), maxConcurrency: jobs)
         let progress = ProgressDisplay(command: "index", unit: "files")
         let started = ContinuousClock.now

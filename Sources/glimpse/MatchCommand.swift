@@ -64,7 +64,7 @@ struct MatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.openExisting()
+        let store = try await database.openExisting()
         let scan: PhotoFolder
         do { scan = try PhotoFolder(scanning: folder) } catch { throw failure(error.description) }
         var file: MatchResultFile?
@@ -114,10 +114,10 @@ struct MatchCommand: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
-    private func writeReport(_ records: [PhotoMatchRecord], store: SQLiteEntityStore, to path: String) async throws {
+    private func writeReport(_ records: [PhotoMatchRecord], store: any EntityStore, to path: String) async throws {
         let ids = Array(Set(records.flatMap { $0.matches.filter { $0.kind == .landmark }.map(\.id) })).sorted()
         let landmarks: [LandmarkEntity]
-        do { landmarks = try store.landmarks(ids: ids) } catch { throw failure(error.description) }
+        do { landmarks = try await store.landmarks(ids: ids) } catch { throw failure(error.description) }
         var thumbnails: [String: String] = [:]
         for landmark in landmarks { thumbnails[landmark.url] = landmark.displayRepresentation.thumbnailPath }
         let progress = ProgressDisplay(command: "match", unit: "images")

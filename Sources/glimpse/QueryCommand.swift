@@ -70,7 +70,7 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.openExisting()
+        let store = try await database.openExisting()
         let fingerprinting = DefaultFingerprinting.query
         let search = VisualSearchQuery(store: store, fingerprint: fingerprinting.fingerprint)
         let request = PageRequest(size: pageSize, token: pageToken.map(PageToken.init), deadline: .milliseconds(deadlineMs))
