@@ -24,7 +24,7 @@ static glimpse_format detect_ftyp(const uint8_t *data, size_t size) {
     static const char *const avif[] = {"avif", "avis", NULL};
     static const char *const heic[] = {"heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", NULL};
     static const char *const heif[] = {"mif1", "msf1", "mif2", "miaf", "heif", NULL};
-    if (size < 16 || memcmp(data + 4, "ftyp", 4) != 0) return GLIMPSE_FORMAT_UNKNOWN;
+    if (size < 12 || memcmp(data + 4, "ftyp", 4) != 0) return GLIMPSE_FORMAT_UNKNOWN;
     uint32_t box = ((uint32_t)data[0] << 24) | ((uint32_t)data[1] << 16) | ((uint32_t)data[2] << 8) | data[3];
     size_t end = box < 16 || box > size ? size : box;
     if (end > 4096) end = 4096;

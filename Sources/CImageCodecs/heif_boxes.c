@@ -114,8 +114,9 @@ int glimpse_heif_read_layout(const uint8_t *data, size_t size, glimpse_heif_layo
     span box;
     int found_meta = 0, r;
     while ((r = next_box(&file, &pos, &type, &box)) == 1) {
-        if (type == fourcc("meta")) { meta = box; found_meta = 1; break; }
+        if (type == fourcc("meta") && !found_meta) { meta = box; found_meta = 1; }
     }
+    if (r < 0) layout->truncated = 1;
     if (!found_meta) return 0; /* libheif says what is missing */
     if (meta.end - meta.start < 4) return 0;
     pos = meta.start + 4;

@@ -14,6 +14,8 @@
 typedef struct {
     /** 1 when a meta box with a primary item was found (the other fields are then valid). */
     int found;
+    /** 1 when a top-level box runs past the end of the file. */
+    int truncated;
     uint32_t primary_id;
     /** Four-character item type of the primary item ('hvc1', 'av01', 'grid', ...). */
     char item_type[5];

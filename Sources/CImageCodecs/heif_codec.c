@@ -137,6 +137,7 @@ glimpse_status glimpse_heif_run(const glimpse_request *request) {
     struct heif_error error = heif_context_read_from_memory_without_copy(context, request->data, request->size, NULL);
     if (error.code != heif_error_Ok) {
         status = fail(request, error, "cannot read the HEIF structure");
+        if (layout.truncated && status == GLIMPSE_ERR_CORRUPT) status = GLIMPSE_ERR_TRUNCATED;
         goto done;
     }
     error = heif_context_get_primary_image_handle(context, &handle);
@@ -193,6 +194,8 @@ glimpse_status glimpse_heif_run(const glimpse_request *request) {
     }
     decoding->convert_hdr_to_8bit = 1;
     decoding->ignore_transformations = 0;
+    /* Strict: invalid data is an error, not a decoding warning with a best-effort picture. */
+    decoding->strict_decoding = options->allow_damaged ? 0 : 1;
     error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, decoding);
     heif_decoding_options_free(decoding);
     if (error.code != heif_error_Ok) {

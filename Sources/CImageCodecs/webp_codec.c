@@ -173,8 +173,11 @@ static glimpse_status decode_into(const glimpse_request *request, const webp_fra
     WebPFreeDecBuffer(&config->output); /* external memory: frees nothing of ours */
     if (code != VP8_STATUS_OK) {
         glimpse_status status = classify(code);
-        if (riff_truncated(request->data, request->size)) status = GLIMPSE_ERR_TRUNCATED;
-        glimpse_set_message(request, "cannot decode the WebP image: %s", status_text(code));
+        int truncated = riff_truncated(request->data, request->size);
+        if (truncated) status = GLIMPSE_ERR_TRUNCATED;
+        else if (code == VP8_STATUS_NOT_ENOUGH_DATA) status = GLIMPSE_ERR_CORRUPT; /* a partition overruns its chunk */
+        glimpse_set_message(request, "cannot decode the WebP image: %s", !truncated && code == VP8_STATUS_NOT_ENOUGH_DATA
+                            ? "a partition or chunk ends before its data does" : status_text(code));
         return status;
     }
     return GLIMPSE_OK;
