@@ -89,4 +89,8 @@ done
 # irot plus an EXIF Orientation 6 that describes the same turn: applied once, not twice.
 avifenc -s 8 --min 20 --max 30 --irot 3 --exif "$work/orientation6.exif" "$work/base.png" "$avif/irot3-exif6.avif" >/dev/null 2>&1
 # (avifenc 0.11 turns an input EXIF orientation into irot/imir itself; the EXIF-only case is heif/exif6.heic.)
+# 5. Catalog photos in the new formats, for the command tests (match, query, index).
+heif-enc -q 60 testdata/catalog/landmarks/hurricane-ridge.jpg -o "$heif/catalog-hurricane-ridge.heic" >/dev/null 2>&1
+avifenc -s 8 --min 20 --max 30 testdata/catalog/animals/lion.jpg "$avif/catalog-lion.avif" >/dev/null 2>&1
+cwebp -quiet -q 80 testdata/catalog/food/apricot.jpg -o "$webp/catalog-apricot.webp"
 echo "made $(ls "$webp" "$heif" "$avif" | grep -c '\.') files" >&2
