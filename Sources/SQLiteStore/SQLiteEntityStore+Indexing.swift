@@ -17,8 +17,12 @@ extension SQLiteEntityStore {
             for row in try Row.fetchAll(db, sql: "SELECT path, content_hash FROM landmark_image WHERE content_hash IS NOT NULL") {
                 hashes[row["path"]] = ContentHash(hex: row["content_hash"])
             }
-            let cached = Set(try String.fetchAll(db, sql: "SELECT content_hash FROM fingerprint").map(ContentHash.init(hex:)))
-            return IndexingState(fileStates: states, catalogHashes: hashes, cachedHashes: cached)
+            var cached: [ContentHash: UInt16] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT content_hash, substr(data, 1, 5) AS header FROM fingerprint") {
+                let header: Data = row["header"] ?? Data()
+                cached[ContentHash(hex: row["content_hash"])] = FingerprintCoding.layoutVersion(header) ?? 0
+            }
+            return IndexingState(fileStates: states, catalogHashes: hashes, cachedLayoutVersions: cached)
         }
     }
 
@@ -26,7 +30,7 @@ extension SQLiteEntityStore {
         do {
             try write("saving fingerprints") { db in
                 for (hash, fingerprint) in fingerprints {
-                    try FingerprintRecord(contentHash: hash.hex, data: FingerprintCoding.encode(fingerprint)).insert(db, onConflict: .ignore)
+                    try FingerprintRecord(contentHash: hash.hex, data: FingerprintCoding.encode(fingerprint)).insert(db, onConflict: .replace)
                 }
                 for state in states {
                     try FileStateRecord(path: state.path, size: state.size, mtimeNanoseconds: state.mtimeNanoseconds, contentHash: state.contentHash.hex)
@@ -139,8 +143,13 @@ extension SQLiteEntityStore {
             // Move the generation only when what readers see changed, and log what did.
             let digestsAfter = try Self.entityDigests(db)
             let touched = Set(digestsBefore.keys).union(digestsAfter.keys).filter { digestsBefore[$0] != digestsAfter[$0] }
-            if !touched.isEmpty {
-                try Self.bumpGeneration(db, touching: touched.sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) })
+            // Fingerprints recomputed for a newer layout (same content, reported as updated)
+            // change what readers see too.
+            let updatedPaths = Set(report.updated)
+            let refingerprinted = content.landmarks.filter { $0.referenceImages.contains { updatedPaths.contains($0.path) } }.map(\.reference)
+            let changed = touched.union(refingerprinted)
+            if !changed.isEmpty {
+                try Self.bumpGeneration(db, touching: changed.sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) })
             }
             let version = try Self.version(db)
             try db.execute(sql: """
