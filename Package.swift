@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "Fingerprints", targets: ["Fingerprints"]),
         .library(name: "Catalog", targets: ["Catalog"]),
         .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "CatalogStores", targets: ["CatalogStores"]),
         .library(name: "Search", targets: ["Search"]),
         .executable(name: "glimpse", targets: ["glimpse"]),
@@ -20,6 +21,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
     ],
     targets: [
         // C shim over libpng and libjpeg-turbo: setjmp/longjmp error handling, region and
@@ -38,8 +41,13 @@ let package = Package(
         .target(name: "Catalog", dependencies: ["Fingerprints"]),
         // EntityStore on one SQLite file (GRDB): the zero-set-up default.
         .target(name: "SQLiteStore", dependencies: ["Catalog", .product(name: "GRDB", package: "GRDB.swift")]),
+        // EntityStore on a shared PostgreSQL database (postgres-nio): many indexers and replicas.
+        .target(
+            name: "PostgresStore",
+            dependencies: ["Catalog", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
+        ),
         // Opens the store a location names: a file path (SQLite) or a postgres:// URL.
-        .target(name: "CatalogStores", dependencies: ["Catalog", "SQLiteStore"]),
+        .target(name: "CatalogStores", dependencies: ["Catalog", "SQLiteStore", "PostgresStore"]),
         .target(name: "Search", dependencies: ["Catalog"]),
         // Presentations of search data: thumbnails, entity details and exports, the HTML contact sheet.
         .target(name: "Rendering", dependencies: ["Search"]),
@@ -54,7 +62,11 @@ let package = Package(
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // One suite of EntityStore behaviour, run against every store kind.
-        .testTarget(name: "StoreConformanceTests", dependencies: ["CatalogStores"]),
+        // The PostgreSQL cases run on the throwaway cluster of scripts/pg-test-cluster.sh.
+        .testTarget(
+            name: "StoreConformanceTests",
+            dependencies: ["CatalogStores", "PostgresStore", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "SearchTests", dependencies: ["Search", "SQLiteStore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering"]),
         // Test tool: runs a program and reports its own peak RSS (ResourceLimitTests).

@@ -57,6 +57,8 @@ public struct CatalogIndexer: Sendable {
         } catch let error as CatalogIndexError {
             throw error
         } catch let error as CatalogStoreError {
+            // A store interrupted by the cancellation reports it as its own error.
+            if Task.isCancelled { throw .cancelled }
             throw .store(error)
         } catch is CancellationError {
             throw .cancelled

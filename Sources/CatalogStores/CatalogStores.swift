@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import PostgresStore
 import SQLiteStore
 
 /// Where a catalog is, as a user names it with `--db` or `GLIMPSE_DATABASE_URL`: a file
@@ -49,8 +50,8 @@ public enum CatalogStores {
         switch location {
         case .sqlite(let path):
             return try SQLiteEntityStore(path: path, mode: mode)
-        case .postgres:
-            throw .cannotOpen(location.description, reason: "PostgreSQL catalogs are not supported by this build")
+        case .postgres(let url):
+            return try await PostgresEntityStore(url: url, mode: mode)
         }
     }
 }
