@@ -17,7 +17,8 @@
 #   .build-fuzz/fuzz-TARGET .build-fuzz/artifacts-TARGET/crash-...
 # and copy it into testdata/fuzz-regressions/TARGET/ so FuzzRegressionTests replay it.
 #
-# SECONDS=0 only builds the fuzzer. Runs one fuzzing process (-workers=1): the machine is shared. Exit status 0 when the
+# SECONDS=0 only builds the fuzzer (scripts/test.sh builds and runs every target for a few
+# seconds on every CI run, so they keep building from a clean clone). Runs one fuzzing process (-workers=1): the machine is shared. Exit status 0 when the
 # run found nothing, non-zero when libFuzzer stopped on a finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -71,11 +72,22 @@ if [ -n "${GLIMPSE_FUZZ_CODEC_SOURCES:-}" ]; then
   binary=$scratch/fuzz-$target-codecs
 fi
 [ "$library" = PixelBuffers ] || libraries+=(-lsqlite3)
+# A C target's module map: its own (Sources/X/include/module.modulemap, which SwiftPM then
+# uses as it is and does not copy) or the one SwiftPM generates in the build folder.
+module_maps=()
+for module in CImageCodecs CSIMDKernels; do
+  if [ -f "Sources/$module/include/module.modulemap" ]; then
+    module_maps+=(-Xcc -fmodule-map-file="Sources/$module/include/module.modulemap")
+  elif [ -f "$debug/$module.build/module.modulemap" ]; then
+    module_maps+=(-Xcc -fmodule-map-file="$debug/$module.build/module.modulemap")
+  else
+    echo "fuzz.sh: no module map for $module (neither Sources/$module/include/module.modulemap nor $debug/$module.build/module.modulemap)" >&2
+    exit 1
+  fi
+done
+module_maps+=(-Xcc -fmodule-map-file="$scratch/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
 swiftc -sanitize=fuzzer,address -parse-as-library -g -Onone "${sources[@]}" \
-  -I "$debug/Modules" \
-  -Xcc -fmodule-map-file="$debug/CImageCodecs.build/module.modulemap" \
-  -Xcc -fmodule-map-file="$debug/CSIMDKernels.build/module.modulemap" \
-  -Xcc -fmodule-map-file="$scratch/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap" \
+  -I "$debug/Modules" "${module_maps[@]}" \
   "${objects[@]}" "${libraries[@]}" -o "$binary"
 
 if [ "$seconds" -eq 0 ]; then echo "fuzz.sh: built $binary" >&2; exit 0; fi
