@@ -37,22 +37,22 @@ struct IndexCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+        guard DirectoryListing.exists(source) else {
             throw failure("\(source): no such file or folder")
         }
+        let isFolder = DirectoryListing.isFolder(source)
         let store = try database.openOrCreate()
         let indexer = CatalogIndexer(store: store, fingerprinter: DecodingImageFingerprinter(), maxConcurrency: jobs)
         let progress = ProgressDisplay(command: "index", unit: "files")
         let started = ContinuousClock.now
         let report: IndexReport
         do {
-            report = try await (isDirectory.boolValue
+            report = try await (isFolder
                 ? indexer.index(FolderCatalogSource(folderPath: source)) { progress.update($0) }
                 : indexer.index(ManifestCatalogSource(manifestPath: source)) { progress.update($0) })
         } catch {
             progress.finishLine()
-            throw failure(error.description)
+            throw database.storeFailure(error)
         }
         progress.finishLine()
         for failed in report.failed {
