@@ -7,6 +7,12 @@
 #                   GLIMPSE_FUZZ_CODEC_SOURCES=DIR fuzzes instrumented libpng/libjpeg too
 #         manifest  catalog manifest JSON (ManifestCatalogSource)
 #         pagetoken page tokens as a client would send them (Search)
+#         cli       the glimpse command line itself (fuzz/cli_fuzz.py): random manifests and
+#                   folders of real, damaged and odd-named image files (FIFOs, bytes that
+#                   are not UTF-8) indexed, then random query/open/export/catalog/match/
+#                   inspect/hash commands and argument vectors; checks no crash, no hang,
+#                   a documented exit status, one-line errors and PRAGMA integrity_check.
+#                   Extra flags go to the script (--seed N, --verbose, --timeout S).
 #
 # The library is built with `-sanitize=fuzzer,address` into .build-fuzz/ (a scratch path
 # of its own, so the normal .build/ is untouched); the entry point in fuzz/ is compiled
@@ -23,12 +29,27 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: scripts/fuzz.sh decoder|manifest|pagetoken SECONDS [libFuzzer flags...]" >&2; exit 1; }
+usage() { echo "usage: scripts/fuzz.sh decoder|manifest|pagetoken|cli SECONDS [libFuzzer flags...]" >&2; exit 1; }
 [ $# -ge 2 ] || usage
 target=$1
 seconds=$2
 shift 2
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
+
+if [ "$target" = cli ]; then
+  # Not libFuzzer: the real debug binary driven by fuzz/cli_fuzz.py (Python 3 standard
+  # library only, sqlite3 for the integrity check).
+  if command -v python3 >/dev/null && python3 -c 'import sqlite3' 2>/dev/null; then
+    scripts/bootstrap.sh >/dev/null
+  else
+    scripts/bootstrap.sh python3 >/dev/null
+  fi
+  swift build --product glimpse >&2
+  bin="$(swift build --show-bin-path)/glimpse"
+  if [ "$seconds" -eq 0 ]; then echo "fuzz.sh: cli fuzzer ready ($bin)" >&2; exit 0; fi
+  mkdir -p .build-fuzz/artifacts-cli
+  exec python3 fuzz/cli_fuzz.py --binary "$bin" --seconds "$seconds" --artifacts .build-fuzz/artifacts-cli "$@"
+fi
 
 case "$target" in
   decoder)   sources=(fuzz/DecoderFuzzer.swift Tests/PixelBuffersTests/DecoderFuzzInput.swift)
