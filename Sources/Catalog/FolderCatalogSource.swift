@@ -3,7 +3,7 @@ import PixelBuffers
 
 /// A catalog made from a plain folder of images.
 ///
-/// - Every PNG or JPEG file below the folder (recognised by its first bytes, whatever
+/// - Every PNG, JPEG, WebP, HEIF or AVIF file below the folder (recognised by its first bytes, whatever
 ///   its name) is a landmark whose id is its path relative to the folder without the
 ///   last extension, with `/` separators (`europe/paris/eiffel.jpg` → `europe/paris/eiffel`)
 ///   and whose name is the file name without extension.
@@ -28,8 +28,8 @@ public struct FolderCatalogSource: CatalogSource {
     public var sourceDescription: String { folderPath }
 
     /// Walks the folder (sorted, deterministic) and sniffs the first bytes of every file.
-    /// O(files) I/O, no decoding. Files named like images (`.jpg`, `.jpeg`, `.png`…) that
-    /// are not PNG or JPEG (empty, text), files that cannot be read (permission, FIFO,
+    /// O(files) I/O, no decoding. Files named like images (`.jpg`, `.png`, `.heic`…) that
+    /// are not images (empty, text), files that cannot be read (permission, FIFO,
     /// device) and sub-folders that cannot be listed are not landmarks: each is listed in
     /// ``CatalogContent/unreadable`` with its reason, and the indexer reports and counts it.
     ///
@@ -53,7 +53,7 @@ public struct FolderCatalogSource: CatalogSource {
     }
 
     /// File name extensions of images: such a file that is not one is reported, not ignored.
-    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png"]
+    static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "heic", "heif", "hif", "avif"]
 
     private struct Walk {
         var landmarks: [LandmarkEntity] = []
@@ -86,7 +86,7 @@ public struct FolderCatalogSource: CatalogSource {
                 let stem = (shownName as NSString).deletingPathExtension
                 let named = FolderCatalogSource.imageExtensions.contains((name as NSString).pathExtension.lowercased())
                 switch ImageFileSniffer.sniff(path: entry.path) {
-                case .png, .jpeg: break
+                case .image: break
                 case .unreadable(let reason):
                     unreadable.append(.init(path: entry.path, reason: "cannot read file: \(reason)"))
                     continue
@@ -120,7 +120,7 @@ public struct FolderCatalogSource: CatalogSource {
 
         static func notAnImageReason(_ path: String) -> String {
             if case .success(let status) = FileBytes.regularFileStatus(path), status.size == 0 { return "empty file" }
-            return "not a PNG or JPEG file"
+            return "not an image file (PNG, JPEG, WebP, HEIF or AVIF)"
         }
     }
 }

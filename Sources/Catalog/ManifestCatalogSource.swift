@@ -154,7 +154,7 @@ public struct ManifestCatalogSource: CatalogSource {
                     let resolved = resolve(path)
                     let field = "images[\(i)]"
                     switch ImageFileSniffer.sniff(path: resolved) {
-                    case .png, .jpeg: images.append(ReferenceImage(path: resolved))
+                    case .image: images.append(ReferenceImage(path: resolved))
                     case .unreadable(let reason) where reason == "No such file or directory":
                         issues.append(.missingImage(entry: entry, field: field, path: resolved))
                     case .unreadable(let reason): issues.append(.unreadableImage(entry: entry, field: field, path: resolved, reason: reason))

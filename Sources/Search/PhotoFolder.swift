@@ -2,8 +2,9 @@ import Foundation
 import PixelBuffers
 
 /// The photos under a folder, for batch matching: every regular file, recursively, whose
-/// first bytes are a PNG or JPEG signature, plus files named like images (`.jpg`,
-/// `.jpeg`, `.png`) whatever their bytes and files that cannot be read (no permission, a
+/// first bytes are an image signature (``ImageFormat/detect(_:)``: PNG, JPEG, WebP, HEIF,
+/// AVIF), plus files named like images (`.jpg`, `.jpeg`, `.png`, `.webp`, `.heic`,
+/// `.heif`, `.avif`) whatever their bytes and files that cannot be read (no permission, a
 /// FIFO, a device), so that each gets an error row instead of silently vanishing; and
 /// every sub-folder that cannot be listed (``unreadableFolders``). Hidden files and
 /// folders are skipped, symbolic links to folders are not followed. Names that are not
@@ -30,9 +31,9 @@ public struct PhotoFolder: Sendable, Hashable {
     public var unreadableFolders: [UnreadableFolder]
 
     /// File name extensions that make a file a photo even when its bytes do not say so.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png"]
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "heic", "heif", "hif", "avif"]
 
-    /// Walks `path` and sniffs the first 8 bytes of every regular file. O(files) I/O.
+    /// Walks `path` and sniffs the first bytes of every regular file. O(files) I/O.
     ///
     /// - Throws: ``BatchMatchError/unreadableFolder(_:reason:)`` when `path` itself is
     ///   missing, not a folder or cannot be listed.
@@ -71,7 +72,7 @@ public struct PhotoFolder: Sendable, Hashable {
                     photos.append(entry.path) // a FIFO, device or dangling link: an error row says which
                 case .regularFile:
                     let named = PhotoFolder.imageExtensions.contains((entry.name as NSString).pathExtension.lowercased())
-                    switch FileBytes.head(ofFile: entry.path, count: 8) {
+                    switch FileBytes.head(ofFile: entry.path, count: 64) {
                     case .failure: photos.append(entry.path) // unreadable: an error row says why
                     case .success(let head):
                         if named || ImageFormat.detect(head) != nil { photos.append(entry.path) } else { others += 1 }

@@ -84,8 +84,10 @@ struct MatchCommand: AsyncParsableCommand {
         for folder in scan.unreadableFolders { printError("glimpse: \(folder.description)") }
         if file == nil && rowFormat == .csv { writeLine(PhotoMatchRecord.csvHeader) }
 
-        let matcher = BatchMatcher(query: VisualSearchQuery(store: store, fingerprint: DefaultFingerprinting.query.fingerprint),
-                                   fingerprinter: DefaultFingerprinting.query, jobs: jobs, matchesPerPhoto: matches)
+        let fingerprinting = ImageFingerprinter.query
+        let search = VisualSearchQuery(store: store, fingerprinter: fingerprinting)
+        await noteOutdatedFingerprints(search, database: database)
+        let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, matchesPerPhoto: matches)
         let progress = ProgressDisplay(command: "match", unit: "photos")
         var records: [PhotoMatchRecord] = []
         let started = ContinuousClock.now
