@@ -20,9 +20,10 @@ extension VisualIndex {
 
     /// Finds every landmark whose best view pair scores at least `minimumScore`.
     ///
-    /// Pairs compared: the query's first (full-frame) view against every catalog view
-    /// (finds a query that is a crop of a catalog image), and each further query view
-    /// (inner crops) against catalog full-frame views only (finds a catalog image shown
+    /// Pairs compared: the query's full-frame views (the full frame in each orientation the
+    /// query layout derived) against every catalog view (finds a query that is a crop of a
+    /// catalog image, in any orientation), and its other views (inner crops, in each
+    /// orientation) against catalog full-frame views only (finds a catalog image shown
     /// with foreign margins). Query views below ``minimumViewQuality`` are skipped; a query
     /// with no informative view matches nothing.
     ///
@@ -52,7 +53,7 @@ extension VisualIndex {
 
         passes: for queryIndex in informative {
             let view = query.views[queryIndex]
-            let fullOnly = queryIndex != informative.first || view.region != .full
+            let fullOnly = view.region != .full
             let pdqCodes = fullOnly ? fullPDQWords : pdqWords
             let count = pdqCodes.count / 4
             var start = 0
