@@ -31,19 +31,23 @@ public final class VisualSearchQuery: Sendable {
     ///
     /// - Parameter fingerprint: how a query's pixels become a fingerprint (normally
     ///   `Fingerprinter().queryFingerprint(of:)`).
-    public init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(),
+    /// - Parameter snapshotPath: where the visual-index snapshot of this catalog lives
+    ///   (``VisualIndexSnapshot/path(forCatalogAt:)``); with it, a cold start maps the index
+    ///   instead of reading every fingerprint, and rewrites a stale one. `nil`: always build
+    ///   in memory.
+    public init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(), snapshotPath: String? = nil,
                 fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
         self.store = store
         self.configuration = configuration
         self.queryFingerprint = fingerprint
-        self.cache = SearchIndexCache(store: store, minimumViewQuality: configuration.scoring.minimumViewQuality)
+        self.cache = SearchIndexCache(store: store, minimumViewQuality: configuration.scoring.minimumViewQuality, snapshotPath: snapshotPath)
     }
 
     /// Creates a query over `store` that fingerprints query pixels with `fingerprinter`'s
     /// query layout (by default Glimpse's: full frame and two centre crops).
     public convenience init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(),
-                            fingerprinter: Fingerprinter = Fingerprinter()) {
-        self.init(store: store, configuration: configuration) { fingerprinter.queryFingerprint(of: $0) }
+                            snapshotPath: String? = nil, fingerprinter: Fingerprinter = Fingerprinter()) {
+        self.init(store: store, configuration: configuration, snapshotPath: snapshotPath) { fingerprinter.queryFingerprint(of: $0) }
     }
 
     /// One page of results for what the person selected.
@@ -118,7 +122,8 @@ public final class VisualSearchQuery: Sendable {
             do { landmarks = try store.landmarks(ids: outcome.matches.map(\.landmarkID)) } catch { throw .store(error) }
             ranking = SearchRanking.rank(
                 matches: outcome.matches, landmarks: Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
-                labels: labels, collectionsByLandmark: state.collectionsByLandmark, configuration: configuration,
+                labels: labels, collectionsByLandmark: state.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID)),
+                configuration: configuration,
                 isPartial: outcome.isPartial)
             await cache.remember(ranking, for: key)
         }

@@ -75,7 +75,7 @@ struct MatchCommand: AsyncParsableCommand {
         let todo = scan.photos.filter { !done.contains($0) }
         if file == nil && rowFormat == .csv { writeLine(PhotoMatchRecord.csvHeader) }
 
-        let matcher = BatchMatcher(query: VisualSearchQuery(store: store, fingerprint: DefaultFingerprinting.query.fingerprint),
+        let matcher = BatchMatcher(query: VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprint: DefaultFingerprinting.query.fingerprint),
                                    fingerprinter: DefaultFingerprinting.query, jobs: jobs, matchesPerPhoto: matches)
         let progress = ProgressDisplay(command: "match", unit: "photos")
         var records: [PhotoMatchRecord] = []

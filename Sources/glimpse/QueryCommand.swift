@@ -72,7 +72,7 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try database.openExisting()
         let fingerprinting = DefaultFingerprinting.query
-        let search = VisualSearchQuery(store: store, fingerprint: fingerprinting.fingerprint)
+        let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprint: fingerprinting.fingerprint)
         let request = PageRequest(size: pageSize, token: pageToken.map(PageToken.init), deadline: .milliseconds(deadlineMs))
         var failed = 0
         var unmatched = 0
