@@ -49,7 +49,6 @@ extension VisualIndex {
         var partial = false
         let informative = query.views.indices.filter { query.views[$0].quality >= minimumViewQuality }
         let radius = max(0, min(256, scoring.candidatePDQRadius))
-        let clock = ContinuousClock()
         // Pass 1: the first informative view, if it is the full frame, against every view;
         // pass 2: every other informative view against the full-frame views, all in one scan.
         let scansAll = informative.first.map { query.views[$0].region == .full } ?? false
@@ -58,34 +57,63 @@ extension VisualIndex {
             (Array(informative.dropFirst(scansAll ? 1 : 0)), true),
         ]
 
-        scan: for pass in passes where !pass.queries.isEmpty {
+        for pass in passes where !pass.queries.isEmpty {
             let codes = pass.queries.map { query.views[$0].pdq }
-            let planes = pass.fullOnly ? fullPDQPlanes : pdqPlanes
-            let count = pass.fullOnly ? fullViewCount : viewCount
-            let fullViews = self.fullViews
-            var start = 0
-            while start < count {
-                if let deadline, clock.now >= deadline {
-                    partial = true
-                    break scan
-                }
-                let n = min(Self.chunkSize, count - start)
-                // The radius test runs inside the SIMD kernel; only views within it come out. The
-                // chunk's planes are the same four planes offset by `start` (stride `count`).
-                let chunk = UnsafeBufferPointer(rebasing: planes[start...])
-                HammingScan.forEachPlaneMatch(of: codes, planes: chunk, stride: count, count: n, maxDistance: radius, using: isa) { i, q, distance in
-                    let viewIndex = pass.fullOnly ? Int(fullViews[start + i]) : start + i
-                    let queryIndex = pass.queries[q]
-                    consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: distance,
-                             scoring: scoring, minimumScore: minimumScore, best: &best)
-                }
-                compared += n * codes.count
-                start += n
+            let subsetCount = pass.fullOnly ? fullViewCount : viewCount
+            let scanned = scan(codes, in: pass.fullOnly ? .fullFrames : .all, maxDistance: radius, deadline: deadline, using: isa) { q, viewIndex, distance in
+                let queryIndex = pass.queries[q]
+                consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: distance,
+                         scoring: scoring, minimumScore: minimumScore, best: &best)
             }
+            compared += scanned * codes.count
+            if scanned < subsetCount { partial = true; break }
         }
         var matches = best.sorted { ($0.value.match.score, $1.key) > ($1.value.match.score, $0.key) }.map(\.value.match)
         if matches.count > limit { matches.removeSubrange(limit...) }
         return IndexSearchOutcome(matches: matches, isPartial: partial, comparedPairs: compared, queryIsInformative: !informative.isEmpty)
+    }
+
+    /// Which catalog views a stage-1 scan compares query codes with.
+    public enum ViewSubset: Sendable, Hashable {
+        /// Every view (view numbers 0 ..< ``viewCount``).
+        case all
+        /// The full-frame views only (reported by their view numbers).
+        case fullFrames
+    }
+
+    /// Stage 1 alone, for callers with their own scoring (several query views × dihedral
+    /// orientations): calls `body(query, view, distance)` for every (query code, catalog
+    /// view) pair within `maxDistance` PDQ bits, reading the catalog's PDQ planes once for
+    /// all `codes` (``HammingScan/forEachPlaneMatch(of:planes:stride:count:maxDistance:using:_:)``).
+    /// Hits come in chunks of ``chunkSize`` views, within a chunk view-major then query
+    /// order; `view` is a view number (for ``ViewSubset/fullFrames`` too).
+    ///
+    /// - Complexity: O(views in the subset × codes) popcounts, 32 bytes read per view per
+    ///   group of up to ``HammingScan/maximumQueriesPerPass`` codes, plus O(1) per hit.
+    /// - Returns: the number of views of the subset scanned: all of them, or fewer when
+    ///   `deadline` passed between two chunks.
+    @discardableResult
+    public func scan(
+        _ codes: [PDQHash], in subset: ViewSubset, maxDistance: Int, deadline: ContinuousClock.Instant? = nil,
+        using isa: InstructionSet = .best, _ body: (_ query: Int, _ view: Int, _ distance: Int) -> Void
+    ) -> Int {
+        let fullOnly = subset == .fullFrames
+        let planes = fullOnly ? fullPDQPlanes : pdqPlanes
+        let count = fullOnly ? fullViewCount : viewCount
+        let fullViews = self.fullViews
+        let clock = ContinuousClock()
+        var start = 0
+        while start < count {
+            if let deadline, clock.now >= deadline { return start }
+            let n = min(Self.chunkSize, count - start)
+            // The chunk's planes are the same four planes offset by `start` (stride `count`).
+            HammingScan.forEachPlaneMatch(of: codes, planes: UnsafeBufferPointer(rebasing: planes[start...]), stride: count, count: n,
+                                          maxDistance: maxDistance, using: isa) { i, q, distance in
+                body(q, fullOnly ? Int(fullViews[start + i]) : start + i, distance)
+            }
+            start += n
+        }
+        return count
     }
 
     /// A landmark's best pair so far and where it came from (for the tie rule).

@@ -25,6 +25,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             EvalCommand.self,
             BenchFingerprintCommand.self,
             SynthesizeCatalogCommand.self,
+            BenchSearchCommand.self,
         ]
     )
 }
