@@ -57,13 +57,19 @@ static size_t planes_within_portable(const uint64_t *q, size_t nq, const uint64_
 }
 
 #if SCAN_X86
-/* Exact hits of codes i0 .. i0+g-1 for every query whose mask bit is set (code-major order). */
+/* Exact hits of codes i0 .. i0+g-1 for every query whose mask bit is set, code-major order.
+ * Only the queries with a set bit are visited per code (usually one or two of many). */
 SCAN_AVX2_FN static inline size_t planes_emit(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride, size_t i0,
                                               size_t g, const uint32_t *masks, unsigned maxd, uint32_t *indices,
                                               uint16_t *queries_out, uint16_t *distances, size_t found) {
+    uint16_t hit[GLIMPSE_PLANE_SCAN_MAX_QUERIES];
+    size_t nh = 0;
+    for (size_t j = 0; j < nq; j++)
+        if (masks[j]) hit[nh++] = (uint16_t)j;
     for (size_t k = 0; k < g; k++) {
         const size_t i = i0 + k;
-        for (size_t j = 0; j < nq; j++) {
+        for (size_t h = 0; h < nh; h++) {
+            const size_t j = hit[h];
             if (!((masks[j] >> k) & 1u)) continue;
             const uint64_t *qj = q + 4 * j;
             const unsigned d = (unsigned)(_mm_popcnt_u64(qj[0] ^ p[i]) + _mm_popcnt_u64(qj[1] ^ p[stride + i]) +

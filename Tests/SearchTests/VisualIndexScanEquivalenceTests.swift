@@ -94,10 +94,10 @@ import Testing
     }
 
     @Test func randomCatalogGivesTheSameMatchesAsTheOneQueryAtATimeScan() {
-        let entries = Self.syntheticEntries(count: 700, seed: 42)
+        let entries = Self.syntheticEntries(count: 300, seed: 42)
         let index = VisualIndex(version: Self.version, entries: entries)
         #expect(index.viewCount == entries.reduce(0) { $0 + $1.fingerprints.count * 31 })
-        Self.expectSame(index, entries, Self.queries(near: entries, count: 25, seed: 7), scorings: [
+        Self.expectSame(index, entries, Self.queries(near: entries, count: 15, seed: 7), scorings: [
             (.default, SimilarityScoring.defaultNoMatchThreshold), (.default, 0),
             (SimilarityScoring(candidatePDQRadius: 256), 0), (SimilarityScoring(candidatePDQRadius: 70), 0.2),
         ])

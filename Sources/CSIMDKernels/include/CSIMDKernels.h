@@ -28,7 +28,8 @@
 
 int glimpse_kernels_version(void);
 
-/* Best instruction set this CPU supports (one of GLIMPSE_ISA_PORTABLE/AVX2/AVX512). */
+/* Best instruction set this CPU supports (one of GLIMPSE_ISA_PORTABLE/AVX2/AVX512), capped by the
+ * environment variable GLIMPSE_ISA=portable|avx2|avx512 when set (read once, at the first probe). */
 int glimpse_cpu_best_isa(void);
 /* The instruction set a kernel actually uses when `requested` is asked for. */
 int glimpse_isa_effective(int requested);
