@@ -50,6 +50,16 @@ public final class VisualSearchQuery: Sendable {
         self.init(store: store, configuration: configuration, snapshotPath: snapshotPath) { fingerprinter.queryFingerprint(of: $0) }
     }
 
+    /// Loads the visual index of the catalog's current version now (maps the snapshot, or
+    /// builds the index), so that the first page does not pay for it: a server calls it at
+    /// start-up, the CLI while it decodes the first image (the two overlap on separate cores).
+    /// Pages load it themselves when needed; calling this is never required.
+    ///
+    /// - Throws: ``VisualSearchError/store(_:)`` when the catalog cannot be read.
+    public func prepare() async throws(VisualSearchError) {
+        do { _ = try await cache.current() } catch { throw .store(error) }
+    }
+
     /// One page of results for what the person selected.
     ///
     /// - Returns: an empty page (no token) when the descriptor has no pixels, or when its

@@ -32,8 +32,12 @@ struct BenchSearchCommand: AsyncParsableCommand {
     @Option(help: "Only this instruction set (portable, avx2, avx512); default every one the CPU has.")
     var isa: String?
 
+    @Option(name: .customLong("db"), help: ArgumentHelp("Instead: time opening this catalog and mapping its snapshot (PATH.vindex).", valueName: "path"))
+    var catalog: String?
+
     func run() async throws {
         guard views > 0, runs > 0, codes > 0 else { throw failure("bench-search: --views, --codes and --repeat must be positive") }
+        if let catalog { return try timeOpening(catalog) }
         let perLandmark = FingerprintViewLayout.catalog.viewCount
         let synthetic = SyntheticCatalog(landmarks: (views + perLandmark - 1) / perLandmark, seed: 2024)
         let entries = synthetic.content().landmarks.map {
@@ -65,6 +69,26 @@ struct BenchSearchCommand: AsyncParsableCommand {
         }
         let bytesPerView = Double(index.bytesUsed) / Double(index.viewCount)
         print(#"{"views":\#(index.viewCount),"bytesPerView":\#(String(format: "%.1f", bytesPerView)),"rows":[\#(rows.joined(separator: ","))]}"#)
+    }
+
+    /// Rows for a catalog on disk: opening the store and reading its version, mapping and
+    /// checking the snapshot, and both together (what a cold start pays before scanning).
+    private func timeOpening(_ path: String) throws {
+        guard let snapshotPath = VisualIndexSnapshot.path(forCatalogAt: path) else { throw failure("bench-search: --db needs a file") }
+        var viewCount = 0
+        let open = try RunTimer.measure(runs: runs) {
+            do { _ = try SQLiteEntityStore(path: path).catalogVersion() } catch { throw failure("\(error)") }
+        }
+        let version: CatalogVersion
+        do { version = try SQLiteEntityStore(path: path).catalogVersion() } catch { throw failure(error.description) }
+        let map = try RunTimer.measure(runs: runs) {
+            guard case .loaded(let index) = VisualIndexSnapshot.load(path: snapshotPath, expecting: version) else {
+                throw failure("bench-search: \(snapshotPath) is not a current snapshot of \(path)")
+            }
+            viewCount = index.viewCount
+        }
+        let rows = [Self.row("open catalog + read version", .best, open, 0), Self.row("map + verify snapshot", .best, map, viewCount)]
+        print(#"{"views":\#(viewCount),"rows":[\#(rows.joined(separator: ","))]}"#)
     }
 
     static func row(_ name: String, _ isa: InstructionSet, _ timing: RunTiming, _ hits: Int) -> String {

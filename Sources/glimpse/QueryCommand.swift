@@ -74,6 +74,9 @@ struct QueryCommand: AsyncParsableCommand {
         let fingerprinting = DefaultFingerprinting.query
         let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprint: fingerprinting.fingerprint)
         let request = PageRequest(size: pageSize, token: pageToken.map(PageToken.init), deadline: .milliseconds(deadlineMs))
+        // Map (or build) the visual index on another core while the first image is decoded.
+        let warmUp = Task.detached { try? await search.prepare() }
+        defer { warmUp.cancel() }
         var failed = 0
         var unmatched = 0
         for (number, image) in images.enumerated() {
