@@ -30,7 +30,7 @@ extension CatalogIndexer {
                     if let fingerprint = image.fingerprint {
                         let hash = fingerprint.serialized().withUnsafeBytes { ContentHash(of: $0) }
                         hashes[image.path] = hash
-                        if !state.cachedHashes.contains(hash) {
+                        if state.cachedLayoutVersions[hash] == nil {
                             fingerprints[hash] = fingerprint
                             report.fingerprinted += 1
                         }

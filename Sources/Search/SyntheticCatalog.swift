@@ -52,7 +52,9 @@ public struct SyntheticCatalog: Sendable {
         landmarks.reserveCapacity(landmarkCount)
         for i in 0..<landmarkCount {
             let id = Self.landmarkID(i)
-            let fingerprint = Self.fingerprint(regions: regions, using: &generator)
+            var fingerprint = Self.fingerprint(regions: regions, using: &generator)
+            // The real catalog layout's version when the view count is the layout's (so the catalog is not "outdated").
+            if viewsPerLandmark == FingerprintViewLayout.catalog.viewCount { fingerprint.layoutVersion = FingerprintViewLayout.catalogVersion }
             landmarks.append(LandmarkEntity(
                 id: id, name: "Synthetic landmark \(i)", continent: nil, description: "Generated for load tests.",
                 keywords: ["synthetic"], referenceImages: [ReferenceImage(path: id + ".jpg", fingerprint: fingerprint)]))

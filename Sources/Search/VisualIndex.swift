@@ -88,6 +88,15 @@ public struct VisualIndex: Sendable {
         return nil
     }
 
+    /// How many indexed reference images (fingerprints, informative or not) carry each
+    /// fingerprint layout version (``Fingerprint/layoutVersion``). O(distinct versions).
+    public var fingerprintLayoutVersions: [UInt16: Int] {
+        let table = section(layout.layoutVersionTable, 2 * layout.layoutVersions, as: UInt32.self)
+        var out: [UInt16: Int] = [:]
+        for k in 0..<layout.layoutVersions { out[UInt16(truncatingIfNeeded: table[2 * k]), default: 0] += Int(table[2 * k + 1]) }
+        return out
+    }
+
     /// The ids of the live collections holding landmark number `owner`, sorted by id. O(result).
     public func collectionIDs(ofLandmark owner: Int) -> [String] {
         let offsets = section(layout.membershipOffsets, layout.landmarks + 1, as: UInt32.self)
@@ -128,8 +137,10 @@ public struct VisualIndex: Sendable {
         var ids: [String] = []
         var regionNumbers: [ViewRegion: UInt32] = [:]
         var regionList: [ViewRegion] = []
+        var layoutVersions: [UInt16: Int] = [:]
         for entry in sorted {
             for fingerprint in entry.fingerprints {
+                layoutVersions[fingerprint.layoutVersion, default: 0] += 1
                 for view in fingerprint.views where view.quality >= minimumViewQuality {
                     if ids.last != entry.landmarkID { ids.append(entry.landmarkID) }
                     views += 1
@@ -152,7 +163,7 @@ public struct VisualIndex: Sendable {
         let layout = VisualIndexLayout(
             views: views, fullViews: full, landmarks: ids.count, regions: regionList.count, collections: liveCollections.count,
             memberships: memberships, landmarkIDBytes: ids.reduce(0) { $0 + $1.utf8.count },
-            collectionIDBytes: liveCollections.reduce(0) { $0 + $1.id.utf8.count })
+            collectionIDBytes: liveCollections.reduce(0) { $0 + $1.id.utf8.count }, layoutVersions: layoutVersions.count)
         let storage = VisualIndexStorage(allocating: layout.length)
         let base = storage.mutableBase
         func fill<T>(_ offset: Int, _ count: Int, as type: T.Type) -> UnsafeMutablePointer<T> {
@@ -204,6 +215,11 @@ public struct VisualIndex: Sendable {
             for c in list.sorted() { members[m] = c; m += 1 }
         }
         memberOffsets[ids.count] = UInt32(m)
+        let versionTable = fill(layout.layoutVersionTable, 2 * layoutVersions.count, as: UInt32.self)
+        for (k, entry) in layoutVersions.sorted(by: { $0.key < $1.key }).enumerated() {
+            versionTable[2 * k] = UInt32(entry.key)
+            versionTable[2 * k + 1] = UInt32(clamping: entry.value)
+        }
         // Header (the checksum is written with the snapshot).
         base.storeBytes(of: VisualIndexLayout.magic.littleEndian, toByteOffset: 0, as: UInt64.self)
         base.storeBytes(of: VisualIndexLayout.formatVersion.littleEndian, toByteOffset: 8, as: UInt32.self)

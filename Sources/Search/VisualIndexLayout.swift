@@ -20,13 +20,15 @@ import Fingerprints
 ///     128  8  landmarks L      136  8  distinct regions R
 ///     144  8  collections C    152  8  memberships M
 ///     160  8  landmark id bytes 168  8  collection id bytes
+///     176  8  fingerprint layout versions K
 ///
 /// Sections, in order: PDQ word planes (4 × N UInt64: plane w holds word w of every view),
 /// full-frame PDQ planes (4 × F), full-frame view numbers (F Int32), pHashes (N UInt64),
 /// dHashes (N UInt64), histograms (64 N bytes), owners (N Int32, landmark numbers), region
 /// numbers (N UInt32), region table (R × 4 Float32: x, y, width, height), landmark id
 /// offsets (L + 1 UInt32) and UTF-8 bytes, collection id offsets (C + 1 UInt32) and bytes,
-/// per-landmark membership offsets (L + 1 UInt32) and collection numbers (M UInt32).
+/// per-landmark membership offsets (L + 1 UInt32) and collection numbers (M UInt32), and the
+/// fingerprint layout versions of the indexed reference images (K × (UInt32 version, UInt32 count)).
 struct VisualIndexLayout: Equatable {
     /// Bumped whenever the byte image changes meaning.
     static let formatVersion: UInt32 = 1
@@ -44,16 +46,17 @@ struct VisualIndexLayout: Equatable {
     var memberships: Int
     var landmarkIDBytes: Int
     var collectionIDBytes: Int
+    var layoutVersions: Int
 
     /// Section offsets, computed from the counts.
     private(set) var pdqPlanes = 0, fullPDQPlanes = 0, fullViewNumbers = 0, pHashes = 0, dHashes = 0, histograms = 0
     private(set) var owners = 0, regionNumbers = 0, regionTable = 0, landmarkIDOffsets = 0, landmarkIDData = 0
-    private(set) var collectionIDOffsets = 0, collectionIDData = 0, membershipOffsets = 0, membershipData = 0
+    private(set) var collectionIDOffsets = 0, collectionIDData = 0, membershipOffsets = 0, membershipData = 0, layoutVersionTable = 0
     /// Total bytes.
     private(set) var length = 0
 
     init(views: Int, fullViews: Int, landmarks: Int, regions: Int, collections: Int, memberships: Int,
-         landmarkIDBytes: Int, collectionIDBytes: Int) {
+         landmarkIDBytes: Int, collectionIDBytes: Int, layoutVersions: Int) {
         self.views = views
         self.fullViews = fullViews
         self.landmarks = landmarks
@@ -62,6 +65,7 @@ struct VisualIndexLayout: Equatable {
         self.memberships = memberships
         self.landmarkIDBytes = landmarkIDBytes
         self.collectionIDBytes = collectionIDBytes
+        self.layoutVersions = layoutVersions
         var end = Self.headerSize
         func section(_ bytes: Int) -> Int {
             let start = (end + 63) & ~63
@@ -83,13 +87,14 @@ struct VisualIndexLayout: Equatable {
         collectionIDData = section(collectionIDBytes)
         membershipOffsets = section(4 * (landmarks + 1))
         membershipData = section(4 * memberships)
+        layoutVersionTable = section(8 * layoutVersions)
         length = (end + 63) & ~63
     }
 
     /// Writes the counts into a header at `base` (the other header fields are the caller's).
     func writeCounts(to base: UnsafeMutableRawPointer) {
         for (offset, value) in [(112, views), (120, fullViews), (128, landmarks), (136, regions), (144, collections),
-                                (152, memberships), (160, landmarkIDBytes), (168, collectionIDBytes)] {
+                                (152, memberships), (160, landmarkIDBytes), (168, collectionIDBytes), (176, layoutVersions)] {
             base.storeBytes(of: UInt64(value).littleEndian, toByteOffset: offset, as: UInt64.self)
         }
         base.storeBytes(of: UInt64(length).littleEndian, toByteOffset: 16, as: UInt64.self)
@@ -104,11 +109,11 @@ struct VisualIndexLayout: Equatable {
             return value <= UInt64(UInt32.max) ? Int(value) : nil
         }
         guard let n = count(112), let f = count(120), let l = count(128), let r = count(136), let c = count(144),
-              let m = count(152), let lb = count(160), let cb = count(168), f <= n, n < Int(Int32.max), l < Int(Int32.max) else {
+              let m = count(152), let lb = count(160), let cb = count(168), let k = count(176), k <= 65_536, f <= n, n < Int(Int32.max), l < Int(Int32.max) else {
             return nil
         }
         let layout = VisualIndexLayout(views: n, fullViews: f, landmarks: l, regions: r, collections: c, memberships: m,
-                                       landmarkIDBytes: lb, collectionIDBytes: cb)
+                                       landmarkIDBytes: lb, collectionIDBytes: cb, layoutVersions: k)
         let stored = UInt64(littleEndian: base.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
         guard stored == UInt64(layout.length), layout.length <= available else { return nil }
         return layout

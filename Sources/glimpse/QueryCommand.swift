@@ -71,21 +71,20 @@ struct QueryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try database.openExisting()
-        let fingerprinting = DefaultFingerprinting.query
-        let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprint: fingerprinting.fingerprint)
+        let fingerprinting = ImageFingerprinter.query
+        let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
+        // Maps the snapshot beside the catalog (or builds the index) before the first image.
+        await noteOutdatedFingerprints(search, database: database)
         let request = PageRequest(size: pageSize, token: pageToken.map(PageToken.init), deadline: .milliseconds(deadlineMs))
-        // Map (or build) the visual index on another core while the first image is decoded.
-        let warmUp = Task.detached { try? await search.prepare() }
-        defer { warmUp.cancel() }
         var failed = 0
         var unmatched = 0
         for (number, image) in images.enumerated() {
             let started = ContinuousClock.now
             let page: ResultPage<VisualSearchResult>
             do {
-                let descriptor = try SemanticContentDescriptor(
-                    contentsOfFile: image, region: decodeRegion, labels: labelList, options: fingerprinting.decodeOptions())
-                page = try await search.values(for: descriptor, page: request)
+                // The one fingerprinting path: rows go from the decoder straight into the working planes.
+                let fingerprint = try fingerprinting.fingerprint(file: image, region: decodeRegion)
+                page = try await search.values(for: fingerprint, labels: labelList, page: request)
             } catch let error as DecodeError {
                 printError("glimpse: \(error.description)")
                 failed += 1

@@ -72,7 +72,7 @@ struct SynthesizeCatalogCommand: AsyncParsableCommand {
         let progress = ProgressDisplay(command: "debug-synthesize-catalog", unit: "entities")
         let report: IndexReport
         do {
-            report = try CatalogIndexer(store: store, fingerprinter: DecodingImageFingerprinter())
+            report = try CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
                 .index(precomputed: content, sourceDescription: "synthetic (seed \(seed))") { progress.update($0) }
         } catch {
             progress.finishLine()

@@ -15,7 +15,7 @@ import Testing
     static func catalog(in folder: URL, landmarks: Int = 200, seed: UInt64 = 5) async throws -> SQLiteEntityStore {
         let store = try SQLiteEntityStore(path: folder.appendingPathComponent("catalog.sqlite").path)
         let content = SyntheticCatalog(landmarks: landmarks, collections: 3, seed: seed).content()
-        _ = try CatalogIndexer(store: store, fingerprinter: DecodingImageFingerprinter())
+        _ = try CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
             .index(precomputed: content, sourceDescription: "test")
         return store
     }
