@@ -50,39 +50,14 @@ extension VisualIndex {
         var partial = false
         let informative = query.views.indices.filter { query.views[$0].quality >= minimumViewQuality }
         let radius = max(0, min(256, scoring.candidatePDQRadius))
-        // Pass 1: the first informative view, if it is the full frame, against every view;
-        // pass 2: every other informative view against the full-frame views, all in one scan.
-        let scansAll = informative.first.map { query.views[$0].region == .full } ?? false
+        // Pass 1: every informative full-frame view (the upright frame and its other
+        // orientations) against every view; pass 2: every other informative view (inner
+        // crops) against the full-frame views; each pass reads the catalog once.
         let passes: [(queries: [Int], fullOnly: Bool)] = [
-            (scansAll ? [informative[0]] : [], false),
-            (Array(informative.dropFirst(scansAll ? 1 : 0)), true),
+            (informative.filter { query.views[$0].region == .full }, false),
+            (informative.filter { query.views[$0].region != .full }, true),
         ]
 
-<<<<<<< HEAD
-        passes: for queryIndex in informative {
-            let view = query.views[queryIndex]
-            let fullOnly = view.region != .full
-            let pdqCodes = fullOnly ? fullPDQWords : pdqWords
-            let count = pdqCodes.count / 4
-            var start = 0
-            while start < count {
-                if let deadline, clock.now >= deadline {
-                    partial = true
-                    break passes
-                }
-                let n = min(Self.chunkSize, count - start)
-                // The radius test runs inside the SIMD kernel; only views within it come out.
-                pdqCodes.withUnsafeBufferPointer { all in
-                    HammingScan.forEachMatch(of: view.pdq, in: UnsafeBufferPointer(rebasing: all[(4 * start)..<(4 * (start + n))]),
-                                             maxDistance: radius, using: isa) { i, distance in
-                        let viewIndex = fullOnly ? Int(fullViews[start + i]) : start + i
-                        consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: view, pdq: distance,
-                                 scoring: scoring, minimumScore: minimumScore, best: &best)
-                    }
-                }
-                compared += n
-                start += n
-=======
         for pass in passes where !pass.queries.isEmpty {
             let codes = pass.queries.map { query.views[$0].pdq }
             let subsetCount = pass.fullOnly ? fullViewCount : viewCount
@@ -90,7 +65,6 @@ extension VisualIndex {
                 let queryIndex = pass.queries[q]
                 consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: distance,
                          scoring: scoring, minimumScore: minimumScore, best: &best)
->>>>>>> wip/speed
             }
             compared += scanned * codes.count
             if scanned < subsetCount { partial = true; break }
