@@ -55,7 +55,7 @@ let package = Package(
         .target(name: "Evaluation", dependencies: ["Search", "SQLiteStore"]),
         .executableTarget(
             name: "glimpse",
-            dependencies: ["Search", "Rendering", "Evaluation", "CatalogStores", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["Search", "Rendering", "Evaluation", "CatalogStores", "SQLiteStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
         .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers"]),
         .testTarget(name: "FingerprintsTests", dependencies: ["Fingerprints"]),

@@ -1,5 +1,6 @@
 import Foundation
 import Fingerprints
+import PixelBuffers
 
 /// Builds or refreshes a catalog from a ``CatalogSource``: incremental, parallel and
 /// transactional.
@@ -56,6 +57,8 @@ public struct CatalogIndexer: Sendable {
             return try await run(content, sourceDescription: sourceDescription, progress: progress)
         } catch let error as CatalogIndexError {
             throw error
+        } catch let error as CatalogSourceError {
+            throw .source(error)
         } catch let error as CatalogStoreError {
             // A store interrupted by the cancellation reports it as its own error.
             if Task.isCancelled { throw .cancelled }
@@ -74,9 +77,11 @@ public struct CatalogIndexer: Sendable {
     }
 
     private func run(_ content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void) async throws -> IndexReport {
+        var content = try content.validated(source: sourceDescription)
         let state = try await store.indexingState()
         let layoutVersion = fingerprinter.layoutVersion
         var report = IndexReport(version: try await store.catalogVersion())
+        report.failed = content.unreadable
         let paths = content.imagePaths
         var hashes: [String: ContentHash] = [:]
         var toProcess: [(path: String, size: Int64, mtime: Int64)] = []
@@ -160,6 +165,20 @@ public struct CatalogIndexer: Sendable {
                 hashes[path] = previous
             }
         }
+        // A landmark none of whose images has a fingerprint (every one failed, none had a
+        // good one before) is not written: a failed file never becomes a searchable
+        // landmark. Collections lose it; a collection left empty is not written either.
+        let unusable = Set(content.landmarks.filter { landmark in
+            !landmark.referenceImages.contains { hashes[$0.path] != nil }
+        }.map(\.id))
+        if !unusable.isEmpty {
+            content.landmarks.removeAll { unusable.contains($0.id) }
+            content.collections = content.collections.compactMap { collection in
+                var collection = collection
+                collection.landmarkIDs.removeAll { unusable.contains($0) }
+                return collection.landmarkIDs.isEmpty ? nil : collection
+            }
+        }
         report.added.sort()
         report.updated.sort()
         report.unchanged.sort()
@@ -168,24 +187,21 @@ public struct CatalogIndexer: Sendable {
         return try await store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
     }
 
-    /// Size and modification time (ns) of a regular file, or why not.
+    /// Size and modification time (ns) of a regular file, or why not (never opens it, so
+    /// a FIFO is refused without blocking).
     private static func stat(_ path: String) -> Result<(Int64, Int64), StatFailure> {
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else { return .failure("is a folder") }
-            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
-            let date = (attributes[.modificationDate] as? Date) ?? .distantPast
-            return .success((size, Int64((date.timeIntervalSince1970 * 1e9).rounded())))
-        } catch {
-            return .failure(StatFailure("cannot read file: \((error as NSError).localizedDescription)"))
+        switch FileBytes.regularFileStatus(path) {
+        case .success(let status): .success((status.size, status.modificationNanoseconds))
+        case .failure(let reason): .failure(StatFailure("cannot read file: \(reason)"))
         }
     }
 
     private static func process(_ path: String, size: Int64, mtime: Int64, cached: Set<ContentHash>, fingerprinter: any ImageFingerprinting) -> FileOutcome {
         let data: Data
-        // An empty file is not read: Data(contentsOf:) leaks 4 KiB for it (swift-foundation 6.3).
-        do { data = size == 0 ? Data() : try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) } catch {
-            return .failed(path: path, reason: "cannot read file: \((error as NSError).localizedDescription)")
+        // Regular files only, opened without blocking (FileBytes).
+        do { data = Data(try FileBytes.contents(ofFile: path)) } catch {
+            guard case .unreadableFile(_, let reason) = error else { return .failed(path: path, reason: error.description) }
+            return .failed(path: path, reason: "cannot read file: \(reason)")
         }
         let hash = ContentHash(of: data)
         let state = FileState(path: path, size: size, mtimeNanoseconds: mtime, contentHash: hash)

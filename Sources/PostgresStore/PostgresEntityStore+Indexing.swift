@@ -40,9 +40,12 @@ extension PostgresEntityStore {
         let blobs = fingerprints.values.map { ByteBuffer(data: FingerprintCoding.encode($0)) }
         do {
             try await write("saving fingerprints") { connection in
-                if !hashes.isEmpty {
+                // At most 1,000 fingerprints (about 4 MB) per statement.
+                for start in stride(from: 0, to: hashes.count, by: 1_000) {
+                    let end = min(start + 1_000, hashes.count)
+                    let someHashes = Array(hashes[start..<end]), someBlobs = Array(blobs[start..<end])
                     try await connection.query("""
-                        INSERT INTO fingerprint (content_hash, data) SELECT * FROM unnest(\(hashes)::text[], \(blobs)::bytea[])
+                        INSERT INTO fingerprint (content_hash, data) SELECT * FROM unnest(\(someHashes)::text[], \(someBlobs)::bytea[])
                         ON CONFLICT (content_hash) DO UPDATE SET data = EXCLUDED.data
                         """, logger: logger)
                 }
