@@ -69,6 +69,13 @@ public protocol EntityStore: Sendable {
     /// - Complexity: O(changes + their images).
     func changes(since generation: Int64) async throws(CatalogStoreError) -> CatalogChanges
 
+    /// The generations announced by committed changes, as they happen, for a store that
+    /// pushes them (PostgreSQL: `LISTEN glimpse_catalog`); `nil` for one that cannot (SQLite:
+    /// poll ``catalogVersion()``). The stream first yields -1 once it listens (check for
+    /// changes missed before), and ends with an error when the connection is lost (listen
+    /// again; poll meanwhile).
+    func changeNotifications() -> AsyncThrowingStream<Int64, any Error>?
+
     // MARK: Removal
 
     /// Soft-removes one live landmark or collection for `reason`: it disappears from reads
@@ -118,6 +125,9 @@ public protocol EntityStore: Sendable {
 }
 
 extension EntityStore {
+    /// No push notifications: readers poll ``catalogVersion()``.
+    public func changeNotifications() -> AsyncThrowingStream<Int64, any Error>? { nil }
+
     /// The live landmark with this id, or `nil`. O(log n + images).
     public func landmark(id: String) async throws(CatalogStoreError) -> LandmarkEntity? {
         try await landmarks(ids: [id]).first

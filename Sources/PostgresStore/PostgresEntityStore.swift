@@ -297,17 +297,40 @@ public final class PostgresEntityStore: EntityStore, Sendable {
 
     // MARK: Fingerprints
 
+    /// Images per aggregated row of the fingerprint snapshot query.
+    static let snapshotChunk = 1_000
+
     public func fingerprintSnapshot() async throws(CatalogStoreError) -> FingerprintSnapshot {
         let logger = self.logger
         return try await read("reading fingerprints") { connection in
             let version = try await Self.version(connection, logger)
-            // One streamed query for the whole catalog (rows arrive with back-pressure).
+            // One query for the whole catalog, its rows aggregated server-side into chunks of
+            // \(snapshotChunk) images (three arrays per row): a few dozen rows to stream for a
+            // million views instead of one per image, so the client's per-row cost vanishes.
             let rows = try await connection.query("""
-                SELECT i.landmark_id, i.path, f.data FROM landmark_image i
-                JOIN landmark l ON l.id = i.landmark_id JOIN fingerprint f ON f.content_hash = i.content_hash
-                WHERE l.removal_id IS NULL ORDER BY i.landmark_id, i.ordinal
+                SELECT array_agg(landmark_id ORDER BY landmark_id, ordinal), array_agg(path ORDER BY landmark_id, ordinal),
+                       array_agg(data ORDER BY landmark_id, ordinal)
+                FROM (SELECT i.landmark_id, i.ordinal, i.path, f.data,
+                             (row_number() OVER (ORDER BY i.landmark_id, i.ordinal) - 1) / \(Self.snapshotChunk) AS chunk
+                      FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id JOIN fingerprint f ON f.content_hash = i.content_hash
+                      WHERE l.removal_id IS NULL) t
+                GROUP BY chunk ORDER BY chunk
                 """, logger: logger)
-            return FingerprintSnapshot(version: version, entries: try await Self.entries(rows))
+            var entries: [FingerprintSnapshot.Entry] = []
+            for try await (ids, paths, blobs) in rows.decode(([String], [String], [ByteBuffer]).self) {
+                for index in ids.indices {
+                    let id = ids[index]
+                    guard let fingerprint = FingerprintCoding.decode(Data(buffer: blobs[index], byteTransferStrategy: .noCopy)) else {
+                        throw CatalogStoreError.corruptFingerprint(landmarkID: id, path: paths[index])
+                    }
+                    if entries.last?.landmarkID == id {
+                        entries[entries.count - 1].fingerprints.append(fingerprint)
+                    } else {
+                        entries.append(.init(landmarkID: id, fingerprints: [fingerprint]))
+                    }
+                }
+            }
+            return FingerprintSnapshot(version: version, entries: entries)
         }
     }
 
@@ -360,6 +383,11 @@ public final class PostgresEntityStore: EntityStore, Sendable {
     /// The generations announced by committed changes, as they come (`LISTEN glimpse_catalog`
     /// on a connection of its own). The sequence ends with an error when the connection is
     /// lost; listen again to reconnect.
+    public func changeNotifications() -> AsyncThrowingStream<Int64, any Error>? {
+        generationNotifications()
+    }
+
+    /// The same stream as ``changeNotifications()``, never `nil`.
     public func generationNotifications() -> AsyncThrowingStream<Int64, any Error> {
         let client = self.client
         let logger = self.logger

@@ -35,6 +35,8 @@ import Testing
         let version = try store.catalogVersion()
         #expect(try SQLiteEntityStore(path: path).catalogVersion() == version)
         #expect(try SQLiteEntityStore(path: path, mode: .readOnly).catalogVersion() == version)
+        let generic: any EntityStore = store
+        #expect(generic.changeNotifications() == nil, "SQLite readers poll the version")
     }
 
     @Test func olderSchemaIsMigratedKeepingItsData() async throws {

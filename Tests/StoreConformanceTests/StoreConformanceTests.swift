@@ -215,3 +215,29 @@ import CatalogStores
         #expect(statistics.images[0].dominantColorBins.count == 3)
     }
 }
+
+/// A reader learns of a change made through another store on the same catalog within a
+/// second: pushed on PostgreSQL (the poll interval is far longer), polled on SQLite.
+@Suite struct CatalogChangeWatcherTests {
+    @Test(arguments: StoreKind.available) func aRemovalThroughOneStoreReachesAWatcherOfAnotherWithinASecond(_ kind: StoreKind) async throws {
+        let catalog = try await TestCatalog.make(kind)
+        let writer = try await catalog.open()
+        _ = try await CatalogIndexer(store: writer, fingerprinter: SyntheticFingerprinter()).index(ManifestCatalogSource(manifestPath: Fixtures.manifest))
+        let reader = try await catalog.open(.readOnly)
+        let poll: Duration = kind == .postgres ? .seconds(60) : .milliseconds(200)
+        let (versions, continuation) = AsyncStream.makeStream(of: CatalogVersion.self)
+        let watching = Task { await CatalogChangeWatcher(store: reader, pollInterval: poll).run { continuation.yield($0) } }
+        defer { watching.cancel() }
+        try await Task.sleep(for: .milliseconds(500))  // listening
+        let before = try await reader.catalogVersion()
+        let started = ContinuousClock.now
+        try await writer.remove(EntityReference(kind: .landmark, id: "great-wall"))
+        var iterator = versions.makeAsyncIterator()
+        let seen = await iterator.next()
+        let elapsed = ContinuousClock.now - started
+        #expect(seen?.generation == before.generation + 1)
+        #expect(elapsed < .seconds(1), "\(elapsed)")
+        let changes = try await reader.changes(since: before.generation)
+        #expect(changes.landmarkIDs == ["great-wall"] && changes.fingerprints.isEmpty)
+    }
+}
