@@ -6,7 +6,7 @@
  * file, assembles grids, decodes the alpha plane, converts YCbCr (8, 10 or 12 bits) to
  * 8-bit RGBA (convert_hdr_to_8bit) and applies the file's transformations (clap, irot,
  * imir) in the order the file lists them. libheif 1.15 prints nothing outside debug
- * builds; it may decode grid tiles on worker threads, which it joins before returning.
+ * builds; grid tiles are decoded on the calling thread (max_decoding_threads 0).
  *
  * What we add (heif_boxes.c reads what libheif 1.15 neither exposes nor checks first):
  * - the pixel cap, from every declared size before any decode: the primary image's size,
@@ -152,6 +152,10 @@ glimpse_status glimpse_heif_run(const glimpse_request *request) {
         return GLIMPSE_ERR_MEMORY;
     }
     uint64_t cap = request->options ? request->options->max_pixels : 0;
+    /* Grid tiles on the calling thread: libheif 1.15's parallel tile decoding gave
+     * different pixels for the same damaged grid from run to run (fuzzing); callers that
+     * want parallelism decode several files at once (match, index --jobs). */
+    heif_context_set_max_decoding_threads(context, 0);
     heif_context_set_maximum_image_size_limit(
         context, (int)(cap != 0 && cap < GLIMPSE_HEIF_MAX_DIMENSION ? cap : GLIMPSE_HEIF_MAX_DIMENSION));
     struct heif_image_handle *handle = NULL;

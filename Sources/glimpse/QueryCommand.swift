@@ -28,7 +28,7 @@ struct QueryCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("PNG or JPEG images to search with.", valueName: "image"))
+    @Argument(help: ArgumentHelp("PNG, JPEG, WebP, HEIF or AVIF images to search with.", valueName: "image"))
     var images: [String]
 
     @OptionGroup var database: DatabaseOption
