@@ -2,7 +2,8 @@
 # HEIC, AVIF and WebP decoding beside the reference decoders, on the same files, in one run.
 #
 #   benchmarks/compare-formats.sh            12 MP (4000x3000) files, 10 runs each
-#   benchmarks/compare-formats.sh --quick    2 MP (1800x1200) files, 3 runs each (CI)
+#   benchmarks/compare-formats.sh --quick    2 MP (1800x1200) files, 3 runs each, debug build:
+#                                            a smoke test for CI, not figures to publish
 #
 # 1. Makes the inputs once (cached in benchmarks/.images/): the 12 MP photo JPEG of
 #    make-bench-images.sh (or, quick, testdata/exif-orientation/Landscape_1.jpg) encoded
@@ -31,18 +32,21 @@ if [ $quick -eq 1 ]; then
   source="$root/testdata/exif-orientation/Landscape_1.jpg"
   images="$root/benchmarks/.images/formats-quick"
   runs=3
+  configuration=debug
 else
   source="$("$root/benchmarks/make-bench-images.sh")"
   images="$root/benchmarks/.images/formats-12mp"
   runs=10
+  configuration=release
 fi
 mkdir -p "$images"
 [ -s "$images/photo.heic" ] || heif-enc -q 75 "$source" -o "$images/photo.heic" >/dev/null 2>&1
 [ -s "$images/photo.avif" ] || avifenc -s 8 -j all --min 20 --max 30 "$source" "$images/photo.avif" >/dev/null 2>&1
 [ -s "$images/photo.webp" ] || cwebp -quiet -q 80 "$source" -o "$images/photo.webp"
 
-(cd "$root" && swift build -c release --product glimpse >&2)
-glimpse="$(cd "$root" && swift build -c release --show-bin-path)/glimpse"
+(cd "$root" && swift build -c "$configuration" --product glimpse >&2)
+glimpse="$(cd "$root" && swift build -c "$configuration" --show-bin-path)/glimpse"
+echo "# glimpse: $configuration build"
 out="$(mktemp -d /dev/shm/glimpse-formats.XXXXXX 2>/dev/null || mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 

@@ -17,4 +17,6 @@ if ! grep -Eq 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
   echo "test.sh: no Swift Testing run with at least one passing test was reported" >&2
   exit 1
 fi
+# The format comparison's quick mode (HEIC/AVIF/WebP beside heif-convert, avifdec, dwebp).
+bash benchmarks/compare-formats.sh --quick
 echo "test.sh: all tests passed"
