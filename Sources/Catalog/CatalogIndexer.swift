@@ -1,11 +1,14 @@
 import Foundation
 import Fingerprints
+import PixelBuffers
 
 /// Builds or refreshes a catalog from a ``CatalogSource``: incremental, parallel and
 /// transactional.
 ///
 /// 1. **Check**: every image is `stat`ed; one whose size and modification time match the
-///    last run and whose fingerprint is cached is unchanged and never read.
+///    last run and whose fingerprint is cached, of the fingerprinter's layout version
+///    (``ImageFingerprinting/layoutVersion``), is unchanged and never read. A cached
+///    fingerprint of another layout version is recomputed and its file reported as updated.
 /// 2. **Fingerprint**: the others are read and hashed (128-bit ``ContentHash``); if a
 ///    fingerprint for that content is cached (a file merely touched, or finished by an
 ///    interrupted run) it is reused, otherwise the file is fingerprinted. Up to
@@ -54,6 +57,8 @@ public struct CatalogIndexer: Sendable {
             return try await run(content, sourceDescription: sourceDescription, progress: progress)
         } catch let error as CatalogIndexError {
             throw error
+        } catch let error as CatalogSourceError {
+            throw .source(error)
         } catch let error as CatalogStoreError {
             throw .store(error)
         } catch is CancellationError {
@@ -70,8 +75,11 @@ public struct CatalogIndexer: Sendable {
     }
 
     private func run(_ content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void) async throws -> IndexReport {
+        var content = try content.validated(source: sourceDescription)
         let state = try store.indexingState()
+        let layoutVersion = fingerprinter.layoutVersion
         var report = IndexReport(version: try store.catalogVersion())
+        report.failed = content.unreadable
         let paths = content.imagePaths
         var hashes: [String: ContentHash] = [:]
         var toProcess: [(path: String, size: Int64, mtime: Int64)] = []
@@ -83,7 +91,7 @@ public struct CatalogIndexer: Sendable {
                 report.failed.append(.init(path: path, reason: reason))
             case .success(let (size, mtime)):
                 if let known = state.fileStates[path], known.size == size, known.mtimeNanoseconds == mtime,
-                   state.cachedHashes.contains(known.contentHash) {
+                   state.cachedLayoutVersions[known.contentHash] == layoutVersion {
                     hashes[path] = known.contentHash
                 } else {
                     toProcess.append((path, size, mtime))
@@ -94,7 +102,7 @@ public struct CatalogIndexer: Sendable {
 
         // Hash and fingerprint in parallel, at most `maxConcurrency` files in flight.
         let fingerprinter = self.fingerprinter
-        let cached = state.cachedHashes
+        let cached = Set(state.cachedLayoutVersions.filter { $0.value == layoutVersion }.keys)
         var pendingStates: [FileState] = []
         var pendingFingerprints: [ContentHash: Fingerprint] = [:]
         try await withThrowingTaskGroup(of: FileOutcome.self) { group in
@@ -142,11 +150,31 @@ public struct CatalogIndexer: Sendable {
             if let hash = hashes[path] {
                 switch state.catalogHashes[path] {
                 case nil: report.added.append(path)
-                case hash?: report.unchanged.append(path)
+                case hash?:
+                    // Same content, but its fingerprint was recomputed for this layout version.
+                    if let version = state.cachedLayoutVersions[hash], version != layoutVersion {
+                        report.updated.append(path)
+                    } else {
+                        report.unchanged.append(path)
+                    }
                 default: report.updated.append(path)
                 }
             } else if let previous = state.catalogHashes[path] {
                 hashes[path] = previous
+            }
+        }
+        // A landmark none of whose images has a fingerprint (every one failed, none had a
+        // good one before) is not written: a failed file never becomes a searchable
+        // landmark. Collections lose it; a collection left empty is not written either.
+        let unusable = Set(content.landmarks.filter { landmark in
+            !landmark.referenceImages.contains { hashes[$0.path] != nil }
+        }.map(\.id))
+        if !unusable.isEmpty {
+            content.landmarks.removeAll { unusable.contains($0.id) }
+            content.collections = content.collections.compactMap { collection in
+                var collection = collection
+                collection.landmarkIDs.removeAll { unusable.contains($0) }
+                return collection.landmarkIDs.isEmpty ? nil : collection
             }
         }
         report.added.sort()
@@ -157,24 +185,21 @@ public struct CatalogIndexer: Sendable {
         return try store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
     }
 
-    /// Size and modification time (ns) of a regular file, or why not.
+    /// Size and modification time (ns) of a regular file, or why not (never opens it, so
+    /// a FIFO is refused without blocking).
     private static func stat(_ path: String) -> Result<(Int64, Int64), StatFailure> {
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else { return .failure("is a folder") }
-            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
-            let date = (attributes[.modificationDate] as? Date) ?? .distantPast
-            return .success((size, Int64((date.timeIntervalSince1970 * 1e9).rounded())))
-        } catch {
-            return .failure(StatFailure("cannot read file: \((error as NSError).localizedDescription)"))
+        switch FileBytes.regularFileStatus(path) {
+        case .success(let status): .success((status.size, status.modificationNanoseconds))
+        case .failure(let reason): .failure(StatFailure("cannot read file: \(reason)"))
         }
     }
 
     private static func process(_ path: String, size: Int64, mtime: Int64, cached: Set<ContentHash>, fingerprinter: any ImageFingerprinting) -> FileOutcome {
         let data: Data
-        // An empty file is not read: Data(contentsOf:) leaks 4 KiB for it (swift-foundation 6.3).
-        do { data = size == 0 ? Data() : try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) } catch {
-            return .failed(path: path, reason: "cannot read file: \((error as NSError).localizedDescription)")
+        // Regular files only, opened without blocking (FileBytes).
+        do { data = Data(try FileBytes.contents(ofFile: path)) } catch {
+            guard case .unreadableFile(_, let reason) = error else { return .failed(path: path, reason: error.description) }
+            return .failed(path: path, reason: "cannot read file: \(reason)")
         }
         let hash = ContentHash(of: data)
         let state = FileState(path: path, size: size, mtimeNanoseconds: mtime, contentHash: hash)
