@@ -30,6 +30,11 @@
 
 /** libheif's own hard dimension limit (MAX_IMAGE_WIDTH / MAX_IMAGE_HEIGHT). */
 #define GLIMPSE_HEIF_MAX_DIMENSION 32768
+/** Tiles a grid may have: each costs a decoder start-up whatever its size, so a grid of
+ *  tens of thousands of tiny tiles is slow within any pixel cap (an iPhone photo has 48,
+ *  a 100 MP grid of 512x512 tiles about 400; heif-convert takes 7.7 s on 8000 tiles of
+ *  64x64). */
+#define GLIMPSE_HEIF_MAX_TILES 2048
 /** EXIF blocks larger than this are not read for the orientation. */
 #define GLIMPSE_HEIF_MAX_EXIF (1u << 20)
 
@@ -84,20 +89,40 @@ static glimpse_status check_declared(const glimpse_request *request, const glimp
         if (status != GLIMPSE_OK) return status;
     }
     if (layout->is_grid) {
+        if (layout->grid_width == 0 || layout->grid_height == 0) {
+            glimpse_set_message(request, "cannot read the grid descriptor (its declared size is needed before decoding)");
+            return GLIMPSE_ERR_CORRUPT;
+        }
         status = glimpse_check_cap(request, layout->grid_width, layout->grid_height);
         if (status != GLIMPSE_OK) {
             request->info->width = layout->grid_width;
             request->info->height = layout->grid_height;
             return status;
         }
+        if (layout->tile_count > GLIMPSE_HEIF_MAX_TILES) {
+            glimpse_set_message(request, "grid of %u tiles: more than %d tiles is refused (each costs a decoder start)",
+                                layout->tile_count, GLIMPSE_HEIF_MAX_TILES);
+            return GLIMPSE_ERR_UNSUPPORTED;
+        }
+        if (layout->grid_rows * layout->grid_columns != layout->tile_count) {
+            glimpse_set_message(request, "grid of %ux%u tiles references %u tile images", layout->grid_rows,
+                                layout->grid_columns, layout->tile_count);
+            return GLIMPSE_ERR_CORRUPT;
+        }
         uint64_t cap = request->options ? request->options->max_pixels : 0;
         uint64_t area = (uint64_t)layout->grid_width * layout->grid_height;
+        /* libheif 1.15 leaves what no tile covers uninitialised: refuse such a grid. */
+        if (layout->tile_area < area) {
+            glimpse_set_message(request, "the grid's %u tiles cover %llu of its %ux%u pixels", layout->tile_count,
+                                (unsigned long long)layout->tile_area, layout->grid_width, layout->grid_height);
+            return GLIMPSE_ERR_CORRUPT;
+        }
         /* Tiles may overhang the output (iPhone: 512x512 tiles over 4032x3024), not double it. */
         if (cap != 0 && layout->tile_area > 2 * area + (1u << 20)) {
             glimpse_set_message(request, "grid of %u tiles declares %llu tile pixels for a %ux%u image: refusing a grid bomb",
                                 layout->tile_count, (unsigned long long)layout->tile_area, layout->grid_width,
                                 layout->grid_height);
-            return GLIMPSE_ERR_TOO_LARGE;
+            return GLIMPSE_ERR_CORRUPT;
         }
         if (cap != 0 && (uint64_t)layout->tile_max_width * layout->tile_max_height > cap) {
             request->info->width = layout->tile_max_width;
@@ -138,6 +163,11 @@ glimpse_status glimpse_heif_run(const glimpse_request *request) {
     if (error.code != heif_error_Ok) {
         status = fail(request, error, "cannot read the HEIF structure");
         if (layout.truncated && status == GLIMPSE_ERR_CORRUPT) status = GLIMPSE_ERR_TRUNCATED;
+        if (status == GLIMPSE_ERR_TOO_LARGE && layout.found) {
+            /* libheif's own dimension limit: report the declared size. */
+            info->width = layout.is_grid && layout.grid_width ? layout.grid_width : layout.ispe_width;
+            info->height = layout.is_grid && layout.grid_height ? layout.grid_height : layout.ispe_height;
+        }
         goto done;
     }
     error = heif_context_get_primary_image_handle(context, &handle);

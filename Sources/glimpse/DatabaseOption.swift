@@ -58,6 +58,9 @@ struct DatabaseOption: ParsableArguments {
         return nil
     }
 
+    /// The visual-index snapshot beside the catalog (`PATH.vindex`).
+    var snapshotPath: String? { VisualIndexSnapshot.path(forCatalogAt: path) }
+
     /// `--db PATH` when it is not the default, for commands printed back to the user.
     var arguments: [String] { path == Self.defaultPath ? [] : ["--db", path] }
 }

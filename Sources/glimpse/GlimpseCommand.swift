@@ -25,6 +25,8 @@ struct GlimpseCommand: AsyncParsableCommand {
             BenchScanCommand.self,
             EvalCommand.self,
             BenchFingerprintCommand.self,
+            SynthesizeCatalogCommand.self,
+            BenchSearchCommand.self,
         ]
     )
 }

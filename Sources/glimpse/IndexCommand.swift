@@ -59,13 +59,16 @@ struct IndexCommand: AsyncParsableCommand {
             // Decoder reasons already start with the path; never print it twice.
             printError("glimpse: " + (failed.reason.hasPrefix(failed.path + ":") ? failed.reason : "\(failed.path): \(failed.reason)"))
         }
-        let seconds = ProgressDisplay.seconds(ContinuousClock.now - started)
         var summary = "Indexed \(source) into \(database.path): \(report.added.count) added, \(report.updated.count) updated, "
             + "\(report.unchanged.count) skipped (unchanged), \(report.failed.count) failed"
         let removed = report.removedLandmarks.count + report.removedCollections.count
         if removed > 0 { summary += ", \(removed) removed (gone from the source; 'glimpse catalog undo' restores them)" }
         if !report.restored.isEmpty { summary += ", \(report.restored.count) restored" }
-        print(summary + String(format: " in %.1f s.", seconds))
+        // The visual-index snapshot beside the catalog, so queries start without reading every fingerprint.
+        let snapshot: VisualIndexSnapshot.RefreshAction
+        do { snapshot = try VisualIndexSnapshot.refresh(store: store, path: database.snapshotPath).action } catch { throw failure(error.description) }
+        if case .notWritten(let reason) = snapshot { printError("glimpse: warning: visual-index snapshot not written (\(reason)); queries will build the index in memory") }
+        print(summary + String(format: " in %.1f s.", ProgressDisplay.seconds(ContinuousClock.now - started)))
         if !report.failed.isEmpty { throw ExitCode(ExitStatus.someFilesFailed.rawValue) }
     }
 }

@@ -85,7 +85,7 @@ struct MatchCommand: AsyncParsableCommand {
         if file == nil && rowFormat == .csv { writeLine(PhotoMatchRecord.csvHeader) }
 
         let fingerprinting = ImageFingerprinter.query
-        let search = VisualSearchQuery(store: store, fingerprinter: fingerprinting)
+        let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
         await noteOutdatedFingerprints(search, database: database)
         let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, matchesPerPhoto: matches)
         let progress = ProgressDisplay(command: "match", unit: "photos")

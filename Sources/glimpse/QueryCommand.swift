@@ -77,7 +77,8 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try database.openExisting()
         let fingerprinting = ImageFingerprinter.query
-        let search = VisualSearchQuery(store: store, fingerprinter: fingerprinting)
+        let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
+        // Maps the snapshot beside the catalog (or builds the index) before the first image.
         await noteOutdatedFingerprints(search, database: database)
         let request = PageRequest(size: pageSize, token: pageToken.map(PageToken.init), deadline: .milliseconds(deadlineMs))
         var failed = 0
