@@ -42,4 +42,6 @@ for target in decoder manifest pagetoken; do
 done
 scripts/fuzz.sh cli 20 >"$log" 2>&1 || { tail -n 30 "$log" >&2; echo "test.sh: scripts/fuzz.sh cli failed" >&2; exit 1; }
 echo "test.sh: fuzz cli: $(grep -E '^cli_fuzz: seed' "$log")"
+# The format comparison's quick mode (HEIC/AVIF/WebP beside heif-convert, avifdec, dwebp).
+bash benchmarks/compare-formats.sh --quick
 echo "test.sh: all tests passed"

@@ -6,7 +6,7 @@
  * file, assembles grids, decodes the alpha plane, converts YCbCr (8, 10 or 12 bits) to
  * 8-bit RGBA (convert_hdr_to_8bit) and applies the file's transformations (clap, irot,
  * imir) in the order the file lists them. libheif 1.15 prints nothing outside debug
- * builds; it may decode grid tiles on worker threads, which it joins before returning.
+ * builds; grid tiles are decoded on the calling thread (max_decoding_threads 0).
  *
  * What we add (heif_boxes.c reads what libheif 1.15 neither exposes nor checks first):
  * - the pixel cap, from every declared size before any decode: the primary image's size,
@@ -146,12 +146,18 @@ glimpse_status glimpse_heif_run(const glimpse_request *request) {
         else if (strcmp(codec, "hvc1") == 0) info->format = GLIMPSE_FORMAT_HEIF;
     }
 
+    /* HEVC through our strict plugin (heif_hevc_plugin.c); if registering failed, libheif's own. */
+    (void)glimpse_heif_register_hevc_plugin();
     struct heif_context *context = heif_context_alloc();
     if (context == NULL) {
         glimpse_set_message(request, "cannot allocate a libheif context");
         return GLIMPSE_ERR_MEMORY;
     }
     uint64_t cap = request->options ? request->options->max_pixels : 0;
+    /* Grid tiles on the calling thread: libheif 1.15's parallel tile decoding gave
+     * different pixels for the same damaged grid from run to run (fuzzing); callers that
+     * want parallelism decode several files at once (match, index --jobs). */
+    heif_context_set_max_decoding_threads(context, 0);
     heif_context_set_maximum_image_size_limit(
         context, (int)(cap != 0 && cap < GLIMPSE_HEIF_MAX_DIMENSION ? cap : GLIMPSE_HEIF_MAX_DIMENSION));
     struct heif_image_handle *handle = NULL;
@@ -226,7 +232,20 @@ glimpse_status glimpse_heif_run(const glimpse_request *request) {
     decoding->ignore_transformations = 0;
     /* Strict: invalid data is an error, not a decoding warning with a best-effort picture. */
     decoding->strict_decoding = options->allow_damaged ? 0 : 1;
+    /* Every coded picture must have the size the file declares for it: a grid's tiles (when
+     * they all declare one size), or a single image's ispe. */
+    int expect_w = 0, expect_h = 0;
+    if (layout.found && layout.is_grid && layout.tile_count > 0
+        && layout.tile_area == (uint64_t)layout.tile_count * layout.tile_max_width * layout.tile_max_height) {
+        expect_w = (int)layout.tile_max_width;
+        expect_h = (int)layout.tile_max_height;
+    } else if (layout.found && !layout.is_grid) {
+        expect_w = (int)layout.ispe_width;
+        expect_h = (int)layout.ispe_height;
+    }
+    glimpse_heif_expect_picture_size(expect_w, expect_h);
     error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, decoding);
+    glimpse_heif_expect_picture_size(0, 0);
     heif_decoding_options_free(decoding);
     if (error.code != heif_error_Ok) {
         status = fail(request, error, "cannot decode the primary image");

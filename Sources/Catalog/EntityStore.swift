@@ -19,6 +19,11 @@ public protocol EntityStore: Sendable {
     /// its password.
     var location: String { get }
 
+    /// How image paths are stored and resolved (``CatalogPaths``): relative to an SQLite
+    /// catalog's folder; absolute in a PostgreSQL catalog (shared by several machines,
+    /// which then see the images at the same paths).
+    var paths: CatalogPaths { get }
+
     // MARK: Version
 
     /// The catalog's identity, generation and page-token key. O(1).

@@ -201,7 +201,7 @@ extension PostgresEntityStore {
             // recomputed for a newer layout), log what did, and announce it.
             let digestsAfter = try await Self.entityDigests(connection, logger)
             let touched = Set(digestsBefore.keys).union(digestsAfter.keys).filter { digestsBefore[$0] != digestsAfter[$0] }
-            let updatedPaths = Set(report.updated)
+            let updatedPaths = Set(report.updated.map(paths.stored))  // the report names files resolved
             let refingerprinted = content.landmarks.filter { $0.referenceImages.contains { updatedPaths.contains($0.path) } }.map(\.reference)
             let changed = touched.union(refingerprinted)
             if !changed.isEmpty {

@@ -26,6 +26,9 @@ public final class PostgresEntityStore: EntityStore, Sendable {
 
     public var location: String { url.description }
 
+    /// Absolute image paths: the catalog has no folder of its own.
+    public var paths: CatalogPaths { CatalogPaths(databasePath: ":memory:") }
+
     /// Connects to the database `url` names and, for ``CatalogAccessMode/readWrite``,
     /// applies pending migrations (once, under an advisory lock, even when several
     /// processes start together); for ``CatalogAccessMode/readOnly`` checks it is a Glimpse

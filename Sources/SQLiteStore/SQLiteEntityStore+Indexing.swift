@@ -145,7 +145,7 @@ extension SQLiteEntityStore {
             let touched = Set(digestsBefore.keys).union(digestsAfter.keys).filter { digestsBefore[$0] != digestsAfter[$0] }
             // Fingerprints recomputed for a newer layout (same content, reported as updated)
             // change what readers see too.
-            let updatedPaths = Set(report.updated)
+            let updatedPaths = Set(report.updated.map(paths.stored))  // the report names files resolved
             let refingerprinted = content.landmarks.filter { $0.referenceImages.contains { updatedPaths.contains($0.path) } }.map(\.reference)
             let changed = touched.union(refingerprinted)
             if !changed.isEmpty {

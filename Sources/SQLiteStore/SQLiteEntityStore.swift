@@ -28,6 +28,9 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
 
     public var location: String { path }
 
+    /// How image paths are stored (relative to the database's folder) and resolved.
+    public var paths: CatalogPaths { CatalogPaths(databasePath: path) }
+
     /// Opens the catalog database at `path`.
     ///
     /// - ``AccessMode/readWrite``: creates it (and its folder) when missing, refuses a
@@ -247,7 +250,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
             var byID: [String: LandmarkEntity] = [:]
             for chunk in unique.chunked(Self.batch) {
                 let records = try LandmarkRecord.filter(chunk.contains(LandmarkRecord.Columns.id) && LandmarkRecord.Columns.removalID == nil).fetchAll(db)
-                for entity in try Self.landmarks(records, db) { byID[entity.id] = entity }
+                for entity in try Self.landmarks(records, db, paths: paths) { byID[entity.id] = entity }
             }
             return unique.compactMap { byID[$0] }
         }
@@ -260,7 +263,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
             var byID: [String: CollectionEntity] = [:]
             for chunk in unique.chunked(Self.batch) {
                 let records = try CollectionRecord.filter(chunk.contains(CollectionRecord.Columns.id) && CollectionRecord.Columns.removalID == nil).fetchAll(db)
-                for entity in try Self.collections(records, db) { byID[entity.id] = entity }
+                for entity in try Self.collections(records, db, paths: paths) { byID[entity.id] = entity }
             }
             return unique.compactMap { byID[$0] }
         }
@@ -268,13 +271,13 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
 
     public func allLandmarks() throws(CatalogStoreError) -> [LandmarkEntity] {
         try read("reading landmarks") { db in
-            try Self.landmarks(LandmarkRecord.filter(LandmarkRecord.Columns.removalID == nil).order(LandmarkRecord.Columns.id).fetchAll(db), db, all: true)
+            try Self.landmarks(LandmarkRecord.filter(LandmarkRecord.Columns.removalID == nil).order(LandmarkRecord.Columns.id).fetchAll(db), db, paths: paths, all: true)
         }
     }
 
     public func allCollections() throws(CatalogStoreError) -> [CollectionEntity] {
         try read("reading collections") { db in
-            try Self.collections(CollectionRecord.filter(CollectionRecord.Columns.removalID == nil).order(CollectionRecord.Columns.id).fetchAll(db), db)
+            try Self.collections(CollectionRecord.filter(CollectionRecord.Columns.removalID == nil).order(CollectionRecord.Columns.id).fetchAll(db), db, paths: paths)
         }
     }
 
@@ -285,7 +288,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
                 JOIN landmark l ON l.id = m.landmark_id
                 WHERE m.landmark_id = ? AND c.removal_id IS NULL AND l.removal_id IS NULL ORDER BY c.id
                 """, arguments: [landmarkID])
-            return try Self.collections(records, db)
+            return try Self.collections(records, db, paths: paths)
         }
     }
 
@@ -299,7 +302,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
                 JOIN landmark l ON l.id = i.landmark_id JOIN fingerprint f ON f.content_hash = i.content_hash
                 WHERE l.removal_id IS NULL ORDER BY i.landmark_id, i.ordinal
                 """)
-            return FingerprintSnapshot(version: version, entries: try Self.entries(rows))
+            return FingerprintSnapshot(version: version, entries: try Self.entries(rows, paths: paths))
         }
     }
 
@@ -321,7 +324,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
                     JOIN landmark l ON l.id = i.landmark_id JOIN fingerprint f ON f.content_hash = i.content_hash
                     WHERE l.removal_id IS NULL AND i.landmark_id IN (\(placeholders)) ORDER BY i.landmark_id, i.ordinal
                     """, arguments: StatementArguments(chunk))
-                entries += try Self.entries(rows)
+                entries += try Self.entries(rows, paths: paths)
             }
             return CatalogChanges(version: version, sinceGeneration: generation, isComplete: true,
                                   landmarkIDs: landmarkIDs, collectionIDs: collectionIDs, fingerprints: entries)
@@ -329,13 +332,13 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
     }
 
     /// Groups `(landmark_id, path, data)` rows, sorted by landmark, into snapshot entries.
-    static func entries(_ rows: RowCursor) throws -> [FingerprintSnapshot.Entry] {
+    static func entries(_ rows: RowCursor, paths: CatalogPaths) throws -> [FingerprintSnapshot.Entry] {
         var entries: [FingerprintSnapshot.Entry] = []
         while let row = try rows.next() {
             let id: String = row["landmark_id"]
             let data: Data = row["data"]
             guard let fingerprint = FingerprintCoding.decode(data) else {
-                throw CatalogStoreError.corruptFingerprint(landmarkID: id, path: row["path"])
+                throw CatalogStoreError.corruptFingerprint(landmarkID: id, path: paths.resolved(row["path"]))
             }
             if entries.last?.landmarkID == id {
                 entries[entries.count - 1].fingerprints.append(fingerprint)
@@ -350,7 +353,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
 
     /// Entities for landmark records, in the records' order; their images and
     /// fingerprints in one query per batch (`all`: one query for the whole table).
-    static func landmarks(_ records: [LandmarkRecord], _ db: Database, all: Bool = false) throws -> [LandmarkEntity] {
+    static func landmarks(_ records: [LandmarkRecord], _ db: Database, paths: CatalogPaths, all: Bool = false) throws -> [LandmarkEntity] {
         var images: [String: [ReferenceImage]] = [:]
         let sql = """
             SELECT i.landmark_id, i.path, f.data FROM landmark_image i LEFT JOIN fingerprint f ON f.content_hash = i.content_hash
@@ -358,7 +361,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         func collect(_ rows: RowCursor) throws {
             while let row = try rows.next() {
                 let data: Data? = row["data"]
-                images[row["landmark_id"], default: []].append(ReferenceImage(path: row["path"], fingerprint: data.flatMap(FingerprintCoding.decode)))
+                images[row["landmark_id"], default: []].append(ReferenceImage(path: paths.resolved(row["path"]), fingerprint: data.flatMap(FingerprintCoding.decode)))
             }
         }
         if all {
@@ -383,7 +386,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
 
     /// Entities for collection records, in the records' order: their live members and
     /// thumbnails in one query per batch.
-    static func collections(_ records: [CollectionRecord], _ db: Database) throws -> [CollectionEntity] {
+    static func collections(_ records: [CollectionRecord], _ db: Database, paths: CatalogPaths) throws -> [CollectionEntity] {
         var members: [String: [String]] = [:]
         var thumbnails: [String: String] = [:]
         for chunk in records.map(\.id).chunked(batch) {
@@ -396,7 +399,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
                 """, arguments: StatementArguments(chunk))
             while let row = try rows.next() {
                 let id: String = row["collection_id"]
-                if members[id] == nil, let thumbnail: String = row["thumbnail"] { thumbnails[id] = thumbnail }
+                if members[id] == nil, let thumbnail: String = row["thumbnail"] { thumbnails[id] = paths.resolved(thumbnail) }
                 members[id, default: []].append(row["landmark_id"])
             }
         }

@@ -37,7 +37,7 @@ struct HashCommand: AsyncParsableCommand {
         case csv, json
     }
 
-    @Argument(help: "PNG or JPEG files to hash.")
+    @Argument(help: "PNG, JPEG, WebP, HEIF (HEIC) or AVIF files to hash.")
     var images: [String]
 
     @Option(help: "Hash to print in CSV: \(Algorithm.allCases.map(\.rawValue).joined(separator: ", ")).")

@@ -24,7 +24,7 @@ struct IndexCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A manifest file (JSON) or a folder of PNG/JPEG images.", valueName: "source"))
+    @Argument(help: ArgumentHelp("A manifest file (JSON) or a folder of PNG/JPEG/WebP/HEIF/AVIF images.", valueName: "source"))
     var source: String
 
     @OptionGroup var database: DatabaseOption

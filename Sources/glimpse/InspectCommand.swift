@@ -15,7 +15,7 @@ struct InspectCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The PNG or JPEG file to decode (format detected from its bytes).")
+    @Argument(help: "The PNG, JPEG, WebP, HEIF or AVIF file to decode (format detected from its bytes).")
     var image: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Decode only this rectangle, in pixels.", valueName: "x,y,w,h"))

@@ -10,8 +10,8 @@ struct MatchCommand: AsyncParsableCommand {
         commandName: "match",
         abstract: "Match every photo under a folder against the catalog, one result row per photo.",
         discussion: """
-            Every PNG or JPEG under FOLDER, recursively (recognised by its bytes; files named \
-            .jpg/.jpeg/.png that are not images get an error row), is decoded at the scale the \
+            Every PNG, JPEG, WebP, HEIF or AVIF under FOLDER, recursively (recognised by its bytes; files named \
+            .jpg/.jpeg/.png/.webp/.heic/.heif/.avif that are not images get an error row), is decoded at the scale the \
             fingerprint needs, fingerprinted and searched, --jobs at a time. Each row holds the \
             photo's best landmarks (score 0…1), or no match, or the error; rows keep the folder's \
             sorted order.

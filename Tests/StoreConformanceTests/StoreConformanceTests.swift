@@ -236,7 +236,9 @@ import CatalogStores
         let seen = await iterator.next()
         let elapsed = ContinuousClock.now - started
         #expect(seen?.generation == before.generation + 1)
-        #expect(elapsed < .seconds(1), "\(elapsed)")
+        // Pushed on PostgreSQL: within the replica goal of 1 s. Polled every 0.2 s on SQLite
+        // (a loaded test machine may take longer to schedule the poll).
+        #expect(elapsed < (kind == .postgres ? .seconds(1) : .seconds(5)), "\(elapsed)")
         let changes = try await reader.changes(since: before.generation)
         #expect(changes.landmarkIDs == ["great-wall"] && changes.fingerprints.isEmpty)
     }
