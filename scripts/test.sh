@@ -17,4 +17,7 @@ if ! grep -Eq 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
   echo "test.sh: no Swift Testing run with at least one passing test was reported" >&2
   exit 1
 fi
+# glimpse serve: API fuzzing and load test, quick modes (each well under a minute).
+GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/api-fuzz.sh --quick
+GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/load-test.sh --quick
 echo "test.sh: all tests passed"
