@@ -16,12 +16,14 @@
 # enforced (figures depend on the machine's load).
 #
 # Usage: scripts/load-test.sh [--quick]    (--quick: debug build, ~3 s per phase; CI)
-# Env:   GLIMPSE_BIN=path (skip the build), GLIMPSE_LOAD_REPORT=file (also write the table)
+# Env:   GLIMPSE_BIN=path (skip the build), GLIMPSE_LOAD_REPORT=file (also write the table),
+#        GLIMPSE_SOAK_SECONDS=N (soak length)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 quick=0
 [ "${1:-}" = "--quick" ] && quick=1
 if [ $quick -eq 1 ]; then phase=3; soak=10; reindex_load=6; else phase=20; soak=300; reindex_load=12; fi
+soak=${GLIMPSE_SOAK_SECONDS:-$soak}
 
 scripts/bootstrap.sh wrk curl
 venv=.venv-loadtest
@@ -88,6 +90,8 @@ start_server() {
 }
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+# CPU time (ms) the process has used: utime + stime.
+cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$1/stat"; }
 hwm_kb() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; }
 
 cat > "$work/wrk.lua" <<'LUA'
@@ -118,15 +122,16 @@ LUA
 
 report=$work/report.md
 {
-  echo "| phase | requests/s | p50 ms | p99 ms | requests | errors | 429 | peak RSS MB | uptime load (1/5/15 min) |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+  echo "| phase | requests/s | p50 ms | p99 ms | requests | errors | 429 | peak RSS MB | server CPU ms/request | uptime load (1/5/15 min) |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
 } > "$report"
 failures=0
 
 # run_wrk NAME URL CONNECTIONS DURATION [BODY_FILE [BODY_TYPE]]
 run_wrk() {
   local name=$1 url=$2 connections=$3 duration=$4
-  local out
+  local out cpu_before
+  cpu_before=$(cpu_ms "$server_pid")
   out=$(BODY_FILE="${5:-}" BODY_TYPE="${6:-}" wrk -t2 -c"$connections" -d"${duration}s" --timeout 10s -s "$work/wrk.lua" "$url" 2>&1 | grep '^RESULT') || {
     echo "load-test: wrk failed for $name" >&2; failures=$((failures + 1)); return; }
   local load
@@ -137,7 +142,9 @@ run_wrk() {
   failed=$(sed 's/.*failed=\([^ ]*\).*/\1/' <<< "$out"); busy=$(sed 's/.*busy=\([^ ]*\).*/\1/' <<< "$out")
   sockets=$(sed 's/.*socket_errors=\([^ ]*\).*/\1/' <<< "$out")
   local errors=$((failed + sockets))
-  echo "| $name | $rps | $p50 | $p99 | $requests | $errors | $busy | $(( $(hwm_kb "$server_pid") / 1024 )) | $load |" >> "$report"
+  local per_request
+  per_request=$(awk -v c="$(( $(cpu_ms "$server_pid") - cpu_before ))" -v n="$requests" 'BEGIN { printf "%.2f", (n > 0 ? c / n : 0) }')
+  echo "| $name | $rps | $p50 | $p99 | $requests | $errors | $busy | $(( $(hwm_kb "$server_pid") / 1024 )) | $per_request | $load |" >> "$report"
   echo "load-test: $name: $out" >&2
   [ "$errors" -eq 0 ] || { echo "load-test: $name: $errors failed requests" >&2; failures=$((failures + 1)); }
 }
@@ -154,8 +161,9 @@ run_wrk "(c) GET /v1/landmarks/{id}" "$base/v1/landmarks/landmarks%2Fhurricane-r
 # (b) the PDQ lookup: on 1,000,000 synthetic views, or the sample catalog in --quick.
 pdq=$("$bin" hash testdata/catalog/landmarks/hurricane-ridge.jpg | cut -d, -f1)
 printf '{"pdq": "%s"}' "$pdq" > "$work/lookup.json"
+run_wrk "(b) POST /v1/search/fingerprint (PDQ), sample catalog" "$base/v1/search/fingerprint" 8 "$phase" "$work/lookup.json" application/json
 if [ $quick -eq 1 ]; then
-  run_wrk "(b) POST /v1/search/fingerprint, sample catalog" "$base/v1/search/fingerprint" 8 "$phase" "$work/lookup.json" application/json
+  :
 elif "$bin" debug-synthesize-catalog --help 2>&1 | grep -q "USAGE: glimpse debug-synthesize-catalog" &&
      { echo "load-test: synthesizing a 1,000,000-view catalog" >&2
        "$bin" debug-synthesize-catalog --views 1000000 --db "$work/million.sqlite" >&2; }; then
@@ -166,7 +174,7 @@ elif "$bin" debug-synthesize-catalog --help 2>&1 | grep -q "USAGE: glimpse debug
   kill "$million"; wait "$million" 2>/dev/null || true
   server_pid=$sample_pid
 else
-  echo "| (b) fingerprint lookup, 1 M views | not measured: 'glimpse debug-synthesize-catalog --views 1000000' is missing or failed | | | | | | | |" >> "$report"
+  echo "| (b) fingerprint lookup, 1 M views | not measured: 'glimpse debug-synthesize-catalog --views 1000000' is missing or failed | | | | | | | | |" >> "$report"
 fi
 
 # (d) re-index during load.
@@ -187,7 +195,7 @@ wait "$wrk_pid"
 out=$(cat "$work/reindex.wrk")
 reindex_failed=$(( $(sed 's/.*failed=\([^ ]*\).*/\1/' <<< "$out") + $(sed 's/.*socket_errors=\([^ ]*\).*/\1/' <<< "$out") ))
 echo "load-test: re-index during load: $out; new generation served ${reload_ms:-never} ms after 'glimpse index' returned" >&2
-echo "| (d) re-index during POST /v1/search load | $(sed 's/.*rps=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p50_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p99_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*requests=\([^ ]*\).*/\1/' <<< "$out") | $reindex_failed | $(sed 's/.*busy=\([^ ]*\).*/\1/' <<< "$out") | $(( $(hwm_kb "$server_pid") / 1024 )) | $(uptime | sed 's/.*load average: //'); new catalog served after ${reload_ms:-never} ms |" >> "$report"
+echo "| (d) re-index during POST /v1/search load | $(sed 's/.*rps=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p50_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p99_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*requests=\([^ ]*\).*/\1/' <<< "$out") | $reindex_failed | $(sed 's/.*busy=\([^ ]*\).*/\1/' <<< "$out") | $(( $(hwm_kb "$server_pid") / 1024 )) | | $(uptime | sed 's/.*load average: //'); new catalog served after ${reload_ms:-never} ms |" >> "$report"
 [ "$reindex_failed" -eq 0 ] || { echo "load-test: requests failed during the re-index" >&2; failures=$((failures + 1)); }
 [ -n "$reload_ms" ] || { echo "load-test: the new catalog was not served within 5 s" >&2; failures=$((failures + 1)); }
 
@@ -204,7 +212,7 @@ early=$(head -n "$fifth" "$work/rss.txt" | sort -n | tail -n 1)
 late=$(tail -n "$fifth" "$work/rss.txt" | sort -n | tail -n 1)
 growth=$(awk -v a="$early" -v b="$late" 'BEGIN { printf "%.1f", (b - a) * 100 / a }')
 soak_failed=$(( $(sed 's/.*failed=\([^ ]*\).*/\1/' <<< "$out") + $(sed 's/.*socket_errors=\([^ ]*\).*/\1/' <<< "$out") ))
-echo "| (e) soak ${soak} s, POST /v1/search 1080p | $(sed 's/.*rps=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p50_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p99_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*requests=\([^ ]*\).*/\1/' <<< "$out") | $soak_failed | $(sed 's/.*busy=\([^ ]*\).*/\1/' <<< "$out") | $(( $(hwm_kb "$server_pid") / 1024 )) | $(uptime | sed 's/.*load average: //'); RSS $((early / 1024)) → $((late / 1024)) MB ($growth %) |" >> "$report"
+echo "| (e) soak ${soak} s, POST /v1/search 1080p | $(sed 's/.*rps=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p50_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p99_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*requests=\([^ ]*\).*/\1/' <<< "$out") | $soak_failed | $(sed 's/.*busy=\([^ ]*\).*/\1/' <<< "$out") | $(( $(hwm_kb "$server_pid") / 1024 )) | | $(uptime | sed 's/.*load average: //'); RSS $((early / 1024)) → $((late / 1024)) MB ($growth %) |" >> "$report"
 [ "$soak_failed" -eq 0 ] || { echo "load-test: requests failed during the soak" >&2; failures=$((failures + 1)); }
 if [ $quick -eq 0 ] && awk -v g="$growth" 'BEGIN { exit !(g > 5) }'; then
   echo "load-test: RSS grew $growth % over the soak (limit 5 %)" >&2; failures=$((failures + 1))

@@ -39,22 +39,29 @@ public struct IndexReloader: Service {
         let continuation = reloadRequests
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
-                group.addTask {
+                // High priority: under request load these few short steps must not queue
+                // behind searches, or a reload would land seconds late.
+                group.addTask(priority: .high) {
                     // Change notifications become check requests (coalesced to one pending).
                     try await source.run { continuation.yield() }
                 }
-                group.addTask {
-                    // Retry a failed first load every second until one succeeds.
-                    while holder.index == nil {
+                group.addTask(priority: .high) {
+                    // Retry a failed first load every second until one succeeds (then idle).
+                    while !Task.isCancelled {
                         try await Task.sleep(for: .seconds(1))
-                        continuation.yield()
+                        if holder.index == nil { continuation.yield() }
                     }
                 }
-                await reloadIfChanged()
-                // Ends when graceful shutdown finishes the stream.
-                for await _ in requests {
+                group.addTask(priority: .high) {
                     await reloadIfChanged()
+                    // Ends when graceful shutdown finishes the stream.
+                    for await _ in requests {
+                        await reloadIfChanged()
+                    }
                 }
+                // The first task to end is the reload loop (graceful shutdown) or a failed
+                // change source; either way the others stop too.
+                _ = try await group.next()
                 group.cancelAll()
             }
         } onGracefulShutdown: {

@@ -48,7 +48,7 @@ import Testing
         for _ in 0..<300 where !ready {
             let probe = try RawConnection(port: port)
             probe.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            ready = probe.readResponse().status == 200
+            ready = await probe.response().status == 200
             if !ready { try await Task.sleep(for: .milliseconds(50)) }
         }
         #expect(ready)
@@ -62,7 +62,7 @@ import Testing
         try await Task.sleep(for: .milliseconds(200))
         // …is answered in full,
         connection.send(Array(image.dropFirst(1000)))
-        let response = connection.readResponse()
+        let response = await connection.response()
         #expect(response.status == 200)
         #expect(response.text.contains("landmarks/hurricane-ridge"))
         // and the process exits 0 within the grace period.

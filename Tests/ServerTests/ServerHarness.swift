@@ -107,7 +107,7 @@ struct RunningServer: Sendable {
 
 /// A raw TCP connection to the server, for what an ordinary client cannot do: send a
 /// body slowly, in chunks, without a length, and hold a request open.
-final class RawConnection {
+final class RawConnection: @unchecked Sendable {
     private let fd: Int32
 
     init(port: Int) throws {
@@ -141,8 +141,17 @@ final class RawConnection {
     @discardableResult
     func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
+    /// ``readResponse()`` on a thread of its own: a blocking `recv` must not hold one of
+    /// the few cooperative threads the in-process servers need to answer.
+    func response() async -> (status: Int, text: String) {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: self.readResponse()) }
+            thread.start()
+        }
+    }
+
     /// Reads until the peer closes or the headers and `Content-Length` body arrived;
-    /// returns the status code and the raw text.
+    /// returns the status code and the raw text. Blocks the calling thread.
     func readResponse() -> (status: Int, text: String) {
         var data: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 65536)
