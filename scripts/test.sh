@@ -27,4 +27,7 @@ scripts/fuzz.sh cli 20 >"$log" 2>&1 || { tail -n 30 "$log" >&2; echo "test.sh: s
 echo "test.sh: fuzz cli: $(grep -E '^cli_fuzz: seed' "$log")"
 # The format comparison's quick mode (HEIC/AVIF/WebP beside heif-convert, avifdec, dwebp).
 bash benchmarks/compare-formats.sh --quick
+# glimpse serve: API fuzzing and load test, quick modes (each well under a minute).
+GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/api-fuzz.sh --quick
+GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/load-test.sh --quick
 echo "test.sh: all tests passed"
