@@ -115,6 +115,16 @@ static glimpse_status check_declared(const glimpse_request *request, const glimp
     glimpse_status status = glimpse_check_cap(request, width, height);
     if (status != GLIMPSE_OK) return status;
     if (!layout->found) return GLIMPSE_OK;
+    /* Derived images other than grids (iovl overlays, iden) get their canvas or source from
+     * data these checks do not read, and a grid's tiles must be coded images: refuse the rest. */
+    int coded = strcmp(layout->item_type, "hvc1") == 0 || strcmp(layout->item_type, "av01") == 0;
+    int tiles_coded = strcmp(layout->tile_type, "hvc1") == 0 || strcmp(layout->tile_type, "av01") == 0;
+    if (!coded && !(layout->is_grid && tiles_coded)) {
+        glimpse_set_message(request, "primary image of type '%s'%s%s%s: only HEVC (hvc1) and AV1 (av01) images and "
+                            "grids of them are supported", layout->item_type, layout->is_grid ? " with tiles of type '" : "",
+                            layout->is_grid ? layout->tile_type : "", layout->is_grid ? "'" : "");
+        return GLIMPSE_ERR_UNSUPPORTED;
+    }
     if (layout->ispe_width && layout->ispe_height) {
         status = glimpse_check_cap(request, layout->ispe_width, layout->ispe_height);
         if (status != GLIMPSE_OK) return status;
