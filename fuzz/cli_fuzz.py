@@ -306,9 +306,13 @@ class Fuzzer:
 
     def record(self, case, args, status, stdout, stderr, problems):
         self.findings += 1
-        folder = os.path.join(self.artifacts, "finding-%d-seed-%d" % (self.findings, self.seed))
-        shutil.copytree(case, folder, symlinks=True, ignore=lambda d, names: [n for n in names if os.path.exists(os.path.join(d, n)) and not (os.path.isfile(os.path.join(d, n)) or os.path.isdir(os.path.join(d, n)))])
-        with open(os.path.join(folder, "FINDING.txt"), "w") as f:
+        folder = os.fsencode(os.path.join(self.artifacts, "finding-%d-seed-%d" % (self.findings, self.seed)))
+
+        def special(directory, names):  # FIFOs are not copied (copying one would block)
+            return [n for n in names if os.path.exists(os.path.join(directory, n))
+                    and not (os.path.isfile(os.path.join(directory, n)) or os.path.isdir(os.path.join(directory, n)))]
+        shutil.copytree(case, folder, symlinks=True, ignore=special)
+        with open(os.path.join(folder, b"FINDING.txt"), "w") as f:
             f.write("command: glimpse %r\nstatus: %r\nproblems:\n  %s\n--- stdout\n%s\n--- stderr\n%s\n" % (
                 args, status, "\n  ".join(problems), stdout.decode("utf-8", "replace")[:4000], stderr.decode("utf-8", "replace")[:4000]))
         print("cli_fuzz: FINDING %d: glimpse %r -> %s" % (self.findings, args, "; ".join(problems)), file=sys.stderr)

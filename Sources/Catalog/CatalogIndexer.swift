@@ -76,6 +76,15 @@ public struct CatalogIndexer: Sendable {
 
     private func run(_ content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void) async throws -> IndexReport {
         var content = try content.validated(source: sourceDescription)
+        // Image paths are kept, cached and stored relative to the database's folder
+        // (CatalogPaths); files are read at that path resolved against the folder as given.
+        let locator = store.paths
+        for index in content.landmarks.indices {
+            for image in content.landmarks[index].referenceImages.indices {
+                content.landmarks[index].referenceImages[image].path = locator.stored(content.landmarks[index].referenceImages[image].path)
+            }
+        }
+        content.unreadable = content.unreadable.map { .init(path: locator.stored($0.path), reason: $0.reason) }
         let state = try store.indexingState()
         let layoutVersion = fingerprinter.layoutVersion
         var report = IndexReport(version: try store.catalogVersion())
@@ -86,7 +95,7 @@ public struct CatalogIndexer: Sendable {
 
         for (index, path) in paths.enumerated() {
             try Task.checkCancellation()
-            switch Self.stat(path) {
+            switch Self.stat(locator.resolved(path)) {
             case .failure(let reason):
                 report.failed.append(.init(path: path, reason: reason))
             case .success(let (size, mtime)):
@@ -114,7 +123,7 @@ public struct CatalogIndexer: Sendable {
                 next += 1
                 group.addTask {
                     try Task.checkCancellation()
-                    return Self.process(item.path, size: item.size, mtime: item.mtime, cached: cached, fingerprinter: fingerprinter)
+                    return Self.process(item.path, at: locator.resolved(item.path), size: item.size, mtime: item.mtime, cached: cached, fingerprinter: fingerprinter)
                 }
             }
             for _ in 0..<min(maxConcurrency, toProcess.count) { launch() }
@@ -177,6 +186,11 @@ public struct CatalogIndexer: Sendable {
                 return collection.landmarkIDs.isEmpty ? nil : collection
             }
         }
+        // The report names files as they are opened (resolved), like every message.
+        report.added = report.added.map(locator.resolved)
+        report.updated = report.updated.map(locator.resolved)
+        report.unchanged = report.unchanged.map(locator.resolved)
+        report.failed = report.failed.map { .init(path: locator.resolved($0.path), reason: $0.reason) }
         report.added.sort()
         report.updated.sort()
         report.unchanged.sort()
@@ -194,10 +208,11 @@ public struct CatalogIndexer: Sendable {
         }
     }
 
-    private static func process(_ path: String, size: Int64, mtime: Int64, cached: Set<ContentHash>, fingerprinter: any ImageFingerprinting) -> FileOutcome {
+    /// Reads the file at `file` (the stored `path` resolved) and fingerprints it.
+    private static func process(_ path: String, at file: String, size: Int64, mtime: Int64, cached: Set<ContentHash>, fingerprinter: any ImageFingerprinting) -> FileOutcome {
         let data: Data
         // Regular files only, opened without blocking (FileBytes).
-        do { data = Data(try FileBytes.contents(ofFile: path)) } catch {
+        do { data = Data(try FileBytes.contents(ofFile: file)) } catch {
             guard case .unreadableFile(_, let reason) = error else { return .failed(path: path, reason: error.description) }
             return .failed(path: path, reason: "cannot read file: \(reason)")
         }
@@ -205,7 +220,7 @@ public struct CatalogIndexer: Sendable {
         let state = FileState(path: path, size: size, mtimeNanoseconds: mtime, contentHash: hash)
         if cached.contains(hash) { return .done(state, nil) }
         do {
-            return .done(state, try fingerprinter.fingerprint(imageData: data, path: path))
+            return .done(state, try fingerprinter.fingerprint(imageData: data, path: file))
         } catch {
             return .failed(path: path, reason: "\(error)")
         }

@@ -50,7 +50,7 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: "Continue with the page this token (printed by the previous page) names. One image only.")
     var pageToken: String?
 
-    @Option(help: "Time budget of the scan in milliseconds; a slower scan returns a partial page.")
+    @Option(help: "Time budget per image in milliseconds (decode, fingerprint and scan); a slower scan returns a partial page.")
     var deadlineMs: Int = 500
 
     @Flag(help: "One JSON object per image per line instead of tables.")
@@ -90,7 +90,11 @@ struct QueryCommand: AsyncParsableCommand {
             do {
                 // The one fingerprinting path: rows go from the decoder straight into the working planes.
                 let fingerprint = try fingerprinting.fingerprint(file: image, region: decodeRegion)
-                page = try await search.values(for: fingerprint, labels: labelList, page: request)
+                // --deadline-ms is the image's whole budget (decode and fingerprint included),
+                // so the scan gets what is left; none left: a partial page, nothing found yet.
+                var remaining = request
+                remaining.deadline = max(.zero, request.deadline - (ContinuousClock.now - started))
+                page = try await search.values(for: fingerprint, labels: labelList, page: remaining)
             } catch let error as DecodeError {
                 printError("glimpse: \(error.description)")
                 failed += 1

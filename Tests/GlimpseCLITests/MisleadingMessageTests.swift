@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import Testing
 
 /// Issue 13, item 8: messages that said something else than what went wrong.
@@ -52,12 +53,16 @@ struct MisleadingMessageTests {
 
     @Test func errorsFromACorruptDatabaseNameTheFile() throws {
         let db = try Glimpse.copyOfSampleCatalog()
-        // Keep the header page (the file still opens), scramble every page after it.
+        // The file still opens (schema and migrations intact); the landmark table's root
+        // page is garbage, so the error comes while reading, from deep inside the store.
+        let (rootPage, pageSize) = try DatabaseQueue(path: db).read { db -> (Int, Int) in
+            let root = try Int.fetchOne(db, sql: "SELECT rootpage FROM sqlite_master WHERE name = 'landmark'") ?? 0
+            return (root, try Int.fetchOne(db, sql: "PRAGMA page_size") ?? 4096)
+        }
+        #expect(rootPage > 1)
         let handle = try FileHandle(forUpdating: URL(fileURLWithPath: db))
-        let size = try handle.seekToEnd()
-        var generator = SystemRandomNumberGenerator()
-        try handle.seek(toOffset: 4096)
-        try handle.write(contentsOf: Data((0..<Int(size) - 4096).map { _ in UInt8.random(in: 0...255, using: &generator) }))
+        try handle.seek(toOffset: UInt64((rootPage - 1) * pageSize))
+        try handle.write(contentsOf: Data([0x0D] + [UInt8](repeating: 0xFF, count: pageSize - 1)))
         try handle.close()
         for command in [["catalog", "list"], ["query", Glimpse.testdata("catalog/food/apricot.jpg")], ["open", "landmark:food/apricot"],
                         ["match", Glimpse.testdata("catalog/food")]] {

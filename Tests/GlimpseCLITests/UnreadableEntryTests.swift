@@ -26,7 +26,7 @@ struct UnreadableEntryTests {
         #expect(run.status == 2, "\(run)")
         #expect(run.stdout.contains("2 added, 0 updated, 0 skipped (unchanged), 4 failed"), "\(run)")
         let failures = run.errorLines.filter { $0.hasPrefix("glimpse: ") }
-        for (file, reason) in [("broken.jpg", "truncated JPEG"), ("empty.jpg", "empty file"), ("text.jpg", "not a PNG or JPEG file"),
+        for (file, reason) in [("broken.jpg", "truncated JPEG"), ("empty.jpg", "empty file"), ("text.jpg", "not an image file"),
                                ("gone.jpg", "cannot read file")] {
             #expect(failures.contains { $0.contains("photos/\(file): \(reason)") }, "\(file): \(failures)")
         }
