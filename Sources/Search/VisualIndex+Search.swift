@@ -51,28 +51,36 @@ extension VisualIndex {
         let radius = max(0, min(256, scoring.candidatePDQRadius))
         let clock = ContinuousClock()
 
-        passes: for queryIndex in informative {
-            let view = query.views[queryIndex]
-            let fullOnly = view.region != .full
-            let pdqCodes = fullOnly ? fullPDQWords : pdqWords
-            let count = pdqCodes.count / 4
+        // Full-frame query views (the full frame in each orientation) against every catalog
+        // view, the others (inner crops) against full-frame catalog views only. Chunk by chunk,
+        // every query view of a pass scans the chunk while it is in cache: the catalog's codes
+        // are read from memory once per pass whatever the number of orientations.
+        let passes: [(queries: [Int], codes: [UInt64], fullOnly: Bool)] = [
+            (informative.filter { query.views[$0].region == .full }, pdqWords, false),
+            (informative.filter { query.views[$0].region != .full }, fullPDQWords, true),
+        ]
+        scan: for pass in passes where !pass.queries.isEmpty {
+            let count = pass.codes.count / 4
             var start = 0
             while start < count {
                 if let deadline, clock.now >= deadline {
                     partial = true
-                    break passes
+                    break scan
                 }
                 let n = min(Self.chunkSize, count - start)
                 // The radius test runs inside the SIMD kernel; only views within it come out.
-                pdqCodes.withUnsafeBufferPointer { all in
-                    HammingScan.forEachMatch(of: view.pdq, in: UnsafeBufferPointer(rebasing: all[(4 * start)..<(4 * (start + n))]),
-                                             maxDistance: radius, using: isa) { i, distance in
-                        let viewIndex = fullOnly ? Int(fullViews[start + i]) : start + i
-                        consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: view, pdq: distance,
-                                 scoring: scoring, minimumScore: minimumScore, best: &best)
+                pass.codes.withUnsafeBufferPointer { all in
+                    let chunk = UnsafeBufferPointer(rebasing: all[(4 * start)..<(4 * (start + n))])
+                    for queryIndex in pass.queries {
+                        let view = query.views[queryIndex]
+                        HammingScan.forEachMatch(of: view.pdq, in: chunk, maxDistance: radius, using: isa) { i, distance in
+                            let viewIndex = pass.fullOnly ? Int(fullViews[start + i]) : start + i
+                            consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: view, pdq: distance,
+                                     scoring: scoring, minimumScore: minimumScore, best: &best)
+                        }
                     }
                 }
-                compared += n
+                compared += n * pass.queries.count
                 start += n
             }
         }

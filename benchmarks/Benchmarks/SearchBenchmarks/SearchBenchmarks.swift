@@ -1,5 +1,6 @@
 // One visual query against an index of 1,000,000 synthetic views (32,259 landmarks ×
-// 31 views, the catalog layout), with a 4-view query (the query layout), on one core.
+// 31 views, the catalog layout), with the default query layout (24 views: full frame and two
+// centre crops, each in the 8 orientations) and the upright-only one (3 views), on one core.
 // Target: under 5 ms.
 import Benchmark
 import Search
@@ -16,13 +17,15 @@ struct SplitMix: RandomNumberGenerator {
     }
 }
 
-/// A fingerprint of `views` random, informative views; view 0 is the full frame.
-func syntheticFingerprint(_ generator: inout SplitMix, views: Int) -> Fingerprint {
-    Fingerprint(views: (0..<views).map { index in
+/// A fingerprint of random, informative views in `layout`'s regions (view 0 is the full
+/// frame; a query layout's oriented full frames are full frames too, scanned against
+/// every catalog view).
+func syntheticFingerprint(_ generator: inout SplitMix, layout: FingerprintViewLayout) -> Fingerprint {
+    Fingerprint(views: layout.viewRegions.map { region in
         var bins = [UInt8](repeating: 0, count: 64)
         for _ in 0..<32 { bins[Int(generator.next() % 64)] &+= 8 }
         return FingerprintView(
-            region: index == 0 ? .full : ViewRegion(x: 0.125, y: 0.125, width: 0.75, height: 0.75),
+            region: region,
             aHash: generator.next(), dHash: generator.next(), pHash: generator.next(),
             pdq: PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next())),
             quality: 90, histogram: ColorHistogram(bins: bins))
@@ -40,11 +43,11 @@ func makeIndexAndQuery(views: Int) -> (VisualIndex, Fingerprint) {
     var entries: [FingerprintSnapshot.Entry] = []
     entries.reserveCapacity(landmarkCount)
     for i in 0..<landmarkCount {
-        entries.append(.init(landmarkID: "landmark-\(i)", fingerprints: [syntheticFingerprint(&generator, views: catalogViews)]))
+        entries.append(.init(landmarkID: "landmark-\(i)", fingerprints: [syntheticFingerprint(&generator, layout: .catalog)]))
     }
     let version = CatalogVersion(catalogID: "benchmark", generation: 1, tokenKey: SIMD2(1, 2))
     let index = VisualIndex(version: version, entries: entries)
-    var query = syntheticFingerprint(&generator, views: queryViews)
+    var query = syntheticFingerprint(&generator, layout: .query)
     let target = entries[4242].fingerprints[0].views[0]
     query.views[0] = target
     query.views[0].pdq.words[0] ^= 0b1011
@@ -67,7 +70,7 @@ let benchmarks: @Sendable () -> Void = {
         return made
     }
 
-    Benchmark("VisualIndex.search, 1M views, 4-view query, default threshold") { benchmark in
+    Benchmark("VisualIndex.search, 1M views, 24-view query (8 orientations), default threshold") { benchmark in
         let (index, query) = setUp()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -75,7 +78,17 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("VisualIndex.search, 1M views, 4-view query, portable kernels") { benchmark in
+    Benchmark("VisualIndex.search, 1M views, 3-view query (upright only), default threshold") { benchmark in
+        let (index, all) = setUp()
+        // The upright views of the same query: the first of each region's 8 orientations.
+        let query = Fingerprint(views: stride(from: 0, to: all.views.count, by: 8).map { all.views[$0] })
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold))
+        }
+    }
+
+    Benchmark("VisualIndex.search, 1M views, 24-view query (8 orientations), portable kernels") { benchmark in
         let (index, query) = setUp()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
