@@ -1,19 +1,21 @@
 import Catalog
 
-/// What queries share for one catalog version: the visual index and collection
-/// membership, built once per version, plus the most recent complete rankings so that
+/// What queries share for one catalog version: the visual index (with collection
+/// membership), loaded once per version, plus the most recent complete rankings so that
 /// "more results" pages do not rescan.
+///
+/// Cold start: with a snapshot path, the index of the current version is memory-mapped from
+/// the snapshot beside the catalog when it is sound and current (``VisualIndexSnapshot``), so
+/// the first query does not pay for reading every fingerprint; otherwise it is built from the
+/// catalog and the snapshot rewritten (when the folder is writable).
 actor SearchIndexCache {
     struct State: Sendable {
         var index: VisualIndex
-        /// Landmark id → ids of the live collections holding it, sorted.
-        var collectionsByLandmark: [String: [String]]
-        /// Layout version → how many indexed reference images have fingerprints of it.
-        var fingerprintLayoutVersions: [UInt16: Int] = [:]
     }
 
     private let store: any EntityStore
     private let minimumViewQuality: Int
+    private let snapshotPath: String?
     private var state: State?
     private var rankings: [(key: RankingKey, ranking: SearchRanking)] = []
     private static let rankingCapacity = 16
@@ -24,35 +26,21 @@ actor SearchIndexCache {
         var configuration: SearchConfiguration
     }
 
-    init(store: any EntityStore, minimumViewQuality: Int) {
+    init(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil) {
         self.store = store
         self.minimumViewQuality = minimumViewQuality
+        self.snapshotPath = snapshotPath
     }
 
-    /// The state for the store's current version, rebuilt when the catalog changed.
+    /// The state for the store's current version, reloaded when the catalog changed.
     func current() throws(CatalogStoreError) -> State {
         let version = try store.catalogVersion()
         if let state, state.index.version == version { return state }
-        // Read fingerprints and collections; retry if the catalog moved in between.
-        for _ in 0..<3 {
-            let snapshot = try store.fingerprintSnapshot()
-            let collections = try store.allCollections()
-            guard try store.catalogVersion() == snapshot.version else { continue }
-            var byLandmark: [String: [String]] = [:]
-            for collection in collections {
-                for id in collection.landmarkIDs { byLandmark[id, default: []].append(collection.id) }
-            }
-            var versions: [UInt16: Int] = [:]
-            for entry in snapshot.entries {
-                for fingerprint in entry.fingerprints { versions[fingerprint.layoutVersion, default: 0] += 1 }
-            }
-            let built = State(index: VisualIndex(snapshot: snapshot, minimumViewQuality: minimumViewQuality), collectionsByLandmark: byLandmark,
-                              fingerprintLayoutVersions: versions)
-            state = built
-            rankings.removeAll()
-            return built
-        }
-        throw .database("building the visual index", reason: "the catalog kept changing while it was read")
+        let index = try VisualIndexSnapshot.refresh(store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality).index
+        let built = State(index: index)
+        state = built
+        rankings.removeAll()
+        return built
     }
 
     func ranking(for key: RankingKey) -> SearchRanking? {

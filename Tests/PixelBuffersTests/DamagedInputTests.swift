@@ -74,7 +74,7 @@ import Testing
         #expect(throws: DecodeError.unreadableFile(source: missing, reason: "No such file or directory")) {
             try ImageDecoder().decode(file: missing)
         }
-        #expect(throws: DecodeError.unreadableFile(source: "/dev/null", reason: "not a regular file")) {
+        #expect(throws: DecodeError.unreadableFile(source: "/dev/null", reason: "is a device, not a regular file")) {
             try ImageDecoder().decode(file: "/dev/null")
         }
         let directory = TestData.path("jpeg")
@@ -90,7 +90,7 @@ import Testing
         #expect(ImageFormat.detect(jpegBytes) == .jpeg)
         #expect(ImageFormat.detect(try TestData.readFile(TestData.path("pngsuite/basn2c08.png"))) == .png)
         #expect(ImageFormat.detect([0x47, 0x49, 0x46]) == nil)
-        #expect(throws: DecodeError.unrecognisedFormat(source: "x.jpg", detail: "neither PNG nor JPEG: starts with 0x47 0x49")) {
+        #expect(throws: DecodeError.unrecognisedFormat(source: "x.jpg", detail: "not PNG, JPEG, WebP, HEIF or AVIF: starts with 0x47 0x49")) {
             try ImageDecoder().decode(Array("GIF89a".utf8), source: "x.jpg")
         }
     }

@@ -1,8 +1,10 @@
 // One visual query against an index of 1,000,000 synthetic views (32,259 landmarks ×
-// 31 views, the catalog layout), with the default query layout (24 views: full frame and two
-// centre crops, each in the 8 orientations) and the upright-only one (3 views), on one core.
-// Target: under 5 ms.
+// 31 views, the catalog layout), with a 4-view query (the query layout), on one core,
+// on each instruction set; the stage-1 scan of 32 query codes (query views × dihedral
+// orientations) in one pass; mapping + verifying the index snapshot of that index.
+// Targets (issue 15): search ≤ 1 ms p50 with AVX-512, ≤ 2.5 ms with AVX2.
 import Benchmark
+import Foundation
 import Search
 
 /// SplitMix64: deterministic synthetic codes.
@@ -17,15 +19,16 @@ struct SplitMix: RandomNumberGenerator {
     }
 }
 
-/// A fingerprint of random, informative views in `layout`'s regions (view 0 is the full
-/// frame; a query layout's oriented full frames are full frames too, scanned against
-/// every catalog view).
-func syntheticFingerprint(_ generator: inout SplitMix, layout: FingerprintViewLayout) -> Fingerprint {
-    Fingerprint(views: layout.viewRegions.map { region in
+/// A fingerprint of `views` random, informative views; view 0 is the full frame.
+func syntheticFingerprint(_ generator: inout SplitMix, views: Int) -> Fingerprint {
+    // The default layouts' regions (a query's 8 oriented full frames are full frames too).
+    let regions = views == FingerprintViewLayout.query.viewCount ? FingerprintViewLayout.query.viewRegions
+        : views == FingerprintViewLayout.catalog.viewCount ? FingerprintViewLayout.catalog.viewRegions : nil
+    return Fingerprint(views: (0..<views).map { index in
         var bins = [UInt8](repeating: 0, count: 64)
         for _ in 0..<32 { bins[Int(generator.next() % 64)] &+= 8 }
         return FingerprintView(
-            region: region,
+            region: regions?[index] ?? (index == 0 ? .full : ViewRegion(x: 0.125, y: 0.125, width: 0.75, height: 0.75)),
             aHash: generator.next(), dHash: generator.next(), pHash: generator.next(),
             pdq: PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next())),
             quality: 90, histogram: ColorHistogram(bins: bins))
@@ -43,11 +46,11 @@ func makeIndexAndQuery(views: Int) -> (VisualIndex, Fingerprint) {
     var entries: [FingerprintSnapshot.Entry] = []
     entries.reserveCapacity(landmarkCount)
     for i in 0..<landmarkCount {
-        entries.append(.init(landmarkID: "landmark-\(i)", fingerprints: [syntheticFingerprint(&generator, layout: .catalog)]))
+        entries.append(.init(landmarkID: "landmark-\(i)", fingerprints: [syntheticFingerprint(&generator, views: catalogViews)]))
     }
     let version = CatalogVersion(catalogID: "benchmark", generation: 1, tokenKey: SIMD2(1, 2))
     let index = VisualIndex(version: version, entries: entries)
-    var query = syntheticFingerprint(&generator, layout: .query)
+    var query = syntheticFingerprint(&generator, views: queryViews)
     let target = entries[4242].fingerprints[0].views[0]
     query.views[0] = target
     query.views[0].pdq.words[0] ^= 0b1011
@@ -70,7 +73,7 @@ let benchmarks: @Sendable () -> Void = {
         return made
     }
 
-    Benchmark("VisualIndex.search, 1M views, 24-view query (8 orientations), default threshold") { benchmark in
+    Benchmark("VisualIndex.search, 1M views, 4-view query, default threshold") { benchmark in
         let (index, query) = setUp()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -78,17 +81,43 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("VisualIndex.search, 1M views, 3-view query (upright only), default threshold") { benchmark in
-        let (index, all) = setUp()
-        // The upright views of the same query: the first of each region's 8 orientations.
-        let query = Fingerprint(views: stride(from: 0, to: all.views.count, by: 8).map { all.views[$0] })
+    Benchmark("VisualIndex.search, 1M views, 4-view query, AVX2 kernels") { benchmark in
+        let (index, query) = setUp()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
-            blackHole(index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold))
+            blackHole(index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold, using: .avx2))
         }
     }
 
-    Benchmark("VisualIndex.search, 1M views, 24-view query (8 orientations), portable kernels") { benchmark in
+    Benchmark("VisualIndex.scan, 1M views, 32 query codes in one pass") { benchmark in
+        let (index, query) = setUp()
+        var generator = SplitMix(state: 32)
+        let codes = [query.views[0].pdq] + (1..<32).map { _ in
+            PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next()))
+        }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            var hits = 0
+            index.scan(codes, in: .all, maxDistance: SimilarityScoring.default.candidatePDQRadius) { _, _, _ in hits += 1 }
+            blackHole(hits)
+        }
+    }
+
+    Benchmark("VisualIndexSnapshot.load, 1M views (map + checksum + bounds check)") { benchmark in
+        let (index, _) = setUp()
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-bench-\(getpid()).vindex").path
+        try VisualIndexSnapshot.write(index, to: path)
+        defer { unlink(path) }
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: index.version) else {
+                fatalError("the snapshot just written must load")
+            }
+            blackHole(mapped.viewCount)
+        }
+    }
+
+    Benchmark("VisualIndex.search, 1M views, 4-view query, portable kernels") { benchmark in
         let (index, query) = setUp()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
