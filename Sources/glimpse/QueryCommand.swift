@@ -36,6 +36,9 @@ struct QueryCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
+    @Option(help: "Orientations of the picture tried: upright, upright-mirror or all (rotations by 90°, 180°, 270°, flips, transposes).")
+    var orientations: QueryOrientations = .all
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Search only this rectangle, in pixels of the upright image.", valueName: "X,Y,W,H"))
     var region: PixelRegionArgument?
 
@@ -77,7 +80,7 @@ struct QueryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try database.openExisting()
-        let fingerprinting = ImageFingerprinter.query
+        let fingerprinting = ImageFingerprinter.query(orientations: orientations)
         let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
         // Maps the snapshot beside the catalog (or builds the index) before the first image.
         await noteOutdatedFingerprints(search, database: database)
@@ -161,6 +164,7 @@ struct QueryCommand: AsyncParsableCommand {
             if let region { arguments += ["--region", regionText(region)] }
             if let regionFraction { arguments += ["--region-fraction", fractionText(regionFraction)] }
             if let labels { arguments += ["--labels", labels] }
+            if orientations != .all { arguments += ["--orientations", orientations.rawValue] }
             if pageSize != 10 { arguments += ["--page-size", String(pageSize)] }
             if deadlineMs != 500 { arguments += ["--deadline-ms", String(deadlineMs)] }
             arguments += ["--page-token", token]

@@ -31,7 +31,9 @@ import Testing
         let informative = query.views.indices.filter { query.views[$0].quality >= minimumViewQuality }
         for q in informative {
             let qv = query.views[q]
-            let fullOnly = q != informative.first || qv.region != .full
+            // Every full-frame query view (the full frame in each orientation) against every
+            // catalog view; the other query views against full frames only.
+            let fullOnly = qv.region != .full
             let codes = fullOnly ? fullWords : words
             codes.withUnsafeBufferPointer { buffer in
                 HammingScan.forEachMatch(of: qv.pdq, in: buffer, maxDistance: max(0, min(256, scoring.candidatePDQRadius)), using: .portable) { i, d in
