@@ -17,4 +17,14 @@ if ! grep -Eq 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
   echo "test.sh: no Swift Testing run with at least one passing test was reported" >&2
   exit 1
 fi
+# Every fuzz target must keep building from a clean clone and run: a few seconds each;
+# the command-line fuzzer (glimpse itself on hostile files and arguments) for 20 s.
+for target in decoder manifest pagetoken; do
+  scripts/fuzz.sh "$target" 3 >"$log" 2>&1 || { tail -n 30 "$log" >&2; echo "test.sh: scripts/fuzz.sh $target failed" >&2; exit 1; }
+  echo "test.sh: fuzz $target: $(grep -E '^Done [0-9]+ runs' "$log" || echo built)"
+done
+scripts/fuzz.sh cli 20 >"$log" 2>&1 || { tail -n 30 "$log" >&2; echo "test.sh: scripts/fuzz.sh cli failed" >&2; exit 1; }
+echo "test.sh: fuzz cli: $(grep -E '^cli_fuzz: seed' "$log")"
+# The format comparison's quick mode (HEIC/AVIF/WebP beside heif-convert, avifdec, dwebp).
+bash benchmarks/compare-formats.sh --quick
 echo "test.sh: all tests passed"

@@ -47,6 +47,12 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request);
 glimpse_status glimpse_webp_run(const glimpse_request *request);
 glimpse_status glimpse_heif_run(const glimpse_request *request);
 
+/** Registers Glimpse's strict HEVC plugin with libheif, once per process (heif_hevc_plugin.c); 0 on success. */
+int glimpse_heif_register_hevc_plugin(void);
+
+/** The picture size HEVC pictures decoded on this thread must have until reset (0, 0: any). */
+void glimpse_heif_expect_picture_size(int width, int height);
+
 /** Scaled length as libjpeg computes it: ceil(length * num / 8). */
 static inline uint32_t glimpse_scaled_length(uint32_t length, int num) {
     return (uint32_t)(((uint64_t)length * (uint64_t)num + 7) / 8);

@@ -20,9 +20,10 @@ extension VisualIndex {
 
     /// Finds every landmark whose best view pair scores at least `minimumScore`.
     ///
-    /// Pairs compared: the query's first (full-frame) view against every catalog view
-    /// (finds a query that is a crop of a catalog image), and each further query view
-    /// (inner crops) against catalog full-frame views only (finds a catalog image shown
+    /// Pairs compared: the query's full-frame views (the full frame in each orientation the
+    /// query layout derived) against every catalog view (finds a query that is a crop of a
+    /// catalog image, in any orientation), and its other views (inner crops, in each
+    /// orientation) against catalog full-frame views only (finds a catalog image shown
     /// with foreign margins). Query views below ``minimumViewQuality`` are skipped; a query
     /// with no informative view matches nothing.
     ///
@@ -49,12 +50,12 @@ extension VisualIndex {
         var partial = false
         let informative = query.views.indices.filter { query.views[$0].quality >= minimumViewQuality }
         let radius = max(0, min(256, scoring.candidatePDQRadius))
-        // Pass 1: the first informative view, if it is the full frame, against every view;
-        // pass 2: every other informative view against the full-frame views, all in one scan.
-        let scansAll = informative.first.map { query.views[$0].region == .full } ?? false
+        // Pass 1: every informative full-frame view (the upright frame and its other
+        // orientations) against every view; pass 2: every other informative view (inner
+        // crops) against the full-frame views; each pass reads the catalog once.
         let passes: [(queries: [Int], fullOnly: Bool)] = [
-            (scansAll ? [informative[0]] : [], false),
-            (Array(informative.dropFirst(scansAll ? 1 : 0)), true),
+            (informative.filter { query.views[$0].region == .full }, false),
+            (informative.filter { query.views[$0].region != .full }, true),
         ]
 
         for pass in passes where !pass.queries.isEmpty {

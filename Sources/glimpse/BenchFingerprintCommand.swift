@@ -19,7 +19,7 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
         shouldDisplay: false
     )
 
-    @Argument(help: "The PNG or JPEG file.")
+    @Argument(help: "The PNG, JPEG, WebP, HEIF or AVIF file.")
     var image: String
 
     @Option(name: .customLong("repeat"), help: "Timed runs, after one warm-up run.")

@@ -24,7 +24,7 @@ struct IndexCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A manifest file (JSON) or a folder of PNG/JPEG images.", valueName: "source"))
+    @Argument(help: ArgumentHelp("A manifest file (JSON) or a folder of PNG/JPEG/WebP/HEIF/AVIF images.", valueName: "source"))
     var source: String
 
     @OptionGroup var database: DatabaseOption
@@ -37,22 +37,22 @@ struct IndexCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+        guard DirectoryListing.exists(source) else {
             throw failure("\(source): no such file or folder")
         }
+        let isFolder = DirectoryListing.isFolder(source)
         let store = try database.openOrCreate()
         let indexer = CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog, maxConcurrency: jobs)
         let progress = ProgressDisplay(command: "index", unit: "files")
         let started = ContinuousClock.now
         let report: IndexReport
         do {
-            report = try await (isDirectory.boolValue
+            report = try await (isFolder
                 ? indexer.index(FolderCatalogSource(folderPath: source)) { progress.update($0) }
                 : indexer.index(ManifestCatalogSource(manifestPath: source)) { progress.update($0) })
         } catch {
             progress.finishLine()
-            throw failure(error.description)
+            throw database.storeFailure(error)
         }
         progress.finishLine()
         for failed in report.failed {

@@ -96,7 +96,17 @@ struct DecoderFuzzInput {
                     || sink.width != rows.width || sink.height != rows.height {
                     return "decodeRows gave \(rows.width)x\(rows.height) \(rows.format), decode \(pixels.width)x\(pixels.height) \(pixels.format)"
                 }
-                if sink.hashes != rowHashes { return "decodeRows (streamed: \(rows.streamed)) delivered other pixels than decode" }
+                if sink.hashes != rowHashes {
+                    // libde265 1.0.11 reads memory it never wrote on some damaged HEVC slices it
+                    // does not report (testdata/fuzz-regressions/known-issues): the same bytes
+                    // then decode differently each time. Tolerated for HEIF only, and only when
+                    // two plain decodes disagree too; anything else is a violation.
+                    if decoded.info.format == .heif, let again = try? decoder.decode(image, source: "fuzz", options: options),
+                       again.pixels != pixels {
+                        return nil
+                    }
+                    return "decodeRows (streamed: \(rows.streamed)) delivered other pixels than decode"
+                }
             } catch {
                 return "decodeRows failed where decode succeeded: \(error)"
             }
