@@ -83,11 +83,17 @@ def png_pixels(data):
     return width, height, channels, rows
 
 
-def screenshot(driver, name, width, height):
-    """Resizes the window, saves a screenshot and checks it is not blank: the grey levels of
-    sampled pixels vary (variance) and the page drew many distinct colours (thumbnails)."""
+def screenshot(driver, name, width, height, scroll_to=None):
+    """Resizes the window, scrolls element `scroll_to` (an id) to the top or the page to its
+    start, saves a screenshot and checks it is not blank: the grey levels of sampled pixels
+    vary (variance) and the page drew many distinct colours (thumbnails)."""
     driver.set_window_size(width, height)
-    time.sleep(0.3)
+    time.sleep(0.2)
+    if scroll_to:
+        js(driver, "document.getElementById(arguments[0]).scrollIntoView({block: 'start'})", scroll_to)
+    else:
+        js(driver, "window.scrollTo(0, 0)")
+    time.sleep(0.2)
     path = os.path.join(SHOTS, name)
     data = driver.get_screenshot_as_png()
     with open(path, "wb") as file:
@@ -186,6 +192,14 @@ def run(driver):
         return [s.left - p.left, s.top - p.top, s.width, s.height]""")
     expected = [v / scale for v in REGION]
     check(all(abs(a - b) <= 1.5 for a, b in zip(overlay, expected)), f"typing {REGION} moves the drawn selection there ({overlay})")
+    centre = ((REGION[0] + REGION[2] / 2) / 720, (REGION[1] + REGION[3] / 2) / 1480)
+    drag(driver, centre, (centre[0] - 0.1, centre[1] + 0.1))
+    moved = region_field(driver)
+    check(moved[2:] == REGION[2:] and moved[1] > REGION[1] and moved[0] == 0,
+          f"dragging the selection moves it, same size, kept inside the picture ({moved})")
+    field.clear()
+    field.send_keys(",".join(map(str, REGION)))
+    check(region_field(driver) == REGION, "the documented region is selected again")
 
     print("Search: the first card is Hurricane Ridge", flush=True)
     driver.find_element(By.ID, "search").click()
@@ -215,7 +229,7 @@ def run(driver):
 
     print("Screenshots at a desktop and a phone width", flush=True)
     screenshot(driver, "search-desktop.png", 1280, 900)
-    screenshot(driver, "search-phone.png", 390, 844)
+    screenshot(driver, "search-phone.png", 390, 844, scroll_to="results-heading")
     columns = js(driver, "return getComputedStyle(document.getElementById('grid')).gridTemplateColumns.split(' ').length")
     check(columns == 2, f"the results are a two-column grid on a phone ({columns} columns)")
     overflow = js(driver, "return document.documentElement.scrollWidth - document.documentElement.clientWidth")

@@ -238,27 +238,50 @@ function pointAt(event) {
   const x = Math.min(Math.max(event.clientX - box.left, 0), box.width), y = Math.min(Math.max(event.clientY - box.top, 0), box.height);
   return { x: x * sx, y: y * sy, dx: x, dy: y };
 }
+// What a press at display point p does: resize (the bottom-right handle), move (inside
+// the selection) or draw a new one.
+function dragMode(p) {
+  const r = state.region;
+  if (!r) return "draw";
+  const { sx, sy } = scale();
+  const right = (r.x + r.w) / sx, bottom = (r.y + r.h) / sy;
+  if (Math.abs(p.dx - right) <= 12 && Math.abs(p.dy - bottom) <= 12) return "resize";
+  if (p.dx >= r.x / sx && p.dx <= right && p.dy >= r.y / sy && p.dy <= bottom) return "move";
+  return "draw";
+}
+const CURSORS = { draw: "crosshair", move: "move", resize: "nwse-resize" };
 frame.addEventListener("pointerdown", (event) => {
   if (!state.natural || event.button !== 0) return;
   event.preventDefault();
   frame.focus({ preventScroll: true });
   frame.setPointerCapture(event.pointerId);
-  state.drag = pointAt(event);
+  const p = pointAt(event);
+  state.drag = { mode: dragMode(p), start: p, region: state.region && { ...state.region }, moved: false };
 });
+function dragTo(event) {
+  const d = state.drag, p = pointAt(event), a = d.start;
+  if (!d.moved && Math.abs(p.dx - a.dx) < 3 && Math.abs(p.dy - a.dy) < 3) return;
+  d.moved = true;
+  const { w: W, h: H } = state.natural, r = d.region;
+  if (d.mode === "move") {
+    setRegion(clampRegion({ x: Math.min(Math.max(0, r.x + p.x - a.x), W - r.w), y: Math.min(Math.max(0, r.y + p.y - a.y), H - r.h), w: r.w, h: r.h }));
+  } else if (d.mode === "resize") {
+    setRegion(clampRegion({ x: r.x, y: r.y, w: Math.max(1, p.x - r.x), h: Math.max(1, p.y - r.y) }));
+  } else {
+    setRegion(clampRegion({ x: Math.min(a.x, p.x), y: Math.min(a.y, p.y), w: Math.abs(p.x - a.x), h: Math.abs(p.y - a.y) }));
+  }
+}
 frame.addEventListener("pointermove", (event) => {
-  if (!state.drag) return;
-  const p = pointAt(event), a = state.drag;
-  if (Math.abs(p.dx - a.dx) < 3 && Math.abs(p.dy - a.dy) < 3) return;
-  setRegion(clampRegion({ x: Math.min(a.x, p.x), y: Math.min(a.y, p.y), w: Math.abs(p.x - a.x), h: Math.abs(p.y - a.y) }));
+  if (state.drag) { dragTo(event); return; }
+  if (state.natural) frame.style.cursor = CURSORS[dragMode(pointAt(event))];
 });
-const endDrag = (event) => {
+frame.addEventListener("pointerup", (event) => {
   if (!state.drag) return;
-  const p = pointAt(event), a = state.drag;
+  dragTo(event);
+  const d = state.drag;
   state.drag = null;
-  if (Math.abs(p.dx - a.dx) < 3 && Math.abs(p.dy - a.dy) < 3) { setRegion(null); return; } // a click: whole picture
-  setRegion(clampRegion({ x: Math.min(a.x, p.x), y: Math.min(a.y, p.y), w: Math.abs(p.x - a.x), h: Math.abs(p.y - a.y) }));
-};
-frame.addEventListener("pointerup", endDrag);
+  if (!d.moved && d.mode === "draw") setRegion(null); // a click outside the selection: the whole picture
+});
 frame.addEventListener("pointercancel", () => { state.drag = null; });
 frame.addEventListener("keydown", (event) => {
   if (!state.natural) return;
@@ -344,8 +367,9 @@ function showPage(page, first) {
     $("partial").hidden = false;
   }
   if (state.shown === 0) {
-    $("empty").replaceChildren(el("strong", { text: "No match." }), el("br"),
-      document.createTextNode(`Nothing in the catalog looks like ${state.query}. Try a tighter region around the subject, the whole picture, or other labels.`));
+    $("empty").replaceChildren(el("strong", { text: page.partial ? "Nothing found before the deadline." : "No match." }), el("br"),
+      document.createTextNode(page.partial ? "The search stopped before it had compared the whole catalog. Search again with a longer deadline (Options)."
+        : `Nothing in the catalog looks like ${state.query}. Try a tighter region around the subject, the whole picture, or other labels.`));
   }
   const elapsed = Number.isFinite(page.elapsed_ms) ? ` in ${Math.round(page.elapsed_ms)} ms` : "";
   setStatus(state.shown === 0 ? `No match${elapsed}.`
