@@ -6,7 +6,8 @@
 # scripts/browser_test.py against it: upload the sample screenshot, select the documented
 # region, first card Hurricane Ridge, "More results" appends, entity dialog with a deferred
 # property, keyboard region, an EXIF-rotated JPEG, a non-image and a HEIC file, the server
-# going away; screenshots at 1280x900 and 390x844 checked not blank.
+# going away; screenshots at 1280x900 and 390x844 checked not blank; and the filter of a
+# `glimpse match --report` contact sheet.
 #
 # Usage: scripts/browser-test.sh [GLIMPSE_BINARY]
 #   GLIMPSE_BROWSER_SHOTS=DIR keeps the screenshots there (default: a new temporary folder,
@@ -46,6 +47,12 @@ cleanup() {
 trap cleanup EXIT
 "$bin" index testdata/catalog/manifest.json --db "$work/catalog.sqlite" >"$work/index.log" 2>&1 \
     || { cat "$work/index.log" >&2; echo "browser-test: indexing the sample catalog failed" >&2; exit 1; }
+# A contact sheet (glimpse match --report) to check its filter in the same browser.
+mkdir -p "$work/photos"
+cp testdata/catalog/food/apricot.jpg testdata/catalog/food/avocado.jpg testdata/negatives/anemone.jpg "$work/photos/"
+cp testdata/jpeg/corrupt_bitflips.jpg "$work/photos/broken.jpg"
+"$bin" match "$work/photos" --db "$work/catalog.sqlite" --out "$work/rows.jsonl" --report "$work/report.html" >/dev/null 2>&1 || true
+[[ -s "$work/report.html" ]] || { echo "browser-test: glimpse match wrote no contact sheet" >&2; exit 1; }
 port=$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$bin" serve --db "$work/catalog.sqlite" --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
 server=$!
@@ -65,7 +72,7 @@ if [[ $ready != 1 ]]; then
 fi
 echo "browser-test: glimpse serve on $base; screenshots in $shots" >&2
 set +e
-"$venv/bin/python" scripts/browser_test.py "$base" "$shots" "$server"
+"$venv/bin/python" scripts/browser_test.py "$base" "$shots" "$server" "$work/report.html"
 status=$?
 set -e
 if [[ $status -ne 0 ]]; then

@@ -2,7 +2,7 @@
 against a live `glimpse serve` on the sample catalog. Run by scripts/browser-test.sh, which
 builds glimpse, indexes the catalog, starts the server and passes:
 
-    browser_test.py BASE_URL SCREENSHOT_DIR SERVER_PID
+    browser_test.py BASE_URL SCREENSHOT_DIR SERVER_PID CONTACT_SHEET_HTML
 
 Every check is an assertion; the first that fails ends the run with exit 1. The browser
 failing to start is a failure too, never a skip.
@@ -23,7 +23,7 @@ from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-BASE, SHOTS, SERVER_PID = sys.argv[1].rstrip("/"), sys.argv[2], int(sys.argv[3])
+BASE, SHOTS, SERVER_PID, SHEET = sys.argv[1].rstrip("/"), sys.argv[2], int(sys.argv[3]), sys.argv[4]
 SAMPLE = os.path.join(ROOT, "testdata/samples/screenshot-hurricane-ridge.png")
 ROTATED = os.path.join(ROOT, "testdata/exif-orientation/Landscape_6.jpg")  # stored 1200x1800, EXIF 6: upright 1800x1200
 REGION = (4, 211, 712, 332)  # testdata/samples/README.md: a person's selection
@@ -321,6 +321,20 @@ def run(driver):
     driver.find_element(By.ID, "search").click()
     wait(driver, lambda d: alert_text(d) or cards(d) or "No match" in d.find_element(By.ID, "status").text, "the HEIC search's answer")
     check(True, f"the HEIC search answered ({alert_text(driver) or driver.find_element(By.ID, 'status').text!r})")
+
+    print("The contact sheet of glimpse match --report: counts and the filter", flush=True)
+    driver.get("file://" + os.path.abspath(SHEET))
+    summary = driver.find_element(By.CSS_SELECTOR, ".summary").text
+    check(summary == "4 photos: 2 matched, 1 no match, 1 failed.", f"the summary counts the rows ({summary!r})")
+    visible = lambda d: sorted(s.get_attribute("class").split()[1] for s in d.find_elements(By.CSS_SELECTOR, "section.photo") if s.is_displayed())
+    check(visible(driver) == ["error", "matched", "matched", "no_match"], f"All shows every row ({visible(driver)})")
+    for status, expected in [("matched", ["matched", "matched"]), ("no_match", ["no_match"]), ("error", ["error"])]:
+        driver.find_element(By.CSS_SELECTOR, f"label:has(#show-{status})").click()
+        check(visible(driver) == expected, f"the {status} filter shows only those rows ({visible(driver)})")
+    driver.find_element(By.ID, "show-all").send_keys(Keys.SPACE)
+    check(len(visible(driver)) == 4, "All shows the four rows again (keyboard)")
+    screenshot(driver, "contact-sheet.png", 1280, 900)
+    driver.get(f"{BASE}/?page_size=1")
 
     print("The server goes away: a network error, no endless spinner", flush=True)
     upload(driver, SAMPLE)
