@@ -13,8 +13,11 @@ actor SearchIndexCache {
     private let store: any EntityStore
     private let minimumViewQuality: Int
     private var state: State?
+    /// When set, ``current()`` always answers this state and never reads the store's
+    /// version (a server's index, swapped from outside; see ``PreparedSearchIndex``).
+    private let pinned: State?
     private var rankings: [(key: RankingKey, ranking: SearchRanking)] = []
-    private static let rankingCapacity = 16
+    private let rankingCapacity: Int
 
     struct RankingKey: Hashable {
         var queryDigest: UInt64
@@ -22,15 +25,35 @@ actor SearchIndexCache {
         var configuration: SearchConfiguration
     }
 
-    init(store: any EntityStore, minimumViewQuality: Int) {
+    init(store: any EntityStore, minimumViewQuality: Int, rankingCapacity: Int = 16) {
         self.store = store
         self.minimumViewQuality = minimumViewQuality
+        self.pinned = nil
+        self.rankingCapacity = max(1, rankingCapacity)
+    }
+
+    /// A cache that always answers `state` (built elsewhere), keeping up to
+    /// `rankingCapacity` complete rankings.
+    init(store: any EntityStore, pinned state: State, rankingCapacity: Int) {
+        self.store = store
+        self.minimumViewQuality = state.index.minimumViewQuality
+        self.pinned = state
+        self.rankingCapacity = max(1, rankingCapacity)
     }
 
     /// The state for the store's current version, rebuilt when the catalog changed.
     func current() throws(CatalogStoreError) -> State {
+        if let pinned { return pinned }
         let version = try store.catalogVersion()
         if let state, state.index.version == version { return state }
+        let built = try Self.build(store: store, minimumViewQuality: minimumViewQuality)
+        state = built
+        rankings.removeAll()
+        return built
+    }
+
+    /// Reads one consistent catalog version and builds its state. O(views + memberships).
+    static func build(store: any EntityStore, minimumViewQuality: Int) throws(CatalogStoreError) -> State {
         // Read fingerprints and collections; retry if the catalog moved in between.
         for _ in 0..<3 {
             let snapshot = try store.fingerprintSnapshot()
@@ -40,22 +63,23 @@ actor SearchIndexCache {
             for collection in collections {
                 for id in collection.landmarkIDs { byLandmark[id, default: []].append(collection.id) }
             }
-            let built = State(index: VisualIndex(snapshot: snapshot, minimumViewQuality: minimumViewQuality), collectionsByLandmark: byLandmark)
-            state = built
-            rankings.removeAll()
-            return built
+            return State(index: VisualIndex(snapshot: snapshot, minimumViewQuality: minimumViewQuality), collectionsByLandmark: byLandmark)
         }
         throw .database("building the visual index", reason: "the catalog kept changing while it was read")
     }
 
+    /// The cached ranking for `key`, marked most recently used.
     func ranking(for key: RankingKey) -> SearchRanking? {
-        rankings.first { $0.key == key }?.ranking
+        guard let index = rankings.lastIndex(where: { $0.key == key }) else { return nil }
+        let hit = rankings.remove(at: index)
+        rankings.append(hit)
+        return hit.ranking
     }
 
     func remember(_ ranking: SearchRanking, for key: RankingKey) {
         guard !ranking.isPartial else { return }
         rankings.removeAll { $0.key == key }
         rankings.append((key, ranking))
-        if rankings.count > Self.rankingCapacity { rankings.removeFirst() }
+        if rankings.count > rankingCapacity { rankings.removeFirst() }
     }
 }

@@ -24,6 +24,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             BenchScanCommand.self,
             EvalCommand.self,
             BenchFingerprintCommand.self,
+            ServeCommand.self,
         ]
     )
 }

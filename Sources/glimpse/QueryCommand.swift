@@ -13,10 +13,11 @@ struct QueryCommand: AsyncParsableCommand {
             that fetches the next page. Scores are similarities in 0…1, higher is better, \
             comparable across queries; results below the no-match threshold are not shown.
 
-            With --json, prints one object per image per line:
-              {"query": PATH, "results": [{"kind", "id", "title", "subtitle", "score", "url"}],
-               "next_page_token": TOKEN|null, "partial": BOOL, "elapsed_ms": N}
-            "partial" is true when --deadline-ms cut the scan short.
+            With --json, prints one object per image per line (keys sorted):
+              {"elapsed_ms": N, "next_page_token": TOKEN|null, "partial": BOOL, "query": PATH,
+               "results": [{"id", "kind", "score", "subtitle", "title", "url"}]}
+            "partial" is true when --deadline-ms cut the scan short. An image that failed \
+            gets a line too, with "error" (the reason) and no results.
 
             Example:
               glimpse query testdata/samples/screenshot-hurricane-ridge.png --region 4,211,712,332
@@ -85,11 +86,15 @@ struct QueryCommand: AsyncParsableCommand {
                 page = try await search.values(for: descriptor, page: request)
             } catch let error as DecodeError {
                 printError("glimpse: \(error.description)")
+                if json { print(QueryResultRecord.failure(query: image, reason: error.description, elapsed: ContinuousClock.now - started).jsonLine) }
                 failed += 1
                 continue
             } catch let error as VisualSearchError {
                 if case .store = error { throw failure(error.description) }
                 printError("glimpse: \(image): \(error.description)")
+                if json {
+                    print(QueryResultRecord.failure(query: image, reason: "\(image): \(error.description)", elapsed: ContinuousClock.now - started).jsonLine)
+                }
                 failed += 1
                 continue
             }
@@ -116,7 +121,7 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     private func printTable(_ record: QueryResultRecord, page: ResultPage<VisualSearchResult>) {
-        var heading = record.query
+        var heading = record.query ?? ""
         if let region { heading += " (region \(regionText(region)))" }
         if let regionFraction { heading += " (region fraction \(fractionText(regionFraction)))" }
         if labels != nil { heading += " [labels: \(labelList.joined(separator: ", "))]" }
@@ -132,7 +137,7 @@ struct QueryCommand: AsyncParsableCommand {
         }
         print(TextTable(header: ["RANK", "KIND", "ID", "TITLE", "SCORE", "URL"], rows: rows, rightAligned: [0, 4]).text)
         if let token = record.nextPageToken {
-            var arguments = ["glimpse", "query", record.query] + database.arguments
+            var arguments = ["glimpse", "query", record.query ?? ""] + database.arguments
             if let region { arguments += ["--region", regionText(region)] }
             if let regionFraction { arguments += ["--region-fraction", fractionText(regionFraction)] }
             if let labels { arguments += ["--labels", labels] }
