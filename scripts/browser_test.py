@@ -13,6 +13,7 @@ import struct
 import sys
 import tempfile
 import time
+import urllib.request
 import zlib
 
 from selenium import webdriver
@@ -174,6 +175,10 @@ def run(driver):
         .map(e => e.getAttribute('src') || e.getAttribute('href')).filter(u => /^(https?:)?\\/\\//.test(u))""")
     check(external == [], "no element loads anything from another origin")
     check(driver.find_element(By.ID, "search").get_attribute("disabled") is not None, "Search is disabled until a picture is chosen")
+    with urllib.request.urlopen(f"{BASE}/", timeout=10) as response:
+        headers = response.headers
+    check(headers.get_content_type() == "text/html" and "default-src 'none'" in headers.get("Content-Security-Policy", ""),
+          f"GET / is text/html with a Content-Security-Policy that loads nothing from elsewhere")
 
     print("Upload the sample screenshot and select the documented region", flush=True)
     upload(driver, SAMPLE)
@@ -247,7 +252,12 @@ def run(driver):
     wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#deferred table tbody tr") or d.find_elements(By.CSS_SELECTOR, "#deferred .message"),
          "the image statistics (a deferred property)")
     check(driver.find_elements(By.CSS_SELECTOR, "#deferred table tbody tr"), "image statistics loaded on demand")
-    screenshot(driver, "entity-desktop.png", 1280, 900)
+    exports = [a.get_attribute("href") for a in driver.find_elements(By.CSS_SELECTOR, "#entity-content a.button")]
+    check(len(exports) == 3, f"the entity offers its three exports ({len(exports)})")
+    for href in exports:
+        with urllib.request.urlopen(href, timeout=10) as response:
+            check(response.status == 200 and len(response.read()) > 0, f"export link answers: {href.split('/v1/')[1]}")
+    screenshot(driver, "entity-desktop.png", 1280, 900, scroll_to="entity-title")
     driver.find_element(By.CSS_SELECTOR, "#entity-content .related button.card").click()
     wait(driver, lambda d: js(d, "const t = document.getElementById('entity-title'); return t && t.textContent !== 'Hurricane Ridge' && document.querySelector('#entity-content .related')"),
          "the collection's entity with its landmarks")

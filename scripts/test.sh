@@ -3,7 +3,8 @@
 # Fails if the suite fails or if no test ran at all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/bootstrap.sh
+# chromium + chromium-driver + python3-venv: the browser tests (contact sheet, search page).
+scripts/bootstrap.sh chromium chromium-driver python3-venv
 log=$(mktemp)
 trap 'rm -f "$log"' EXIT
 # The CLI tests run the real executable: build it first (swift test alone may not).
@@ -17,4 +18,7 @@ if ! grep -Eq 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
   echo "test.sh: no Swift Testing run with at least one passing test was reported" >&2
   exit 1
 fi
+# The search page in headless Chromium (WebDriver) against a live glimpse serve; fails,
+# never skips, when the browser cannot start. About 30 s.
+scripts/browser-test.sh "$(swift build --show-bin-path)/glimpse"
 echo "test.sh: all tests passed"

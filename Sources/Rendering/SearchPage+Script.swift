@@ -90,6 +90,10 @@ function describe(error, what) {
   }
   if (status === 410) return [`These results have expired`, `${serverMessage || "The server no longer holds this ranking."} Search again to see more.`];
   if (status === 404) return [`Not found`, serverMessage || `${what}: nothing by that id (HTTP 404).`];
+  if (status === 503) {
+    const wait = Number(error.retryAfter);
+    return [`The server is unavailable`, `${serverMessage || "It cannot answer right now."}${Number.isFinite(wait) && wait > 0 ? ` Try again in ${wait} s.` : ""}`];
+  }
   if (status >= 500) return [`The server failed (HTTP ${status})`, `${serverMessage || error.message}${code}`];
   if (status >= 400) return [`The request was refused (HTTP ${status})`, `${serverMessage || error.message}${code}`];
   return [`Unexpected answer (HTTP ${status})`, serverMessage || error.message];
@@ -398,7 +402,7 @@ $("query").addEventListener("submit", async (event) => {
   const controller = new AbortController();
   state.search = controller;
   resetResults(); clearAlert();
-  state.query = region ? `the region ${region.x},${region.y} (${region.w} × ${region.h})` : "the whole picture";
+  state.query = region ? `the region at ${region.x},${region.y} (${region.w} × ${region.h} px)` : "the whole picture";
   setStatus(`Searching ${state.query}…`, true);
   $("search").disabled = true;
   try {
@@ -524,7 +528,11 @@ function renderEntity(kind, id, entity) {
   head.classList.add(isCollection ? "collection" : "landmark");
   $("entity-content").replaceChildren(head, el("div", { class: "entity-body" }, facts,
     el("h3", { text: relatedHeading }), related.length ? relatedList : null,
-    isCollection ? null : el("h3", { text: "Deferred properties" }), deferred));
+    isCollection ? null : el("h3", { text: "Deferred properties" }), deferred,
+    el("h3", { text: "Export" }),
+    el("p", { class: "actions" }, ...[["json", "JSON"], ["text", "Text"], ["png", "Thumbnail (PNG)"]].map(([format, name]) =>
+      el("a", { class: "button", href: `${entityURL(isCollection ? "collection" : "landmark", entity.id || id)}/export?as=${format}`,
+        download: `${String(entity.id || id).replace(/[^A-Za-z0-9._-]+/g, "-")}.${format === "text" ? "txt" : format}`, text: name })))));
   $("entity-close").focus();
 }
 function statistics(stats) {

@@ -118,7 +118,7 @@ dialog.entity::backdrop{background:rgba(0,0,0,.5)}
 <label for="region">Region: x, y, width, height in the picture's pixels</label>
 <div class="row"><input id="region" name="region" type="text" inputmode="numeric" autocomplete="off" spellcheck="false" placeholder="whole picture" aria-describedby="region-help region-error" disabled>
 <button type="button" id="whole" disabled>Whole picture</button></div>
-<p class="hint" id="region-help">Drag on the picture to select a region, drag the selection to move it, its corner to resize it; a click selects the whole picture. With the picture focused: arrow keys move the selection, Shift+arrow keys resize it, Alt for single pixels, Escape selects the whole picture.</p>
+<p class="hint" id="region-help">Drag on the picture to select; drag the selection to move it, its corner to resize it; click for the whole picture. Keyboard: focus the picture, then arrow keys move, Shift+arrows resize, Alt+arrows by one pixel, Escape for the whole picture, Enter to search.</p>
 <p class="hint error-text" id="region-error" hidden></p>
 </div>
 <div class="field">

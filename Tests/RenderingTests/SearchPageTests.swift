@@ -78,7 +78,8 @@ struct SearchPageTests {
     @Test func everyErrorStatusOfTheAPIHasItsOwnMessage() {
         // The statuses the API documents for a search or a page: each has a headline.
         for (status, headline) in [(413, "The file is too large"), (415, "This file cannot be searched"), (422, "This file cannot be searched"),
-                                   (429, "The server is busy"), (410, "These results have expired"), (404, "Not found")] {
+                                   (429, "The server is busy"), (410, "These results have expired"), (404, "Not found"),
+                                   (503, "The server is unavailable")] {
             #expect(SearchPage.script.contains("status === \(status)"), "no branch for \(status)")
             #expect(SearchPage.script.contains(headline))
         }
