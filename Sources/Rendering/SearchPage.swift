@@ -87,7 +87,7 @@ dialog.entity::backdrop{background:rgba(0,0,0,.5)}
 .entity-body table{border-collapse:collapse;width:100%;font-size:13px}
 .entity-body th,.entity-body td{border-bottom:1px solid var(--line);padding:4px 6px;text-align:left;overflow-wrap:anywhere}
 .entity-body pre{white-space:pre-wrap;overflow-wrap:anywhere;font-size:12px;background:var(--sunk);padding:8px;border-radius:8px}
-.entity-foot{display:flex;justify-content:space-between;gap:8px;padding:0 16px 16px;flex-wrap:wrap}
+.entity-foot{position:sticky;bottom:0;display:flex;justify-content:space-between;gap:8px;padding:10px 16px;flex-wrap:wrap;background:var(--card);border-top:1px solid var(--line)}
 .related{grid-template-columns:repeat(auto-fill,minmax(150px,1fr))}
 .related .card .thumb,.related .card .placeholder{aspect-ratio:16/9}
 @media (max-width:520px){.entity-head{flex-direction:column}.entity-head img,.entity-head .placeholder{width:100%;height:auto;aspect-ratio:16/9}.drop{padding:12px 8px}}
