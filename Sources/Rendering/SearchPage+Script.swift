@@ -99,10 +99,17 @@ function describe(error, what) {
   return [`Unexpected answer (HTTP ${status})`, serverMessage || error.message];
 }
 
+// Scrolls `node` into view when it is outside the window (the results panel is below
+// the picture on a narrow window).
+function reveal(node) {
+  const box = node.getBoundingClientRect();
+  if (box.top > window.innerHeight * 0.6 || box.bottom < 0) node.scrollIntoView({ block: "start" });
+}
 function showAlert(headline, detail) {
   const box = $("alert");
   box.replaceChildren(el("strong", { text: headline }), detail ? document.createTextNode(detail) : "");
   box.hidden = false;
+  reveal($("results-heading"));
 }
 function clearAlert() { $("alert").hidden = true; $("alert").replaceChildren(); }
 function setStatus(text, busy) {
@@ -380,7 +387,7 @@ function showPage(page, first) {
     : `${plural(state.shown, "result", "results")} for ${state.query}${elapsed}${state.nextToken ? "" : " (all shown)"}.`);
   if (!first && results.length) grid.children[firstNew].querySelector("button").focus();
   // On a narrow window the results are below the picture: bring them into view.
-  if (first && $("results-heading").getBoundingClientRect().top > window.innerHeight * 0.6) $("results-heading").scrollIntoView({ block: "start" });
+  if (first) reveal($("results-heading"));
 }
 
 $("query").addEventListener("submit", async (event) => {

@@ -51,6 +51,7 @@ main.search{display:grid;grid-template-columns:minmax(0,5fr) minmax(0,6fr);gap:2
 .drop.over{border-color:var(--accent);background:var(--info-bg)}
 .drop.compact{flex-direction:row;flex-wrap:wrap;justify-content:space-between;padding:8px 10px;text-align:left}
 .drop .file-name{font-weight:600;overflow-wrap:anywhere;min-width:0}
+#note.message{margin:12px 0 0}
 .stage{margin:12px 0 0;display:flex;justify-content:center;background:var(--sunk);border-radius:8px;padding:8px}
 .frame{position:relative;display:inline-block;max-width:100%;line-height:0;overflow:hidden;touch-action:none;cursor:crosshair;user-select:none;-webkit-user-select:none}
 .frame img{display:block;max-width:100%;max-height:62vh;width:auto;height:auto;image-orientation:from-image;pointer-events:none}
