@@ -28,9 +28,11 @@ let package = Package(
     targets: [
         // C shim over libpng and libjpeg-turbo: setjmp/longjmp error handling, region and
         // DCT-scaled decode, EXIF orientation. Never exits, aborts or prints.
+        // libwebp (+ demux) and libheif (HEIC/AVIF): Debian libwebp-dev, libheif-dev.
         .target(
             name: "CImageCodecs",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"),
+                             .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("heif")]
         ),
         // C SIMD kernels with run-time CPU dispatch (AVX-512 / AVX2 / portable).
         .target(name: "CSIMDKernels"),

@@ -2,7 +2,8 @@
 # Installs the Debian packages Glimpse builds against, only those that are missing.
 # Usage: scripts/bootstrap.sh [extra-debian-package...]
 set -euo pipefail
-needed=(libpng-dev libjpeg-dev libsqlite3-dev pkg-config "$@")
+needed=(libpng-dev libjpeg-dev libsqlite3-dev pkg-config
+        libwebp-dev libheif-dev webp libheif-examples libavif-bin "$@")
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -3,8 +3,10 @@
 #
 #   scripts/fuzz.sh TARGET SECONDS [libFuzzer flags...]
 #
-# TARGET: decoder   PNG/JPEG bytes + 8 option bytes (region, scale, orientation, damage);
-#                   GLIMPSE_FUZZ_CODEC_SOURCES=DIR fuzzes instrumented libpng/libjpeg too
+# TARGET: decoder   PNG/JPEG/WebP/HEIF/AVIF bytes + 8 option bytes (region, scale, orientation,
+#                   damage); GLIMPSE_FUZZ_CODEC_SOURCES=DIR fuzzes instrumented libpng/libjpeg too;
+#                   GLIMPSE_FUZZ_SEEDS="testdata/webp ..." seeds from those folders only, in a
+#                   corpus of their own (one format at a time)
 #         manifest  catalog manifest JSON (ManifestCatalogSource)
 #         pagetoken page tokens as a client would send them (Search)
 #
@@ -44,6 +46,11 @@ scratch=.build-fuzz
 debug=$scratch/debug
 binary=$scratch/fuzz-$target
 corpus=$scratch/corpus-$target
+seed_dirs=(testdata/pngsuite testdata/jpeg testdata/catalog-fixtures testdata/negatives testdata/webp testdata/heif testdata/avif)
+if [ "$target" = decoder ] && [ -n "${GLIMPSE_FUZZ_SEEDS:-}" ]; then
+  read -r -a seed_dirs <<< "$GLIMPSE_FUZZ_SEEDS"
+  corpus=$scratch/corpus-$target-$(echo "$GLIMPSE_FUZZ_SEEDS" | tr -c 'a-z0-9\n' '-' | tr -d '\n')
+fi
 artifacts=$scratch/artifacts-$target
 mkdir -p "$corpus" "$artifacts"
 
@@ -61,19 +68,22 @@ done
 # The codecs: the system's (not instrumented), or, with GLIMPSE_FUZZ_CODEC_SOURCES=DIR
 # (libpng v1.6.39 and libjpeg-turbo 2.1.5 sources, see fuzz/build-codecs.sh), built from
 # source with coverage and ASan so the fuzzer can steer through libpng and libjpeg too.
-libraries=(-lpng16 -ljpeg)
+libraries=(-lpng16 -ljpeg -lwebp -lwebpdemux -lheif)
 if [ -n "${GLIMPSE_FUZZ_CODEC_SOURCES:-}" ]; then
   codecs=$scratch/codecs
   if [ ! -f "$codecs/libjpeg.a" ] || [ ! -f "$codecs/libpng16.a" ]; then
     fuzz/build-codecs.sh "$GLIMPSE_FUZZ_CODEC_SOURCES" "$codecs"
   fi
-  libraries=("$codecs/libpng16.a" "$codecs/libjpeg.a" -lz)
+  libraries=("$codecs/libpng16.a" "$codecs/libjpeg.a" -lz -lwebp -lwebpdemux -lheif)
   binary=$scratch/fuzz-$target-codecs
 fi
 [ "$library" = PixelBuffers ] || libraries+=(-lsqlite3)
+# CImageCodecs ships its own module map (include/module.modulemap); SwiftPM generates one otherwise.
+codecs_map=$debug/CImageCodecs.build/module.modulemap
+[ -f "$codecs_map" ] || codecs_map=Sources/CImageCodecs/include/module.modulemap
 swiftc -sanitize=fuzzer,address -parse-as-library -g -Onone "${sources[@]}" \
   -I "$debug/Modules" \
-  -Xcc -fmodule-map-file="$debug/CImageCodecs.build/module.modulemap" \
+  -Xcc -fmodule-map-file="$codecs_map" \
   -Xcc -fmodule-map-file="$debug/CSIMDKernels.build/module.modulemap" \
   -Xcc -fmodule-map-file="$scratch/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap" \
   "${objects[@]}" "${libraries[@]}" -o "$binary"
@@ -92,8 +102,8 @@ if [ "$seed_count" -eq 0 ]; then
         { printf '\x00\x00\x00\x00\x00\x00\x00\x00'; cat "$image"; } > "$corpus/whole-$name"
         { printf '\x08\x40\x40\x80\x80\x10\x00\x00'; cat "$image"; } > "$corpus/region-$name"
         { printf '\x1d\x01\x02\x04\x04\x00\x01\x00'; cat "$image"; } > "$corpus/damaged-$name"
-      done < <(find testdata/pngsuite testdata/jpeg testdata/catalog-fixtures testdata/negatives \
-                 \( -name '*.png' -o -name '*.jpg' \) -size -64k -print0)
+      done < <(find "${seed_dirs[@]}" \( -name '*.png' -o -name '*.jpg' -o -name '*.webp' -o -name '*.heic' \
+                 -o -name '*.avif' \) -size -64k -print0)
       ;;
     manifest)
       while IFS= read -r -d '' manifest; do

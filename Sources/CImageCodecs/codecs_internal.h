@@ -44,5 +44,15 @@ glimpse_status glimpse_resolve_region(const glimpse_request *request, uint32_t s
 
 glimpse_status glimpse_png_run(const glimpse_request *request);
 glimpse_status glimpse_jpeg_run(const glimpse_request *request);
+glimpse_status glimpse_webp_run(const glimpse_request *request);
+glimpse_status glimpse_heif_run(const glimpse_request *request);
+
+/** Scaled length as libjpeg computes it: ceil(length * num / 8). */
+static inline uint32_t glimpse_scaled_length(uint32_t length, int num) {
+    return (uint32_t)(((uint64_t)length * (uint64_t)num + 7) / 8);
+}
+
+/** Output buffer for a decode: the caller's (checked against `needed`) or malloc'd; NULL on failure (message set). */
+uint8_t *glimpse_output_buffer(const glimpse_request *request, size_t needed, glimpse_status *status);
 
 #endif

@@ -10,11 +10,58 @@
 
 static const uint8_t png_signature[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
 
+static int brand_is(const uint8_t *brand, const char *const *list) {
+    for (; *list; list++) if (memcmp(brand, *list, 4) == 0) return 1;
+    return 0;
+}
+
+/**
+ * HEIF or AVIF from the `ftyp` box: the major brand, else the compatible brands.
+ * Brands that only say "some HEIF" (mif1, msf1) count as HEIF unless an AVIF brand is listed;
+ * the shim refines the choice from the primary item's codec once the boxes are read.
+ */
+static glimpse_format detect_ftyp(const uint8_t *data, size_t size) {
+    static const char *const avif[] = {"avif", "avis", NULL};
+    static const char *const heic[] = {"heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs", NULL};
+    static const char *const heif[] = {"mif1", "msf1", "mif2", "miaf", "heif", NULL};
+    if (size < 12 || memcmp(data + 4, "ftyp", 4) != 0) return GLIMPSE_FORMAT_UNKNOWN;
+    uint32_t box = ((uint32_t)data[0] << 24) | ((uint32_t)data[1] << 16) | ((uint32_t)data[2] << 8) | data[3];
+    size_t end = box < 16 || box > size ? size : box;
+    if (end > 4096) end = 4096;
+    if (brand_is(data + 8, avif)) return GLIMPSE_FORMAT_AVIF;
+    if (brand_is(data + 8, heic)) return GLIMPSE_FORMAT_HEIF;
+    int generic = brand_is(data + 8, heif);
+    for (size_t at = 16; at + 4 <= end; at += 4) {
+        if (brand_is(data + at, avif)) return GLIMPSE_FORMAT_AVIF;
+        if (brand_is(data + at, heic)) return GLIMPSE_FORMAT_HEIF;
+        generic |= brand_is(data + at, heif);
+    }
+    return generic ? GLIMPSE_FORMAT_HEIF : GLIMPSE_FORMAT_UNKNOWN;
+}
+
 glimpse_format glimpse_detect_format(const uint8_t *data, size_t size) {
     if (data == NULL) return GLIMPSE_FORMAT_UNKNOWN;
     if (size >= 8 && memcmp(data, png_signature, 8) == 0) return GLIMPSE_FORMAT_PNG;
     if (size >= 3 && data[0] == 0xFF && data[1] == 0xD8 && data[2] == 0xFF) return GLIMPSE_FORMAT_JPEG;
-    return GLIMPSE_FORMAT_UNKNOWN;
+    if (size >= 12 && memcmp(data, "RIFF", 4) == 0 && memcmp(data + 8, "WEBP", 4) == 0) return GLIMPSE_FORMAT_WEBP;
+    return detect_ftyp(data, size);
+}
+
+uint8_t *glimpse_output_buffer(const glimpse_request *request, size_t needed, glimpse_status *status) {
+    if (request->destination != NULL) {
+        if (request->destination_size < needed) {
+            glimpse_set_message(request, "destination holds %zu bytes, %zu needed", request->destination_size, needed);
+            *status = GLIMPSE_ERR_MEMORY;
+            return NULL;
+        }
+        return request->destination;
+    }
+    uint8_t *pixels = malloc(needed == 0 ? 1 : needed);
+    if (pixels == NULL) {
+        glimpse_set_message(request, "cannot allocate %zu bytes for the pixels", needed);
+        *status = GLIMPSE_ERR_MEMORY;
+    }
+    return pixels;
 }
 
 /** A PNG signature with a byte or two damaged (text-mode transfer, bit flips). */
@@ -120,6 +167,7 @@ static glimpse_status dispatch(glimpse_request *request) {
     }
     memset(request->info, 0, sizeof *request->info);
     request->info->orientation = 1;
+    request->info->image_count = 1;
     switch (glimpse_detect_format(request->data, request->size)) {
     case GLIMPSE_FORMAT_PNG:
         request->info->format = GLIMPSE_FORMAT_PNG;
@@ -127,6 +175,13 @@ static glimpse_status dispatch(glimpse_request *request) {
     case GLIMPSE_FORMAT_JPEG:
         request->info->format = GLIMPSE_FORMAT_JPEG;
         return glimpse_jpeg_run(request);
+    case GLIMPSE_FORMAT_WEBP:
+        request->info->format = GLIMPSE_FORMAT_WEBP;
+        return glimpse_webp_run(request);
+    case GLIMPSE_FORMAT_HEIF:
+    case GLIMPSE_FORMAT_AVIF:
+        request->info->format = glimpse_detect_format(request->data, request->size);
+        return glimpse_heif_run(request);
     default:
         if (looks_like_damaged_png(request->data, request->size)) {
             request->info->format = GLIMPSE_FORMAT_PNG;
@@ -143,10 +198,10 @@ static glimpse_status dispatch(glimpse_request *request) {
             return GLIMPSE_ERR_CORRUPT;
         }
         if (request->size >= 2) {
-            glimpse_set_message(request, "neither PNG nor JPEG: starts with 0x%02x 0x%02x",
+            glimpse_set_message(request, "not PNG, JPEG, WebP, HEIF or AVIF: starts with 0x%02x 0x%02x",
                                 request->data[0], request->data[1]);
         } else {
-            glimpse_set_message(request, "neither PNG nor JPEG: only %zu byte", request->size);
+            glimpse_set_message(request, "not PNG, JPEG, WebP, HEIF or AVIF: only %zu byte", request->size);
         }
         return GLIMPSE_ERR_UNRECOGNIZED;
     }

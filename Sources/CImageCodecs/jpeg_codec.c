@@ -250,6 +250,7 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request) {
     info->orientation = markers.orientation;
     info->interlaced = jpeg_has_multiple_scans(&cinfo) ? 1 : 0;
     info->is_gray = cinfo.jpeg_color_space == JCS_GRAYSCALE;
+    info->can_scale = 1;
     info->has_alpha = 0;
 
     if (request->mode == GLIMPSE_MODE_PROBE) {

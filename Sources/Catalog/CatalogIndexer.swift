@@ -5,7 +5,9 @@ import Fingerprints
 /// transactional.
 ///
 /// 1. **Check**: every image is `stat`ed; one whose size and modification time match the
-///    last run and whose fingerprint is cached is unchanged and never read.
+///    last run and whose fingerprint is cached, of the fingerprinter's layout version
+///    (``ImageFingerprinting/layoutVersion``), is unchanged and never read. A cached
+///    fingerprint of another layout version is recomputed and its file reported as updated.
 /// 2. **Fingerprint**: the others are read and hashed (128-bit ``ContentHash``); if a
 ///    fingerprint for that content is cached (a file merely touched, or finished by an
 ///    interrupted run) it is reused, otherwise the file is fingerprinted. Up to
@@ -71,6 +73,7 @@ public struct CatalogIndexer: Sendable {
 
     private func run(_ content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void) async throws -> IndexReport {
         let state = try store.indexingState()
+        let layoutVersion = fingerprinter.layoutVersion
         var report = IndexReport(version: try store.catalogVersion())
         let paths = content.imagePaths
         var hashes: [String: ContentHash] = [:]
@@ -83,7 +86,7 @@ public struct CatalogIndexer: Sendable {
                 report.failed.append(.init(path: path, reason: reason))
             case .success(let (size, mtime)):
                 if let known = state.fileStates[path], known.size == size, known.mtimeNanoseconds == mtime,
-                   state.cachedHashes.contains(known.contentHash) {
+                   state.cachedLayoutVersions[known.contentHash] == layoutVersion {
                     hashes[path] = known.contentHash
                 } else {
                     toProcess.append((path, size, mtime))
@@ -94,7 +97,7 @@ public struct CatalogIndexer: Sendable {
 
         // Hash and fingerprint in parallel, at most `maxConcurrency` files in flight.
         let fingerprinter = self.fingerprinter
-        let cached = state.cachedHashes
+        let cached = Set(state.cachedLayoutVersions.filter { $0.value == layoutVersion }.keys)
         var pendingStates: [FileState] = []
         var pendingFingerprints: [ContentHash: Fingerprint] = [:]
         try await withThrowingTaskGroup(of: FileOutcome.self) { group in
@@ -142,7 +145,13 @@ public struct CatalogIndexer: Sendable {
             if let hash = hashes[path] {
                 switch state.catalogHashes[path] {
                 case nil: report.added.append(path)
-                case hash?: report.unchanged.append(path)
+                case hash?:
+                    // Same content, but its fingerprint was recomputed for this layout version.
+                    if let version = state.cachedLayoutVersions[hash], version != layoutVersion {
+                        report.updated.append(path)
+                    } else {
+                        report.unchanged.append(path)
+                    }
                 default: report.updated.append(path)
                 }
             } else if let previous = state.catalogHashes[path] {

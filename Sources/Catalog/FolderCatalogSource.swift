@@ -2,7 +2,7 @@ import Foundation
 
 /// A catalog made from a plain folder of images.
 ///
-/// - Every PNG or JPEG file below the folder (recognised by its first bytes, whatever
+/// - Every PNG, JPEG, WebP, HEIF or AVIF file below the folder (recognised by its first bytes, whatever
 ///   its name) is a landmark whose id is its path relative to the folder without the
 ///   last extension, with `/` separators (`europe/paris/eiffel.jpg` → `europe/paris/eiffel`)
 ///   and whose name is the file name without extension.
@@ -67,7 +67,7 @@ public struct FolderCatalogSource: CatalogSource {
                 guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else { continue }
             }
             switch ImageFileSniffer.sniff(path: url.path) {
-            case .png, .jpeg: break
+            case .image: break
             case .other, .unreadable: continue
             }
             let stem = (name as NSString).deletingPathExtension

@@ -1,20 +1,23 @@
 import Foundation
+import PixelBuffers
 
-/// Recognises image files by their first bytes, not their names.
+/// Recognises image files by their first bytes, not their names, through
+/// ``ImageFormat/detect(_:)`` (the decoder's own detection).
 enum ImageFileSniffer {
     /// What the first bytes of a file say it is.
     enum Verdict: Equatable {
-        case png, jpeg, other, unreadable
+        case image(ImageFormat), other, unreadable
     }
 
-    /// Reads at most 8 bytes of `path`. O(1) I/O.
+    /// Bytes read: enough for a HEIF/AVIF `ftyp` box with its compatible brands.
+    static let headLength = 64
+
+    /// Reads at most ``headLength`` bytes of `path`. O(1) I/O.
     static func sniff(path: String) -> Verdict {
         guard let handle = FileHandle(forReadingAtPath: path) else { return .unreadable }
         defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 8) else { return .unreadable }
-        let bytes = [UInt8](data)
-        if bytes.count >= 8 && bytes[0..<8].elementsEqual([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) { return .png }
-        if bytes.count >= 3 && bytes[0] == 0xFF && bytes[1] == 0xD8 && bytes[2] == 0xFF { return .jpeg }
+        guard let data = try? handle.read(upToCount: headLength) else { return .unreadable }
+        if let format = ImageFormat.detect([UInt8](data)) { return .image(format) }
         return .other
     }
 

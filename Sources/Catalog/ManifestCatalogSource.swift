@@ -134,7 +134,7 @@ public struct ManifestCatalogSource: CatalogSource {
                     let resolved = resolve(path)
                     let field = "images[\(i)]"
                     switch ImageFileSniffer.isRegularFile(resolved) ? ImageFileSniffer.sniff(path: resolved) : .unreadable {
-                    case .png, .jpeg: images.append(ReferenceImage(path: resolved))
+                    case .image: images.append(ReferenceImage(path: resolved))
                     case .unreadable: issues.append(.missingImage(entry: entry, field: field, path: resolved))
                     case .other: issues.append(.notAnImage(entry: entry, field: field, path: resolved))
                     }

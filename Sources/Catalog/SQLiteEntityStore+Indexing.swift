@@ -11,7 +11,9 @@ extension SQLiteEntityStore {
         var fileStates: [String: FileState]
         /// Image path → content hash currently in the live or removed catalog.
         var catalogHashes: [String: ContentHash]
-        var cachedHashes: Set<ContentHash>
+        /// Content hash → layout version of its cached fingerprint (read from the blob's
+        /// header; an unreadable blob counts as version 0, so it is recomputed).
+        var cachedLayoutVersions: [ContentHash: UInt16]
     }
 
     func indexingState() throws(CatalogStoreError) -> IndexingState {
@@ -25,8 +27,12 @@ extension SQLiteEntityStore {
             for row in try Row.fetchAll(db, sql: "SELECT path, content_hash FROM landmark_image WHERE content_hash IS NOT NULL") {
                 hashes[row["path"]] = ContentHash(hex: row["content_hash"])
             }
-            let cached = Set(try String.fetchAll(db, sql: "SELECT content_hash FROM fingerprint").map(ContentHash.init(hex:)))
-            return IndexingState(fileStates: states, catalogHashes: hashes, cachedHashes: cached)
+            var cached: [ContentHash: UInt16] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT content_hash, substr(data, 1, 5) AS header FROM fingerprint") {
+                let header: Data = row["header"] ?? Data()
+                cached[ContentHash(hex: row["content_hash"])] = FingerprintCoding.layoutVersion(header) ?? 0
+            }
+            return IndexingState(fileStates: states, catalogHashes: hashes, cachedLayoutVersions: cached)
         }
     }
 
@@ -38,7 +44,7 @@ extension SQLiteEntityStore {
             try write("saving fingerprints") { db in
                 for (hash, fingerprint) in fingerprints {
                     try db.execute(
-                        sql: "INSERT OR IGNORE INTO fingerprint (content_hash, data) VALUES (?, ?)",
+                        sql: "INSERT OR REPLACE INTO fingerprint (content_hash, data) VALUES (?, ?)",
                         arguments: [hash.hex, FingerprintCoding.encode(fingerprint)])
                 }
                 for state in states {
@@ -151,8 +157,9 @@ extension SQLiteEntityStore {
                 AND content_hash NOT IN (SELECT content_hash FROM file_state)
                 """)
 
-            // Move the generation only when what readers see changed.
-            if try Self.contentDigest(db) != digestBefore {
+            // Move the generation only when what readers see changed (content, or fingerprints
+            // recomputed for a newer layout: those are reported as updated).
+            if try Self.contentDigest(db) != digestBefore || !report.updated.isEmpty {
                 try Self.bumpGeneration(db)
             }
             let version = try Self.version(db)

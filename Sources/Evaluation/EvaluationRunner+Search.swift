@@ -15,22 +15,23 @@ extension EvaluationRunner {
     /// Cost: indexing the catalog once, then two searches per query (catalog × transformations
     /// + negatives × (transformations + 1)).
     ///
-    /// Indexing goes through the Catalog module's ``DecodingImageFingerprinter`` (as
-    /// `glimpse index` does) and queries through ``Fingerprinter/queryFingerprint(of:)``.
+    /// Indexing and queries go through ``ImageFingerprinter``, the one fingerprinting type
+    /// `glimpse index` and `glimpse query` use: `catalog` for the catalog files, `query`
+    /// for the transformed query pixels.
     ///
     /// - Parameters:
     ///   - configuration: ranking constants, including the no-match threshold under test.
-    ///   - fingerprinter: the fingerprinter (view layouts) under test.
+    ///   - catalog: fingerprints catalog files (default ``ImageFingerprinter/catalog``).
+    ///   - query: fingerprints query pixels (default ``ImageFingerprinter/query``).
     /// - Throws: ``EvaluationError``: unreadable folders, an indexing failure (any file
     ///   that failed is named), or a query failure.
     public func run(catalogFolder: String, negativesFolder: String?, configuration: SearchConfiguration = SearchConfiguration(),
-                    fingerprinter: Fingerprinter = Fingerprinter()) async throws(EvaluationError) -> EvaluationReport {
+                    catalog: ImageFingerprinter = .catalog, query: ImageFingerprinter = .query) async throws(EvaluationError) -> EvaluationReport {
         try await run(catalogFolder: catalogFolder, negativesFolder: negativesFolder, configuration: configuration,
-                      indexing: DecodingImageFingerprinter(fingerprinter: fingerprinter),
-                      queryFingerprint: { fingerprinter.queryFingerprint(of: $0) })
+                      indexing: catalog, queryFingerprint: { query.fingerprint(of: $0) })
     }
 
-    /// ``run(catalogFolder:negativesFolder:configuration:fingerprinter:)`` with any way of
+    /// ``run(catalogFolder:negativesFolder:configuration:catalog:query:)`` with any way of
     /// fingerprinting catalog files (`indexing`) and query pixels (`queryFingerprint`).
     public func run(catalogFolder: String, negativesFolder: String?, configuration: SearchConfiguration = SearchConfiguration(),
                     indexing: any ImageFingerprinting,

@@ -4,7 +4,7 @@ import Foundation
 /// relative path so every run sees them in the same order.
 enum ImageFolder {
     /// File extensions taken as images (compared case-insensitively).
-    static let extensions: Set<String> = ["png", "jpg", "jpeg"]
+    static let extensions: Set<String> = ["png", "jpg", "jpeg", "webp", "heic", "heif", "avif"]
 
     /// Paths relative to `folder` (with `/` separators) of every image under it; hidden
     /// files and folders are skipped. O(entries).

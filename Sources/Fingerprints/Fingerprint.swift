@@ -8,10 +8,17 @@
 public struct Fingerprint: Sendable, Hashable, Codable {
     /// Views in layout order; `views[0]` is always the full frame.
     public var views: [FingerprintView]
+    /// Version of the view layout (and view computation) that made these views
+    /// (``FingerprintViewLayout/version``): a catalog compares it with the version its
+    /// fingerprinter makes today to know which stored fingerprints to recompute.
+    /// ``FingerprintViewLayout/unversioned`` (0) for fingerprints made by hand or by a
+    /// custom layout.
+    public var layoutVersion: UInt16
 
     /// Creates a fingerprint from its views.
-    public init(views: [FingerprintView]) {
+    public init(views: [FingerprintView], layoutVersion: UInt16 = FingerprintViewLayout.unversioned) {
         self.views = views
+        self.layoutVersion = layoutVersion
     }
 
     /// The full-frame view.

@@ -22,10 +22,23 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     public var coarseRegions: [ViewRegion]
     /// Largest side, in pixels, of the plane ``coarseRegions`` are hashed from.
     public var coarseSize: Int
+    /// Which generation of Glimpse's view layouts this is, stored with every fingerprint
+    /// (``Fingerprint/layoutVersion``) so that a catalog indexed with an older layout is
+    /// re-fingerprinted by `glimpse index`. ``catalogVersion`` for Glimpse's own layouts,
+    /// ``unversioned`` (0) for custom ones.
+    public var version: UInt16
+
+    /// Version of a layout made by hand (never compared as outdated by anything).
+    public static let unversioned: UInt16 = 0
+    /// Version of the default layouts (``catalog``, ``query``) of this build. History:
+    /// 1 = 31 catalog views (full, centre 75 % and 50 %, four 60 % corners, 5×5 grid of
+    /// 75 % windows), the format that carried no version (read back as 1).
+    public static let catalogVersion: UInt16 = 1
 
     /// Creates a layout; `regions` must start with the full frame, every region must be
     /// valid, there are at most 255 views and `coarseSize` is at least 32.
-    public init(regions: [ViewRegion], mirrorsFullFrame: Bool = false, coarseRegions: [ViewRegion] = [], coarseSize: Int = 128) {
+    public init(regions: [ViewRegion], mirrorsFullFrame: Bool = false, coarseRegions: [ViewRegion] = [], coarseSize: Int = 128,
+                version: UInt16 = FingerprintViewLayout.unversioned) {
         precondition(regions.first == .full, "a layout starts with the full frame")
         precondition(regions.count + coarseRegions.count + (mirrorsFullFrame ? 1 : 0) <= 255
                      && (regions + coarseRegions).allSatisfy(\.isValid), "layout regions must be valid, at most 255 views")
@@ -34,6 +47,7 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
         self.mirrorsFullFrame = mirrorsFullFrame
         self.coarseRegions = coarseRegions
         self.coarseSize = coarseSize
+        self.version = version
     }
 
     /// The region of every view in fingerprint order (the mirrored full frame, if any, as
@@ -83,11 +97,12 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     public static let catalog = FingerprintViewLayout(
         regions: [.full, centre(0.75), centre(0.5)] + corners(0.6),
         coarseRegions: grid(0.75, steps: 5).filter { $0 != centre(0.75) },
-        coarseSize: 128)
+        coarseSize: 128, version: catalogVersion)
 
     /// Default for queries (4 views): the full frame, its left–right mirror (a flipped
     /// photo meets the catalog's full frame) and centre crops keeping 85 % and 70 % of
     /// each side, so that a catalog image shown with a margin of foreign pixels
     /// (screenshot UI) around it still lands near the catalog's full-frame view.
-    public static let query = FingerprintViewLayout(regions: [.full, centre(0.85), centre(0.7)], mirrorsFullFrame: true)
+    public static let query = FingerprintViewLayout(regions: [.full, centre(0.85), centre(0.7)], mirrorsFullFrame: true,
+                                                    version: catalogVersion)
 }

@@ -115,7 +115,7 @@ public struct Fingerprinter: Sendable {
                                     mirrored: false)
             }
         }
-        return Fingerprint(views: views)
+        return Fingerprint(views: views, layoutVersion: layout.version)
     }
 
     /// The working image: the source area-averaged to at most ``workingSize`` per side

@@ -6,13 +6,13 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
     case unreadableFile(source: String, reason: String)
     /// The input has zero bytes.
     case emptyFile(source: String)
-    /// The bytes are neither PNG nor JPEG; `detail` names the leading bytes.
+    /// The bytes are none of PNG, JPEG, WebP, HEIF, AVIF; `detail` names the leading bytes.
     case unrecognisedFormat(source: String, detail: String)
     /// The codec found invalid data (bad marker, checksum, Huffman code, chunk…).
     case corruptData(source: String, format: ImageFormat, reason: String)
     /// The data ends before the image does.
     case truncated(source: String, format: ImageFormat, reason: String)
-    /// Valid data that Glimpse does not decode (12-bit JPEG…).
+    /// Valid data that Glimpse does not decode (12-bit JPEG, a HEIF item coded with a codec libheif lacks…).
     case unsupported(source: String, format: ImageFormat, reason: String)
     /// The declared `width × height` exceeds the ``DecodeOptions/maxPixels`` limit; refused
     /// before any pixel memory was allocated.

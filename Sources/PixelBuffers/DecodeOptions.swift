@@ -23,12 +23,14 @@ public struct DecodeOptions: Sendable, Hashable {
 
     /// The part to decode; `nil` decodes the whole image.
     public var region: Region?
-    /// When set, JPEGs are decoded at the smallest DCT scale (1/8, 1/4, 1/2, 1) whose
-    /// output still has at least this many pixels on the region's short side. `nil`
-    /// decodes at full size. PNG always decodes at full size.
+    /// When set, JPEGs (in the DCT domain) and WebPs (by libwebp's scaler) are decoded at
+    /// the smallest scale (1/8, 1/4, 1/2, 1) whose output still has at least this many
+    /// pixels on the region's short side. `nil` decodes at full size. PNG, HEIF and AVIF
+    /// always decode at full size.
     public var minimumShortSide: Int?
     /// Turn the result upright according to the EXIF orientation tag (default `true`).
-    /// When false, pixels and region are in the stored orientation.
+    /// When false, pixels and region are in the stored orientation. A HEIF/AVIF's own
+    /// `irot`/`imir`/`clap` are part of its image and always applied (by libheif).
     public var applyOrientation: Bool
     /// Largest declared `width × height` accepted, checked from the header before any
     /// pixel memory is allocated (default 150 000 000). It also bounds the codecs' working

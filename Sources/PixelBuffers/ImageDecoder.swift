@@ -5,13 +5,16 @@ import FoundationEssentials
 import Foundation
 #endif
 
-/// Decodes PNG and JPEG bytes (or a region of them) into a ``PixelBuffer``.
+/// Decodes PNG, JPEG, WebP, HEIF (HEIC) and AVIF bytes (or a region of them) into a ``PixelBuffer``.
 ///
 /// The format is detected from the bytes, never from a file name. Only what is asked for
 /// is decoded: a JPEG region is cropped and skipped inside libjpeg-turbo and can be shrunk
-/// in the DCT domain (see ``DecodeOptions/minimumShortSide``); a PNG region keeps only the
-/// region's rows (interlaced PNGs need the full frame). EXIF orientation is applied by
-/// default. Every failure is a ``DecodeError``; nothing is printed, nothing exits.
+/// in the DCT domain (see ``DecodeOptions/minimumShortSide``); a WebP region is cropped and
+/// scaled inside libwebp; a PNG region keeps only the region's rows (interlaced PNGs need
+/// the full frame); HEIF and AVIF decode the whole primary image (libheif 1.15 has no
+/// region decode) and keep the region. Orientation is applied once, by default (EXIF, or a
+/// HEIF's own `irot`/`imir`). Every failure is a ``DecodeError``; nothing is printed,
+/// nothing exits.
 ///
 /// `ImageDecoder` holds no state: one value can be used from any number of threads.
 public struct ImageDecoder: Sendable {
@@ -93,9 +96,9 @@ public struct ImageDecoder: Sendable {
         let region = try Self.resolve(options.region, width: outWidth, height: outHeight, source: source)
         let storedRegion = orientation.storedRect(for: region, storedWidth: info.storedWidth, storedHeight: info.storedHeight)
 
-        // 3. Smallest DCT scale that keeps the short side at or above the minimum.
+        // 3. Smallest scale (JPEG DCT, WebP scaler) that keeps the short side at or above the minimum.
         var scale = DCTScale.full
-        if info.format == .jpeg, let side = options.minimumShortSide {
+        if cInfo.can_scale != 0, let side = options.minimumShortSide {
             for candidate in DCTScale.allCases {
                 let r = candidate.scaled(storedRegion, imageWidth: info.storedWidth, imageHeight: info.storedHeight)
                 if min(r.width, r.height) >= side || candidate == .full {
@@ -175,11 +178,12 @@ public struct ImageDecoder: Sendable {
 
     static func imageInfo(_ info: glimpse_image_info) -> ImageInfo {
         ImageInfo(
-            format: info.format == GLIMPSE_FORMAT_PNG ? .png : .jpeg,
+            format: ImageFormat(info.format) ?? .jpeg,
             storedWidth: Int(info.width), storedHeight: Int(info.height),
             orientation: ExifOrientation(tag: Int(info.orientation)),
             components: Int(info.components), bitDepth: Int(info.bit_depth),
-            isInterlaced: info.interlaced != 0, hasAlpha: info.has_alpha != 0)
+            isInterlaced: info.interlaced != 0, hasAlpha: info.has_alpha != 0,
+            isGrid: info.is_grid != 0, imageCount: max(1, Int(info.image_count)))
     }
 
     static func string(_ message: [CChar]) -> String {
@@ -190,7 +194,7 @@ public struct ImageDecoder: Sendable {
     static func error(_ status: glimpse_status, message: [CChar], info: glimpse_image_info, source: String,
                       limit: Int, region: PixelRect? = nil, regionSize: (Int, Int) = (0, 0)) -> DecodeError {
         let reason = string(message)
-        let format: ImageFormat = info.format == GLIMPSE_FORMAT_PNG ? .png : .jpeg
+        let format = ImageFormat(info.format) ?? .jpeg
         switch status {
         case GLIMPSE_ERR_EMPTY: return .emptyFile(source: source)
         case GLIMPSE_ERR_UNRECOGNIZED: return .unrecognisedFormat(source: source, detail: reason)

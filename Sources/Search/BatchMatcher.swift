@@ -15,15 +15,15 @@ public struct BatchMatcher: Sendable {
     /// The search the photos go through (its configuration's no-match threshold decides
     /// what counts as a match).
     public var query: VisualSearchQuery
-    /// Decodes and fingerprints a photo; give it the *query* layout.
-    public var fingerprinter: ImageFileFingerprinter
+    /// Decodes and fingerprints a photo; give it a *query* layout (``ImageFingerprinter/query``).
+    public var fingerprinter: ImageFingerprinter
     /// Most photos processed at once (≥ 1).
     public var jobs: Int
     /// Most landmarks kept per photo (≥ 1).
     public var matchesPerPhoto: Int
 
     /// Creates a batch matcher.
-    public init(query: VisualSearchQuery, fingerprinter: ImageFileFingerprinter,
+    public init(query: VisualSearchQuery, fingerprinter: ImageFingerprinter,
                 jobs: Int = ProcessInfo.processInfo.activeProcessorCount, matchesPerPhoto: Int = 3) {
         self.query = query
         self.fingerprinter = fingerprinter

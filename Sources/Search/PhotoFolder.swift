@@ -1,8 +1,8 @@
 import Foundation
 
 /// The photos under a folder, for batch matching: every regular file, recursively, whose
-/// first bytes are a PNG or JPEG signature, plus files named like images (`.jpg`,
-/// `.jpeg`, `.png`) whatever their bytes, so that a damaged photo gets an error row
+/// first bytes are a PNG, JPEG, WebP, HEIF or AVIF signature, plus files named like images
+/// (`.jpg`, `.jpeg`, `.png`, `.webp`, `.heic`, `.heif`, `.avif`) whatever their bytes, so that a damaged photo gets an error row
 /// instead of silently vanishing. Hidden files and folders are skipped, symbolic links
 /// to folders are not followed.
 public struct PhotoFolder: Sendable, Hashable {
@@ -14,9 +14,9 @@ public struct PhotoFolder: Sendable, Hashable {
     public var otherFileCount: Int
 
     /// File name extensions that make a file a photo even when its bytes do not say so.
-    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png"]
+    public static let imageExtensions: Set<String> = ["jpg", "jpeg", "jpe", "jfif", "png", "webp", "heic", "heif", "hif", "avif"]
 
-    /// Walks `path` and sniffs the first 8 bytes of every file. O(files) I/O.
+    /// Walks `path` and sniffs the first 64 bytes of every file. O(files) I/O.
     ///
     /// - Throws: ``BatchMatchError/unreadableFolder(_:reason:)``.
     public init(scanning path: String) throws(BatchMatchError) {
@@ -54,11 +54,12 @@ public struct PhotoFolder: Sendable, Hashable {
         self.otherFileCount = others
     }
 
-    /// Whether the file's first bytes are a PNG or JPEG signature. Reads 8 bytes.
+    /// Whether the file's first bytes are an image signature (``ImageFormat/detect(_:)``):
+    /// reads 64 bytes, enough for a HEIF `ftyp` box and its compatible brands.
     static func looksLikeImage(_ path: String) -> Bool {
         guard let handle = FileHandle(forReadingAtPath: path) else { return false }
         defer { try? handle.close() }
-        guard let head = try? handle.read(upToCount: 8) else { return false }
+        guard let head = try? handle.read(upToCount: 64) else { return false }
         return ImageFormat.detect(head) != nil
     }
 }

@@ -8,6 +8,8 @@ actor SearchIndexCache {
         var index: VisualIndex
         /// Landmark id → ids of the live collections holding it, sorted.
         var collectionsByLandmark: [String: [String]]
+        /// Layout version → how many indexed reference images have fingerprints of it.
+        var fingerprintLayoutVersions: [UInt16: Int] = [:]
     }
 
     private let store: any EntityStore
@@ -63,7 +65,12 @@ actor SearchIndexCache {
             for collection in collections {
                 for id in collection.landmarkIDs { byLandmark[id, default: []].append(collection.id) }
             }
-            return State(index: VisualIndex(snapshot: snapshot, minimumViewQuality: minimumViewQuality), collectionsByLandmark: byLandmark)
+            var versions: [UInt16: Int] = [:]
+            for entry in snapshot.entries {
+                for fingerprint in entry.fingerprints { versions[fingerprint.layoutVersion, default: 0] += 1 }
+            }
+            return State(index: VisualIndex(snapshot: snapshot, minimumViewQuality: minimumViewQuality), collectionsByLandmark: byLandmark,
+                         fingerprintLayoutVersions: versions)
         }
         throw .database("building the visual index", reason: "the catalog kept changing while it was read")
     }

@@ -30,7 +30,7 @@ public final class VisualSearchQuery: Sendable {
     /// Creates a query over `store`.
     ///
     /// - Parameter fingerprint: how a query's pixels become a fingerprint (normally
-    ///   `Fingerprinter().queryFingerprint(of:)`).
+    ///   ``ImageFingerprinter/query``'s `fingerprint(of:)`).
     public init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(),
                 fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
         self.store = store
@@ -51,11 +51,26 @@ public final class VisualSearchQuery: Sendable {
         self.cache = SearchIndexCache(store: store, pinned: prepared.state, rankingCapacity: rankingCapacity)
     }
 
-    /// Creates a query over `store` that fingerprints query pixels with `fingerprinter`'s
-    /// query layout (by default Glimpse's: full frame and two centre crops).
+    /// Creates a query over `store` that fingerprints query pixels with `fingerprinter`
+    /// (by default Glimpse's query layout, ``ImageFingerprinter/query``).
     public convenience init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(),
-                            fingerprinter: Fingerprinter = Fingerprinter()) {
-        self.init(store: store, configuration: configuration) { fingerprinter.queryFingerprint(of: $0) }
+                            fingerprinter: ImageFingerprinter = .query) {
+        self.init(store: store, configuration: configuration) { fingerprinter.fingerprint(of: $0) }
+    }
+
+    /// How many of the catalog's indexed reference images carry fingerprints of a layout
+    /// older than `currentVersion` (hand-made, unversioned fingerprints never count; by default this build's,
+    /// ``FingerprintViewLayout/catalogVersion``). Such fingerprints are still searched, but
+    /// they lack the views newer layouts added; `glimpse index` on the catalog's source
+    /// recomputes them. Reads the index of the current catalog version (built if needed).
+    ///
+    /// - Throws: ``VisualSearchError/store(_:)`` when the catalog cannot be read.
+    public func outdatedFingerprintCount(currentVersion: UInt16 = FingerprintViewLayout.catalogVersion) async throws(VisualSearchError) -> (outdated: Int, total: Int) {
+        let state: SearchIndexCache.State
+        do { state = try await cache.current() } catch { throw .store(error) }
+        let outdated = state.fingerprintLayoutVersions.filter { $0.key != FingerprintViewLayout.unversioned && $0.key < currentVersion }
+        return (outdated.values.reduce(0, +),
+                state.fingerprintLayoutVersions.values.reduce(0, +))
     }
 
     /// One page of results for what the person selected.

@@ -24,13 +24,12 @@ struct SearchRoutes {
         guard let index = state.holder.index else { throw APIError.notReady }
         return try await state.slots.withSlot {
             let body = try await RequestBody.collect(request, limit: state.configuration.maxBodyBytes)
-            let fingerprinter = Fingerprinter()
-            let files = ImageFileFingerprinter(minimumShortSide: fingerprinter.workingSize, maxPixels: state.configuration.maxPixels) {
-                fingerprinter.queryFingerprint(of: $0)
-            }
+            let fingerprinter = ImageFingerprinter(layout: .query, maxPixels: state.configuration.maxPixels)
             let fingerprint: Fingerprint
             do {
-                fingerprint = try files.fingerprint(of: Data(body.readableBytesView), name: "request body", region: parameters.region)
+                fingerprint = try body.withUnsafeReadableBytes { bytes in
+                    try fingerprinter.fingerprint(decoding: bytes, source: "request body", region: parameters.region)
+                }
             } catch let error as DecodeError { throw Self.apiError(error) }
             return try await page(for: fingerprint, labels: parameters.labels, profile: ServedIndex.visualProfile, pageSize: parameters.pageSize,
                                   token: nil, deadline: parameters.deadline, index: index, started: started)

@@ -24,8 +24,8 @@ public struct ServedIndex: Sendable {
     /// - Throws: ``CatalogStoreError`` when the store fails.
     static func build(store: any EntityStore, rankingCacheCapacity: Int) throws(CatalogStoreError) -> ServedIndex {
         let prepared = try PreparedSearchIndex.build(from: store)
-        let fingerprinter = Fingerprinter()
-        let fingerprint: @Sendable (PixelBuffer) -> Fingerprint = { fingerprinter.queryFingerprint(of: $0) }
+        let fingerprinter = ImageFingerprinter.query
+        let fingerprint: @Sendable (PixelBuffer) -> Fingerprint = { fingerprinter.fingerprint(of: $0) }
         var pdqScoring = SimilarityScoring(pdqWeight: 1, pHashWeight: 0, dHashWeight: 0, histogramWeight: 0)
         pdqScoring.candidatePDQRadius = SimilarityScoring.default.candidatePDQRadius
         return ServedIndex(

@@ -42,8 +42,8 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
             throw failure("bench-fingerprint: --repeat and --min-side must be positive")
         }
         let decoder = ImageDecoder()
-        let fingerprinter = Fingerprinter()
-        let options = DecodeOptions(minimumShortSide: minSide)
+        let fingerprinter = ImageFingerprinter(layout: .catalog, decoder: decoder, minimumShortSide: minSide)
+        let options = fingerprinter.decodeOptions()
         var last: DecodedImage
         var views = 0
         do {
@@ -55,7 +55,7 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
             ? { () throws(DecodeError) in last = try decoder.decode(file: image, options: options) }
             : { () throws(DecodeError) in
                 // Rows go straight from the decoder into the working image (a whole PNG is never stored).
-                views = try fingerprinter.fingerprint(decodingFile: image, options: options, decoder: decoder).views.count
+                views = try fingerprinter.fingerprint(file: image).views.count
             }
         let timing: RunTiming
         do {

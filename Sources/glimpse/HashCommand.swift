@@ -48,7 +48,9 @@ struct HashCommand: AsyncParsableCommand {
 
     func run() async throws {
         let decoder = ImageDecoder()
-        let fingerprinter = Fingerprinter(layout: .fullFrame)
+        // Full resolution (PDQ as the reference computes it); the other codes through the one
+        // fingerprinting type, full frame only.
+        let fingerprinter = ImageFingerprinter(layout: .fullFrame)
         var failed = 0
         for path in images {
             let decoded: DecodedImage

@@ -42,7 +42,7 @@ struct IndexCommand: AsyncParsableCommand {
             throw failure("\(source): no such file or folder")
         }
         let store = try database.openOrCreate()
-        let indexer = CatalogIndexer(store: store, fingerprinter: DecodingImageFingerprinter(), maxConcurrency: jobs)
+        let indexer = CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog, maxConcurrency: jobs)
         let progress = ProgressDisplay(command: "index", unit: "files")
         let started = ContinuousClock.now
         let report: IndexReport

@@ -98,8 +98,13 @@ struct InspectReport: Encodable {
     let file: String
     let format: String
     let components: Int
+    /// Bits per sample in the file (HEIF/AVIF 8, 10 or 12; the pixels are always 8-bit).
     let bitDepth: Int
     let interlaced: Bool
+    /// Whether the HEIF/AVIF primary image is a grid of tiles.
+    let grid: Bool
+    /// Frames of an animated WebP or top-level images of a HEIF/AVIF (the first / primary is decoded).
+    let imageCount: Int
     let storedWidth: Int
     let storedHeight: Int
     let orientation: Int
@@ -122,6 +127,8 @@ struct InspectReport: Encodable {
         components = info.components
         bitDepth = info.bitDepth
         interlaced = info.isInterlaced
+        grid = info.isGrid
+        imageCount = info.imageCount
         storedWidth = info.storedWidth
         storedHeight = info.storedHeight
         orientation = info.orientation.rawValue
@@ -139,7 +146,13 @@ struct InspectReport: Encodable {
     }
 
     func text() -> String {
-        let kind = format == "JPEG" ? (interlaced ? "progressive" : "sequential") : (interlaced ? "interlaced" : "non-interlaced")
+        var kind: String
+        switch format {
+        case "JPEG": kind = interlaced ? "progressive" : "sequential"
+        case "PNG": kind = interlaced ? "interlaced" : "non-interlaced"
+        case "WebP": kind = imageCount > 1 ? "animated, \(imageCount) frames, first decoded" : "still"
+        default: kind = (grid ? "grid" : "single image") + (imageCount > 1 ? ", primary of \(imageCount) images" : "")
+        }
         let whole = region.x == 0 && region.y == 0 && region.width == (orientationApplied ? orientedWidth : storedWidth)
             && region.height == (orientationApplied ? orientedHeight : storedHeight)
         var lines = [

@@ -75,8 +75,10 @@ struct MatchCommand: AsyncParsableCommand {
         let todo = scan.photos.filter { !done.contains($0) }
         if file == nil && rowFormat == .csv { writeLine(PhotoMatchRecord.csvHeader) }
 
-        let matcher = BatchMatcher(query: VisualSearchQuery(store: store, fingerprint: DefaultFingerprinting.query.fingerprint),
-                                   fingerprinter: DefaultFingerprinting.query, jobs: jobs, matchesPerPhoto: matches)
+        let fingerprinting = ImageFingerprinter.query
+        let search = VisualSearchQuery(store: store, fingerprinter: fingerprinting)
+        await noteOutdatedFingerprints(search, database: database)
+        let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, matchesPerPhoto: matches)
         let progress = ProgressDisplay(command: "match", unit: "photos")
         var records: [PhotoMatchRecord] = []
         let started = ContinuousClock.now

@@ -72,8 +72,9 @@ struct QueryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try database.openExisting()
-        let fingerprinting = DefaultFingerprinting.query
-        let search = VisualSearchQuery(store: store, fingerprint: fingerprinting.fingerprint)
+        let fingerprinting = ImageFingerprinter.query
+        let search = VisualSearchQuery(store: store, fingerprinter: fingerprinting)
+        await noteOutdatedFingerprints(search, database: database)
         let request = PageRequest(size: pageSize, token: pageToken.map(PageToken.init), deadline: .milliseconds(deadlineMs))
         var failed = 0
         var unmatched = 0
@@ -81,9 +82,9 @@ struct QueryCommand: AsyncParsableCommand {
             let started = ContinuousClock.now
             let page: ResultPage<VisualSearchResult>
             do {
-                let descriptor = try SemanticContentDescriptor(
-                    contentsOfFile: image, region: decodeRegion, labels: labelList, options: fingerprinting.decodeOptions())
-                page = try await search.values(for: descriptor, page: request)
+                // The one fingerprinting path: rows go from the decoder straight into the working planes.
+                let fingerprint = try fingerprinting.fingerprint(file: image, region: decodeRegion)
+                page = try await search.values(for: fingerprint, labels: labelList, page: request)
             } catch let error as DecodeError {
                 printError("glimpse: \(error.description)")
                 if json { print(QueryResultRecord.failure(query: image, reason: error.description, elapsed: ContinuousClock.now - started).jsonLine) }

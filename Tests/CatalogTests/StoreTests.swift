@@ -84,6 +84,28 @@ import Testing
         #expect(third.version.generation == first.version.generation + 1)
     }
 
+    @Test func fingerprintsOfAnOlderLayoutVersionAreRecomputedAndReportedAsUpdated() async throws {
+        let folder = try Fixtures.scratchCopy(of: "folder")
+        let store = try SQLiteEntityStore()
+        let old = SyntheticFingerprinter(layoutVersion: 1)
+        let first = try await CatalogIndexer(store: store, fingerprinter: old).index(FolderCatalogSource(folderPath: folder.path))
+        #expect(first.added.count == 5 && old.callCount == 5)
+        #expect(try store.fingerprintSnapshot().entries.allSatisfy { $0.fingerprints.allSatisfy { $0.layoutVersion == 1 } })
+
+        // A newer layout: every file is read again, fingerprinted, and reported as updated.
+        let new = SyntheticFingerprinter(layoutVersion: 2)
+        let second = try await CatalogIndexer(store: store, fingerprinter: new).index(FolderCatalogSource(folderPath: folder.path))
+        #expect(second.updated.count == 5 && second.unchanged.isEmpty && second.added.isEmpty)
+        #expect(second.fingerprinted == 5 && new.callCount == 5)
+        #expect(second.version.generation == first.version.generation + 1, "readers must rebuild their index")
+        #expect(try store.fingerprintSnapshot().entries.allSatisfy { $0.fingerprints.allSatisfy { $0.layoutVersion == 2 } })
+
+        // Same version again: nothing is fingerprinted.
+        let third = try await CatalogIndexer(store: store, fingerprinter: new).index(FolderCatalogSource(folderPath: folder.path))
+        #expect(third.unchanged.count == 5 && third.updated.isEmpty && new.callCount == 5)
+        #expect(third.version == second.version)
+    }
+
     @Test func aFailingFileIsReportedAndTheOthersAreIndexed() async throws {
         let folder = try Fixtures.scratchCopy(of: "folder")
         let broken = folder.appendingPathComponent("asia/broken.jpg")

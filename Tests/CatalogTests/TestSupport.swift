@@ -28,6 +28,12 @@ enum Fixtures {
 /// Files containing the text "CORRUPT" fail. Counts its calls.
 final class SyntheticFingerprinter: ImageFingerprinting {
     let calls = Mutex(0)
+    /// The layout version stamped on every fingerprint (and declared to the indexer).
+    let layoutVersion: UInt16
+
+    init(layoutVersion: UInt16 = FingerprintViewLayout.unversioned) {
+        self.layoutVersion = layoutVersion
+    }
 
     struct Corrupt: Error, CustomStringConvertible {
         var description: String { "corrupt image data" }
@@ -38,7 +44,9 @@ final class SyntheticFingerprinter: ImageFingerprinting {
     func fingerprint(imageData data: Data, path: String) throws -> Fingerprint {
         calls.withLock { $0 += 1 }
         if data.range(of: Data("CORRUPT".utf8)) != nil { throw Corrupt() }
-        return Self.fingerprint(seed: data.withUnsafeBytes { SipHash24(key: SIMD2(1, 2)).hash($0) })
+        var fingerprint = Self.fingerprint(seed: data.withUnsafeBytes { SipHash24(key: SIMD2(1, 2)).hash($0) })
+        fingerprint.layoutVersion = layoutVersion
+        return fingerprint
     }
 
     static func fingerprint(seed: UInt64) -> Fingerprint {

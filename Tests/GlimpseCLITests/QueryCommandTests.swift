@@ -87,7 +87,10 @@ struct QueryCommandTests {
         let db = try Glimpse.sampleCatalog.get()
         let run = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "missing.png", "--region-fraction", "0,0.14,1,0.23", "--db", db, "--json"])
         #expect(run.status == 2)
-        #expect(run.stdout.split(separator: "\n").count == 1)
+        // One JSON line per query image: the missing one says why, in "error".
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.last?.contains("\"error\":\"missing.png: ") == true)
         #expect(run.errorLines.count == 1)
     }
 

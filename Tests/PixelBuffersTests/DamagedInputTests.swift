@@ -90,7 +90,7 @@ import Testing
         #expect(ImageFormat.detect(jpegBytes) == .jpeg)
         #expect(ImageFormat.detect(try TestData.readFile(TestData.path("pngsuite/basn2c08.png"))) == .png)
         #expect(ImageFormat.detect([0x47, 0x49, 0x46]) == nil)
-        #expect(throws: DecodeError.unrecognisedFormat(source: "x.jpg", detail: "neither PNG nor JPEG: starts with 0x47 0x49")) {
+        #expect(throws: DecodeError.unrecognisedFormat(source: "x.jpg", detail: "not PNG, JPEG, WebP, HEIF or AVIF: starts with 0x47 0x49")) {
             try ImageDecoder().decode(Array("GIF89a".utf8), source: "x.jpg")
         }
     }

@@ -12,7 +12,7 @@ import Testing
 
     func indexedSample() async throws -> (SQLiteEntityStore, IndexReport) {
         let store = try SQLiteEntityStore()
-        let report = try await CatalogIndexer(store: store, fingerprinter: DecodingImageFingerprinter())
+        let report = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
             .index(ManifestCatalogSource(manifestPath: Self.catalogFolder.appendingPathComponent("manifest.json").path))
         return (store, report)
     }

@@ -108,8 +108,7 @@ import Testing
     @Test func aFingerprintLookupFindsTheLandmarkWithoutPixels() async throws {
         let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
         defer { Task { await server.stop() } }
-        let image = try ImageDecoder().decode(file: Harness.testdata("catalog/landmarks/hurricane-ridge.jpg"), options: DecodeOptions(alwaysRGBA: true))
-        let view = try #require(Fingerprinter().queryFingerprint(of: image.pixels).views.first)
+        let view = try #require(try ImageFingerprinter.query.fingerprint(file: Harness.testdata("catalog/landmarks/hurricane-ridge.jpg")).views.first)
         let pdqOnly = try await server.request(.post, "/v1/search/fingerprint", body: Array(#"{"pdq": "\#(view.pdq.hex)"}"#.utf8))
         #expect(pdqOnly.status == 200)
         let page = try WireJSON.decode(QueryResultRecord.self, from: pdqOnly.body)

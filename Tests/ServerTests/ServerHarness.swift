@@ -31,7 +31,7 @@ enum Harness {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("catalog.sqlite").path
         let store = try SQLiteEntityStore(path: path)
-        let report = try await CatalogIndexer(store: store, fingerprinter: DecodingImageFingerprinter())
+        let report = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
             .index(ManifestCatalogSource(manifestPath: testdata("catalog/manifest.json")))
         #expect(report.failed.isEmpty)
         return path

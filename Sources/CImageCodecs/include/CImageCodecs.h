@@ -1,12 +1,15 @@
 /*
- * CImageCodecs: a narrow C shim over libpng and libjpeg-turbo for Glimpse.
+ * CImageCodecs: a narrow C shim over libpng, libjpeg-turbo, libwebp and libheif for Glimpse.
  *
  * Everything that needs setjmp/longjmp (libjpeg's error_exit, libpng's classic API)
- * lives behind these few functions. No function here exits, aborts or prints: every
+ * or a codec's own types (libwebp's configs, libheif's contexts and handles) lives
+ * behind these few functions. No function here exits, aborts or prints: every
  * failure comes back as a glimpse_status code plus a one-line message.
  *
  * Coordinates are in the *stored* orientation (EXIF orientation is the caller's job;
- * glimpse_probe only reports the tag). Output is RGBA8 (4 bytes per pixel) or, for
+ * glimpse_probe only reports the tag). HEIF/AVIF: "stored" means after the file's own
+ * transformations (clap, irot, imir), which libheif applies; the reported orientation is
+ * then the EXIF tag only when the primary image has no irot/imir, otherwise 1. Output is RGBA8 (4 bytes per pixel) or, for
  * grayscale JPEG when the caller allows it, Gray8 (1 byte per pixel).
  */
 #ifndef GLIMPSE_CIMAGECODECS_H
@@ -24,6 +27,12 @@ typedef enum {
     GLIMPSE_FORMAT_UNKNOWN = 0,
     GLIMPSE_FORMAT_PNG = 1,
     GLIMPSE_FORMAT_JPEG = 2,
+    /** RIFF....WEBP (lossy VP8, lossless VP8L, extended VP8X with alpha or animation). */
+    GLIMPSE_FORMAT_WEBP = 3,
+    /** ISO BMFF with an `ftyp` of a HEIF brand (heic, heix, mif1, ...): HEVC through libheif. */
+    GLIMPSE_FORMAT_HEIF = 4,
+    /** ISO BMFF with an `ftyp` of an AVIF brand (avif, avis): AV1 through libheif. */
+    GLIMPSE_FORMAT_AVIF = 5,
 } glimpse_format;
 
 /** Outcome of a shim call. The message buffer says more. */
@@ -31,7 +40,7 @@ typedef enum {
     GLIMPSE_OK = 0,
     /** Zero bytes of input. */
     GLIMPSE_ERR_EMPTY = 1,
-    /** Neither a PNG nor a JPEG signature. */
+    /** No signature of a supported format. */
     GLIMPSE_ERR_UNRECOGNIZED = 2,
     /** The codec found invalid data (bad marker, CRC, Huffman code, ...). */
     GLIMPSE_ERR_CORRUPT = 3,
@@ -65,13 +74,19 @@ typedef struct {
     int interlaced;
     /** 1 when decoding yields Gray8 if the caller allows gray output (gray JPEG). */
     int is_gray;
-    /** 1 when the pixels carry alpha (PNG with alpha channel or tRNS). */
+    /** 1 when the pixels carry alpha (PNG with alpha channel or tRNS, WebP/HEIF alpha). */
     int has_alpha;
+    /** 1 when the primary image of a HEIF/AVIF is a grid of tiles. */
+    int is_grid;
+    /** Number of frames (animated WebP) or top-level images (HEIF); 1 otherwise. */
+    int image_count;
+    /** 1 when glimpse_decode accepts scale_num other than 8 (JPEG DCT scaling, WebP scaler). */
+    int can_scale;
 } glimpse_image_info;
 
 /** How to decode. Zero-initialise, then set what you need. */
 typedef struct {
-    /** DCT scale numerator over 8: 1, 2, 4 or 8 (0 means 8). JPEG only; PNG requires 8. */
+    /** Scale numerator over 8: 1, 2, 4 or 8 (0 means 8); only where info.can_scale (JPEG, WebP). */
     int scale_num;
     /** Region in the coordinates of the *scaled* stored image; width 0 means the whole image. */
     uint32_t region_x;

@@ -1,0 +1,86 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import PixelBuffers
+
+/// The one way Glimpse turns an image — a file, its bytes, or pixels already decoded — into
+/// a ``Fingerprint``: catalog images (`glimpse index`, the evaluation's catalog) with
+/// ``catalog``, query images (`glimpse query`, `match`, the evaluation's queries, the
+/// server) with ``query``. The two differ only by their ``layout``.
+///
+/// Decoding: ``ImageDecoder/decodeRows(_:source:options:into:)`` hands the decoded rows
+/// straight to the fingerprinter's working planes (a whole non-interlaced PNG is never
+/// stored at full size), upright per EXIF, JPEGs at the smallest DCT scale that keeps
+/// ``minimumShortSide`` pixels on the short side (the working size: decoding more pixels
+/// changes nothing but the time), optionally only a region. Pixels already decoded go
+/// through ``fingerprint(of:)``, which gives the same fingerprint as decoding them.
+///
+/// Thread-safe (a value with no shared state). Cost per image: one (scaled) decode plus
+/// O(views × workingSize²); see ``Fingerprinter``.
+public struct ImageFingerprinter: Sendable {
+    /// Pixels → views (working size, instruction set).
+    public var fingerprinter: Fingerprinter
+    /// Which views are computed (``FingerprintViewLayout/catalog`` or a query layout).
+    public var layout: FingerprintViewLayout
+    /// Decodes file bytes.
+    public var decoder: ImageDecoder
+    /// Smallest short side, in pixels, a JPEG is decoded at (DCT scaling stops above it).
+    public var minimumShortSide: Int
+    /// Largest image accepted, in pixels (checked from the header before decoding).
+    public var maxPixels: Int
+
+    /// Creates an image fingerprinter computing `layout`.
+    ///
+    /// - Parameters:
+    ///   - minimumShortSide: default the fingerprinter's working size.
+    ///   - maxPixels: default ``DecodeOptions``'s pixel cap.
+    public init(layout: FingerprintViewLayout, fingerprinter: Fingerprinter = Fingerprinter(),
+                decoder: ImageDecoder = ImageDecoder(), minimumShortSide: Int? = nil,
+                maxPixels: Int = DecodeOptions().maxPixels) {
+        self.layout = layout
+        self.fingerprinter = fingerprinter
+        self.decoder = decoder
+        self.minimumShortSide = max(1, minimumShortSide ?? fingerprinter.workingSize)
+        self.maxPixels = maxPixels
+    }
+
+    /// Glimpse's catalog fingerprints (``FingerprintViewLayout/catalog``).
+    public static var catalog: ImageFingerprinter { ImageFingerprinter(layout: .catalog) }
+
+    /// Glimpse's query fingerprints (``FingerprintViewLayout/query``).
+    public static var query: ImageFingerprinter { ImageFingerprinter(layout: .query) }
+
+    /// The layout version of the fingerprints this makes (``FingerprintViewLayout/version``).
+    public var layoutVersion: UInt16 { layout.version }
+
+    /// The decode options used for files and bytes: DCT scaling to ``minimumShortSide``,
+    /// EXIF orientation applied, the pixel cap, optionally only `region`.
+    public func decodeOptions(region: DecodeOptions.Region? = nil) -> DecodeOptions {
+        DecodeOptions(region: region, minimumShortSide: minimumShortSide, maxPixels: maxPixels)
+    }
+
+    /// Fingerprints pixels already decoded. O(pixels + views × workingSize²).
+    public func fingerprint(of pixels: PixelBuffer) -> Fingerprint {
+        fingerprinter.fingerprint(of: pixels, layout: layout)
+    }
+
+    /// Decodes image bytes (named `source` in errors), optionally only `region`, and
+    /// fingerprints them while decoding.
+    ///
+    /// - Throws: ``DecodeError`` naming `source` and the reason (corrupt, truncated,
+    ///   unsupported, too large, region outside the image).
+    public func fingerprint<Bytes: ContiguousBytes>(decoding bytes: Bytes, source: String = "<memory>",
+                                                    region: DecodeOptions.Region? = nil) throws(DecodeError) -> Fingerprint {
+        try fingerprinter.fingerprint(decoding: bytes, source: source, options: decodeOptions(region: region),
+                                      layout: layout, decoder: decoder)
+    }
+
+    /// Reads the file at `path` and fingerprints it while decoding, optionally only `region`.
+    ///
+    /// - Throws: ``DecodeError`` naming `path` and the reason (unreadable, corrupt, …).
+    public func fingerprint(file path: String, region: DecodeOptions.Region? = nil) throws(DecodeError) -> Fingerprint {
+        try fingerprinter.fingerprint(decodingFile: path, options: decodeOptions(region: region), layout: layout, decoder: decoder)
+    }
+}

@@ -1,0 +1,43 @@
+import Foundation
+import PixelBuffers
+import Testing
+@testable import Fingerprints
+
+/// ``ImageFingerprinter`` is the one fingerprinting path: files, bytes and pixels give the
+/// same fingerprint, chosen by layout.
+@Suite struct ImageFingerprinterTests {
+    static let jpeg = testdataURL.appendingPathComponent("catalog/landmarks/grossmugl.jpg").path
+    static let png = testdataURL.appendingPathComponent("samples/screenshot-hurricane-ridge.png").path
+
+    @Test(arguments: [jpeg, png])
+    func fileBytesAndDecodedPixelsGiveTheSameFingerprint(path: String) throws {
+        for fingerprinter in [ImageFingerprinter.catalog, .query] {
+            let fromFile = try fingerprinter.fingerprint(file: path)
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+            #expect(try fingerprinter.fingerprint(decoding: bytes, source: path) == fromFile)
+            let pixels = try ImageDecoder().decode(file: path, options: fingerprinter.decodeOptions()).pixels
+            #expect(fingerprinter.fingerprint(of: pixels) == fromFile)
+            #expect(fromFile.views.count == fingerprinter.layout.viewCount)
+            #expect(fromFile.layoutVersion == fingerprinter.layoutVersion)
+        }
+    }
+
+    @Test func aRegionIsFingerprintedAsTheDecodedRegion() throws {
+        let region = DecodeOptions.Region.fractions(x: 0.1, y: 0.2, width: 0.5, height: 0.6)
+        let fingerprinter = ImageFingerprinter.query
+        let pixels = try ImageDecoder().decode(file: Self.jpeg, options: fingerprinter.decodeOptions(region: region)).pixels
+        #expect(try fingerprinter.fingerprint(file: Self.jpeg, region: region) == fingerprinter.fingerprint(of: pixels))
+        #expect(try fingerprinter.fingerprint(file: Self.jpeg, region: region) != fingerprinter.fingerprint(file: Self.jpeg))
+    }
+
+    @Test func jpegsAreDecodedAtTheScaleTheWorkingSizeNeeds() {
+        let options = ImageFingerprinter.catalog.decodeOptions()
+        #expect(options.minimumShortSide == Fingerprinter().workingSize)
+        #expect(options.applyOrientation)
+    }
+
+    @Test func badFilesThrowTheDecodersTypedError() {
+        #expect(throws: DecodeError.self) { try ImageFingerprinter.catalog.fingerprint(decoding: [UInt8](repeating: 7, count: 40), source: "junk.jpg") }
+        #expect(throws: DecodeError.self) { try ImageFingerprinter.query.fingerprint(file: "/nonexistent/photo.png") }
+    }
+}
