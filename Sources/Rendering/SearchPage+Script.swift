@@ -126,6 +126,8 @@ const SIGNATURES = [
   ["PNG", [0x89, 0x50, 0x4e, 0x47]], ["JPEG", [0xff, 0xd8, 0xff]], ["GIF", [0x47, 0x49, 0x46, 0x38]],
   ["BMP", [0x42, 0x4d]], ["TIFF", [0x49, 0x49, 0x2a, 0x00]], ["TIFF", [0x4d, 0x4d, 0x00, 0x2a]],
 ];
+// What the server decodes (ImageDecoder), whether or not this browser can display it.
+const SERVER_FORMATS = new Set(["PNG", "JPEG", "WebP", "HEIC", "AVIF"]);
 async function sniff(file) {
   const head = new Uint8Array(await file.slice(0, 16).arrayBuffer());
   for (const [name, bytes] of SIGNATURES) if (bytes.every((b, i) => head[i] === b)) return name;
@@ -173,7 +175,7 @@ async function choose(file) {
     const note = $("note");
     note.replaceChildren(el("strong", { text: "No preview" }),
       document.createTextNode(format
-        ? `This browser cannot display ${what}, so no region can be drawn: Search sends the whole picture and the server decides whether it can read it.`
+        ? `This browser cannot display ${what}, so no region can be drawn here: Search sends the whole picture${SERVER_FORMATS.has(format) ? `, which Glimpse reads` : " and shows what the server says"}.`
         : `This does not look like a picture (${what}). Search sends it anyway and shows what the server says.`));
     note.hidden = false;
     setStatus("");

@@ -102,7 +102,7 @@ dialog.entity::backdrop{background:rgba(0,0,0,.5)}
 <section class="panel" aria-labelledby="picture-heading">
 <h2 id="picture-heading">Picture</h2>
 <div id="drop" class="drop">
-<p id="drop-text">Drop a picture here, paste one, or</p>
+<p id="drop-text">Drop a picture here (PNG, JPEG, WebP, HEIC, AVIF), paste one, or</p>
 <span class="file-name" id="file-name" hidden></span>
 <label class="button" for="file" id="choose">Choose a picture…</label>
 <input id="file" type="file" class="visually-hidden" accept="image/*,.png,.jpg,.jpeg,.heic,.heif,.avif,.webp">
