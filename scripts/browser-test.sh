@@ -54,7 +54,8 @@ cp testdata/jpeg/corrupt_bitflips.jpg "$work/photos/broken.jpg"
 "$bin" match "$work/photos" --db "$work/catalog.sqlite" --out "$work/rows.jsonl" --report "$work/report.html" >/dev/null 2>&1 || true
 [[ -s "$work/report.html" ]] || { echo "browser-test: glimpse match wrote no contact sheet" >&2; exit 1; }
 port=$("$venv/bin/python" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$bin" serve --db "$work/catalog.sqlite" --host 127.0.0.1 --port "$port" >"$work/server.log" 2>&1 &
+# A 4 MB body limit (the samples are under 400 KB) so the test can be refused a larger file.
+"$bin" serve --db "$work/catalog.sqlite" --host 127.0.0.1 --port "$port" --max-body-bytes 4000000 >"$work/server.log" 2>&1 &
 server=$!
 base="http://127.0.0.1:$port"
 ready=0

@@ -320,6 +320,16 @@ def run(driver):
     check("cannot be searched" in text and "notes.txt" in text, f"a non-image shows the error message ({text!r})")
     check(not cards(driver), "and no result cards")
 
+    print("A file over the server's body limit (4 MB here): refused with its reason", flush=True)
+    big = os.path.join(tempfile.mkdtemp(), "huge.png")
+    with open(big, "wb") as file:
+        file.write(b"\x89PNG\r\n\x1a\n" + bytes(6_000_000))
+    upload(driver, big)
+    wait(driver, lambda d: d.find_element(By.ID, "note").is_displayed(), "the no-preview note of the broken PNG")
+    driver.find_element(By.ID, "search").click()
+    wait(driver, lambda d: alert_text(d), "the refusal of the large file")
+    check("too large" in alert_text(driver) and "huge.png" in alert_text(driver), f"a file over the limit shows why ({alert_text(driver)!r})")
+
     print("A HEIC the browser cannot display: searched as a whole picture, with a note", flush=True)
     upload(driver, HEIC)
     wait(driver, lambda d: d.find_element(By.ID, "note").is_displayed(), "the HEIC note")

@@ -143,7 +143,7 @@ async function sniff(file) {
 
 async function choose(file) {
   if (!file) return;
-  if (state.search) state.search.abort();
+  if (state.search) { const search = state.search; state.search = null; search.abort(); }
   if (state.objectURL) URL.revokeObjectURL(state.objectURL);
   state.file = file; state.natural = null; state.region = null; state.objectURL = URL.createObjectURL(file);
   resetResults();
@@ -420,11 +420,12 @@ $("query").addEventListener("submit", async (event) => {
     if (state.search !== controller) return;
     showPage(page, true);
   } catch (error) {
-    if (state.search !== controller && error.kind === "aborted") return;
+    if (error.kind === "aborted") { if (state.search === controller) setStatus("Search cancelled."); return; }
+    if (state.search !== controller) return;
     const [headline, detail] = describe(error, "The search");
     const name = state.file && state.file.name ? `“${state.file.name}”: ` : "";
     showAlert(headline, (error.status === 413 || error.status === 415 || error.status === 422) ? name + detail : detail);
-    setStatus(error.kind === "aborted" ? "Search cancelled." : "");
+    setStatus("");
     $("empty").hidden = true;
   } finally {
     if (state.search === controller) { state.search = null; $("search").disabled = !state.file; }
@@ -445,7 +446,7 @@ $("more").addEventListener("click", async () => {
     if (state.search !== controller) return;
     showPage(page, false);
   } catch (error) {
-    if (error.kind === "aborted" && state.search !== controller) return;
+    if (error.kind === "aborted") { if (state.search === controller) setStatus(`${plural(state.shown, "result", "results")} shown.`); return; }
     const [headline, detail] = describe(error, "Loading more results");
     showAlert(headline, detail);
     setStatus(`${plural(state.shown, "result", "results")} shown.`);
