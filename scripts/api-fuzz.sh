@@ -5,8 +5,9 @@
 # Fails on any 5xx or any answer that does not conform to the document (status code,
 # content type, headers, body schema).
 #
-# Usage: scripts/api-fuzz.sh [N]     N examples per operation (default 100: ~1,700 requests)
+# Usage: scripts/api-fuzz.sh [N]     N examples per operation (default 100: thousands of requests)
 #        scripts/api-fuzz.sh --quick  N=4, well under a minute (scripts/test.sh runs this)
+# Env:   GLIMPSE_BIN=path (skip the build), GLIMPSE_FUZZ_LOG=file (keep schemathesis's output)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 examples=100
@@ -21,8 +22,12 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
   "$venv/bin/pip" install -q "schemathesis==4.32.5"
 fi
 
-swift build --product glimpse 2>&1 | tail -n 1
-bin="$(swift build --show-bin-path)/glimpse"
+if [ -n "${GLIMPSE_BIN:-}" ]; then
+  bin=$GLIMPSE_BIN
+else
+  swift build --product glimpse 2>&1 | tail -n 1
+  bin="$(swift build --show-bin-path)/glimpse"
+fi
 work=$(mktemp -d)
 server_pid=""
 cleanup() { [ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null; rm -rf "$work"; }

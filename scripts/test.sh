@@ -18,6 +18,9 @@ if ! grep -Eq 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
   echo "test.sh: no Swift Testing run with at least one passing test was reported" >&2
   exit 1
 fi
+# glimpse serve: API fuzzing and load test, quick modes (each well under a minute).
+GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/api-fuzz.sh --quick
+GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/load-test.sh --quick
 # The search page in headless Chromium (WebDriver) against a live glimpse serve; fails,
 # never skips, when the browser cannot start. About 30 s.
 scripts/browser-test.sh "$(swift build --show-bin-path)/glimpse"

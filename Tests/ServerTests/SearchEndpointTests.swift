@@ -139,3 +139,24 @@ import Testing
         }
     }
 }
+
+/// Uploads are recognised by their bytes, whatever the format (PNG, JPEG, HEIC, WebP…).
+@Suite struct UploadFormatTests {
+    @Test func aHEICUploadFindsItsLandmark() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        let answer = try await server.search(file: Harness.testdata("heif/catalog-hurricane-ridge.heic"))
+        #expect(answer.status == 200)
+        let page = try WireJSON.decode(QueryResultRecord.self, from: answer.body)
+        #expect(page.results.first?.id == "landmarks/hurricane-ridge")
+    }
+
+    @Test func webPAndPNGUploadsAreDecoded() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        for file in ["webp/lossy.webp", "samples/screenshot-hurricane-ridge.png"] {
+            let answer = try await server.search(file: Harness.testdata(file))
+            #expect(answer.status == 200, "\(file): \(answer.text)")
+        }
+    }
+}
