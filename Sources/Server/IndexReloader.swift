@@ -69,10 +69,11 @@ public struct IndexReloader: Service {
         let started = ContinuousClock.now
         do {
             let store = store, capacity = rankingCacheCapacity
-            // Off the request executors: index building is seconds of CPU for big catalogs.
-            let index = try await Task.detached(priority: .utility) { () throws(CatalogStoreError) -> ServedIndex in
+            // On a thread of its own, not the request executors: building is seconds of
+            // CPU for big catalogs, and busy request threads must not delay it either.
+            let index = try await DedicatedThread.run { () throws(CatalogStoreError) -> ServedIndex in
                 try ServedIndex.build(store: store, rankingCacheCapacity: capacity)
-            }.value
+            }
             holder.install(index)
             let elapsed = ContinuousClock.now - started
             metrics.indexInstalled(index, isReload: served != nil, seconds: elapsed)

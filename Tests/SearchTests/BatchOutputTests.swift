@@ -45,7 +45,7 @@ struct BatchOutputTests {
         }
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data("{\"photo\": \"c.j".utf8))
+        try handle.write(contentsOf: Data("{\"error\":null,\"matches\":[],\"photo\":\"c.j".utf8))
         try handle.close()
         let resumed = try MatchResultFile(path: path, format: .jsonl)
         #expect(resumed.existingRecords == [a, b])

@@ -44,7 +44,9 @@ import Testing
                 try await Task.sleep(for: .milliseconds(10))
             }
             let elapsed = try #require(served, "the change is served")
-            #expect(elapsed < .seconds(3), "served \(elapsed) after the change (1 s target on an idle machine)")
+            // The figure (1 s target) comes from scripts/load-test.sh; this bound only
+            // catches a reload that never lands, on a machine shared by busy builds.
+            #expect(elapsed < .seconds(15), "served \(elapsed) after the change")
             try await Task.sleep(for: .milliseconds(200))
             stop.update { $0 = true }
             try await group.waitForAll()
