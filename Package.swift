@@ -28,11 +28,13 @@ let package = Package(
     targets: [
         // C shim over libpng and libjpeg-turbo: setjmp/longjmp error handling, region and
         // DCT-scaled decode, EXIF orientation. Never exits, aborts or prints.
-        // libwebp (+ demux) and libheif (HEIC/AVIF): Debian libwebp-dev, libheif-dev.
+        // libwebp (+ demux) and libheif (HEIC/AVIF), libde265 and dav1d for our decoder plugins:
+        // Debian libwebp-dev, libheif-dev, libde265-dev, libdav1d-dev.
         .target(
             name: "CImageCodecs",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"),
-                             .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("heif")]
+                             .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("heif"),
+                             .linkedLibrary("de265"), .linkedLibrary("dav1d")]
         ),
         // C SIMD kernels with run-time CPU dispatch (AVX-512 / AVX2 / portable).
         .target(name: "CSIMDKernels"),

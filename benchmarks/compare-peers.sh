@@ -29,6 +29,8 @@
 #   5. runs everything pinned to one core (taskset; PEERS_CORE picks which, default the
 #      last) with OMP_NUM_THREADS=1 and OpenCV's thread count set to 1;
 #   6. prints recall@1 per transformation for the peers' hashes beside Glimpse's.
+# Glimpse is timed on its best instruction set and again with each lower one forced
+# (GLIMPSE_ISA=avx2, portable); the targets table has one block per path.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -96,6 +98,17 @@ timing=(--min-time 1.0)
 [ "$quick" -eq 1 ] && timing=(--min-time 0.3 --rounds 3 --min-runs 2)
 extra=()
 [ -n "$json" ] && extra+=(--json "$json")
+# Glimpse also runs with each lower instruction set this CPU has forced (GLIMPSE_ISA), and the
+# targets are printed per path: AVX-512 (F+BW+VPOPCNTDQ) machines add avx2 and portable rows.
+flags="$(grep -m1 '^flags' /proc/cpuinfo 2>/dev/null || true)"
+isas=portable
+
+if [[ " $flags " == *" avx512f "* && " $flags " == *" avx512bw "* && " $flags " == *" avx512_vpopcntdq "* && " $flags " == *" avx2 "* ]]; then
+  isas="avx2,portable"
+elif [[ " $flags " != *" avx2 "* ]]; then
+  isas=""
+fi
+extra+=(--isas "$isas")
 "${pin[@]}" "$vpy" benchmarks/peers/compare.py --images "$images" --tools "$tools" \
   --glimpse "$glimpse" "${timing[@]}" "${extra[@]}"
 

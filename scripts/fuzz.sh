@@ -9,6 +9,12 @@
 #                   corpus of their own (one format at a time)
 #         manifest  catalog manifest JSON (ManifestCatalogSource)
 #         pagetoken page tokens as a client would send them (Search)
+#         cli       the glimpse command line itself (fuzz/cli_fuzz.py): random manifests and
+#                   folders of real, damaged and odd-named image files (FIFOs, bytes that
+#                   are not UTF-8) indexed, then random query/open/export/catalog/match/
+#                   inspect/hash commands and argument vectors; checks no crash, no hang,
+#                   a documented exit status, one-line errors and PRAGMA integrity_check.
+#                   Extra flags go to the script (--seed N, --verbose, --timeout S).
 #
 # The library is built with `-sanitize=fuzzer,address` into .build-fuzz/ (a scratch path
 # of its own, so the normal .build/ is untouched); the entry point in fuzz/ is compiled
@@ -19,17 +25,33 @@
 #   .build-fuzz/fuzz-TARGET .build-fuzz/artifacts-TARGET/crash-...
 # and copy it into testdata/fuzz-regressions/TARGET/ so FuzzRegressionTests replay it.
 #
-# SECONDS=0 only builds the fuzzer. Runs one fuzzing process (-workers=1): the machine is shared. Exit status 0 when the
+# SECONDS=0 only builds the fuzzer (scripts/test.sh builds and runs every target for a few
+# seconds on every CI run, so they keep building from a clean clone). Runs one fuzzing process (-workers=1): the machine is shared. Exit status 0 when the
 # run found nothing, non-zero when libFuzzer stopped on a finding.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-usage() { echo "usage: scripts/fuzz.sh decoder|manifest|pagetoken SECONDS [libFuzzer flags...]" >&2; exit 1; }
+usage() { echo "usage: scripts/fuzz.sh decoder|manifest|pagetoken|cli SECONDS [libFuzzer flags...]" >&2; exit 1; }
 [ $# -ge 2 ] || usage
 target=$1
 seconds=$2
 shift 2
 [[ "$seconds" =~ ^[0-9]+$ ]] || usage
+
+if [ "$target" = cli ]; then
+  # Not libFuzzer: the real debug binary driven by fuzz/cli_fuzz.py (Python 3 standard
+  # library only, sqlite3 for the integrity check).
+  if command -v python3 >/dev/null && python3 -c 'import sqlite3' 2>/dev/null; then
+    scripts/bootstrap.sh >/dev/null
+  else
+    scripts/bootstrap.sh python3 >/dev/null
+  fi
+  swift build --product glimpse >&2
+  bin="$(swift build --show-bin-path)/glimpse"
+  if [ "$seconds" -eq 0 ]; then echo "fuzz.sh: cli fuzzer ready ($bin)" >&2; exit 0; fi
+  mkdir -p .build-fuzz/artifacts-cli
+  exec python3 fuzz/cli_fuzz.py --binary "$bin" --seconds "$seconds" --artifacts .build-fuzz/artifacts-cli "$@"
+fi
 
 case "$target" in
   decoder)   sources=(fuzz/DecoderFuzzer.swift Tests/PixelBuffersTests/DecoderFuzzInput.swift)
@@ -68,24 +90,32 @@ done
 # The codecs: the system's (not instrumented), or, with GLIMPSE_FUZZ_CODEC_SOURCES=DIR
 # (libpng v1.6.39 and libjpeg-turbo 2.1.5 sources, see fuzz/build-codecs.sh), built from
 # source with coverage and ASan so the fuzzer can steer through libpng and libjpeg too.
-libraries=(-lpng16 -ljpeg -lwebp -lwebpdemux -lheif)
+libraries=(-lpng16 -ljpeg -lwebp -lwebpdemux -lheif -lde265 -ldav1d)
 if [ -n "${GLIMPSE_FUZZ_CODEC_SOURCES:-}" ]; then
   codecs=$scratch/codecs
   if [ ! -f "$codecs/libjpeg.a" ] || [ ! -f "$codecs/libpng16.a" ]; then
     fuzz/build-codecs.sh "$GLIMPSE_FUZZ_CODEC_SOURCES" "$codecs"
   fi
-  libraries=("$codecs/libpng16.a" "$codecs/libjpeg.a" -lz -lwebp -lwebpdemux -lheif)
+  libraries=("$codecs/libpng16.a" "$codecs/libjpeg.a" -lz -lwebp -lwebpdemux -lheif -lde265 -ldav1d)
   binary=$scratch/fuzz-$target-codecs
 fi
 [ "$library" = PixelBuffers ] || libraries+=(-lsqlite3)
-# CImageCodecs ships its own module map (include/module.modulemap); SwiftPM generates one otherwise.
-codecs_map=$debug/CImageCodecs.build/module.modulemap
-[ -f "$codecs_map" ] || codecs_map=Sources/CImageCodecs/include/module.modulemap
+# A C target's module map: its own (Sources/X/include/module.modulemap, which SwiftPM then
+# uses as it is and does not copy) or the one SwiftPM generates in the build folder.
+module_maps=()
+for module in CImageCodecs CSIMDKernels; do
+  if [ -f "Sources/$module/include/module.modulemap" ]; then
+    module_maps+=(-Xcc -fmodule-map-file="Sources/$module/include/module.modulemap")
+  elif [ -f "$debug/$module.build/module.modulemap" ]; then
+    module_maps+=(-Xcc -fmodule-map-file="$debug/$module.build/module.modulemap")
+  else
+    echo "fuzz.sh: no module map for $module (neither Sources/$module/include/module.modulemap nor $debug/$module.build/module.modulemap)" >&2
+    exit 1
+  fi
+done
+module_maps+=(-Xcc -fmodule-map-file="$scratch/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap")
 swiftc -sanitize=fuzzer,address -parse-as-library -g -Onone "${sources[@]}" \
-  -I "$debug/Modules" \
-  -Xcc -fmodule-map-file="$codecs_map" \
-  -Xcc -fmodule-map-file="$debug/CSIMDKernels.build/module.modulemap" \
-  -Xcc -fmodule-map-file="$scratch/checkouts/GRDB.swift/Sources/GRDBSQLite/module.modulemap" \
+  -I "$debug/Modules" "${module_maps[@]}" \
   "${objects[@]}" "${libraries[@]}" -o "$binary"
 
 if [ "$seconds" -eq 0 ]; then echo "fuzz.sh: built $binary" >&2; exit 0; fi

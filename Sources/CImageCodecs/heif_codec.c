@@ -6,9 +6,13 @@
  * file, assembles grids, decodes the alpha plane, converts YCbCr (8, 10 or 12 bits) to
  * 8-bit RGBA (convert_hdr_to_8bit) and applies the file's transformations (clap, irot,
  * imir) in the order the file lists them. libheif 1.15 prints nothing outside debug
- * builds; it may decode grid tiles on worker threads, which it joins before returning.
+ * builds; grid tiles are decoded on the calling thread (max_decoding_threads 0).
  *
- * What we add (heif_boxes.c reads what libheif 1.15 neither exposes nor checks first):
+ * What we add (heif_boxes.c reads what libheif 1.15 neither exposes nor checks first;
+ * heif_hevc_plugin.c and heif_av1_plugin.c replace libheif's libde265 and dav1d plugins):
+ * - decoders that never print (libheif's dav1d plugin keeps dav1d's stderr logger), run on
+ *   the calling thread, report libde265's errors and warnings, zero libde265's buffers and
+ *   refuse pictures whose size differs from the declared one;
  * - the pixel cap, from every declared size before any decode: the primary image's size,
  *   a grid's output size (libheif allocates it from the grid descriptor, not from ispe),
  *   and the sum of the tiles' declared sizes (a grid may reference one tile 65535 times);
@@ -25,11 +29,43 @@
 #include "heif_boxes.h"
 
 #include <libheif/heif.h>
+#include <libheif/heif_plugin.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Our decoder plugins (heif_hevc_plugin.c, heif_av1_plugin.c), preferred over libheif's own. */
+extern const struct heif_decoder_plugin glimpse_hevc_plugin;
+extern const struct heif_decoder_plugin glimpse_av1_plugin;
+
+static pthread_once_t plugins_registered = PTHREAD_ONCE_INIT;
+
+static void register_plugins(void) {
+    /* On failure libheif keeps using its own plugins. */
+    (void)heif_register_decoder_plugin(&glimpse_hevc_plugin);
+    (void)heif_register_decoder_plugin(&glimpse_av1_plugin);
+}
+
+/** The picture size the decode on this thread expects (0: unknown). */
+static _Thread_local int expected_width, expected_height;
+
+static void glimpse_heif_expect_picture_size(int width, int height) {
+    expected_width = width;
+    expected_height = height;
+}
+
+void glimpse_heif_expected_picture_size(int *width, int *height) {
+    *width = expected_width;
+    *height = expected_height;
+}
+
 /** libheif's own hard dimension limit (MAX_IMAGE_WIDTH / MAX_IMAGE_HEIGHT). */
 #define GLIMPSE_HEIF_MAX_DIMENSION 32768
+/** Tiles a grid may have: each costs a decoder start-up whatever its size, so a grid of
+ *  tens of thousands of tiny tiles is slow within any pixel cap (an iPhone photo has 48,
+ *  a 100 MP grid of 512x512 tiles about 400; heif-convert takes 7.7 s on 8000 tiles of
+ *  64x64). */
+#define GLIMPSE_HEIF_MAX_TILES 2048
 /** EXIF blocks larger than this are not read for the orientation. */
 #define GLIMPSE_HEIF_MAX_EXIF (1u << 20)
 
@@ -79,25 +115,55 @@ static glimpse_status check_declared(const glimpse_request *request, const glimp
     glimpse_status status = glimpse_check_cap(request, width, height);
     if (status != GLIMPSE_OK) return status;
     if (!layout->found) return GLIMPSE_OK;
+    /* Derived images other than grids (iovl overlays, iden) get their canvas or source from
+     * data these checks do not read, and a grid's tiles must be coded images: refuse the rest. */
+    int coded = strcmp(layout->item_type, "hvc1") == 0 || strcmp(layout->item_type, "av01") == 0;
+    int tiles_coded = strcmp(layout->tile_type, "hvc1") == 0 || strcmp(layout->tile_type, "av01") == 0;
+    if (!coded && !(layout->is_grid && tiles_coded)) {
+        glimpse_set_message(request, "primary image of type '%s'%s%s%s: only HEVC (hvc1) and AV1 (av01) images and "
+                            "grids of them are supported", layout->item_type, layout->is_grid ? " with tiles of type '" : "",
+                            layout->is_grid ? layout->tile_type : "", layout->is_grid ? "'" : "");
+        return GLIMPSE_ERR_UNSUPPORTED;
+    }
     if (layout->ispe_width && layout->ispe_height) {
         status = glimpse_check_cap(request, layout->ispe_width, layout->ispe_height);
         if (status != GLIMPSE_OK) return status;
     }
     if (layout->is_grid) {
+        if (layout->grid_width == 0 || layout->grid_height == 0) {
+            glimpse_set_message(request, "cannot read the grid descriptor (its declared size is needed before decoding)");
+            return GLIMPSE_ERR_CORRUPT;
+        }
         status = glimpse_check_cap(request, layout->grid_width, layout->grid_height);
         if (status != GLIMPSE_OK) {
             request->info->width = layout->grid_width;
             request->info->height = layout->grid_height;
             return status;
         }
+        if (layout->tile_count > GLIMPSE_HEIF_MAX_TILES) {
+            glimpse_set_message(request, "grid of %u tiles: more than %d tiles is refused (each costs a decoder start)",
+                                layout->tile_count, GLIMPSE_HEIF_MAX_TILES);
+            return GLIMPSE_ERR_UNSUPPORTED;
+        }
+        if (layout->grid_rows * layout->grid_columns != layout->tile_count) {
+            glimpse_set_message(request, "grid of %ux%u tiles references %u tile images", layout->grid_rows,
+                                layout->grid_columns, layout->tile_count);
+            return GLIMPSE_ERR_CORRUPT;
+        }
         uint64_t cap = request->options ? request->options->max_pixels : 0;
         uint64_t area = (uint64_t)layout->grid_width * layout->grid_height;
+        /* libheif 1.15 leaves what no tile covers uninitialised: refuse such a grid. */
+        if (layout->tile_area < area) {
+            glimpse_set_message(request, "the grid's %u tiles cover %llu of its %ux%u pixels", layout->tile_count,
+                                (unsigned long long)layout->tile_area, layout->grid_width, layout->grid_height);
+            return GLIMPSE_ERR_CORRUPT;
+        }
         /* Tiles may overhang the output (iPhone: 512x512 tiles over 4032x3024), not double it. */
         if (cap != 0 && layout->tile_area > 2 * area + (1u << 20)) {
             glimpse_set_message(request, "grid of %u tiles declares %llu tile pixels for a %ux%u image: refusing a grid bomb",
                                 layout->tile_count, (unsigned long long)layout->tile_area, layout->grid_width,
                                 layout->grid_height);
-            return GLIMPSE_ERR_TOO_LARGE;
+            return GLIMPSE_ERR_CORRUPT;
         }
         if (cap != 0 && (uint64_t)layout->tile_max_width * layout->tile_max_height > cap) {
             request->info->width = layout->tile_max_width;
@@ -121,12 +187,18 @@ glimpse_status glimpse_heif_run(const glimpse_request *request) {
         else if (strcmp(codec, "hvc1") == 0) info->format = GLIMPSE_FORMAT_HEIF;
     }
 
+    /* HEVC and AV1 through our plugins: strict, silent, on this thread (see their files). */
+    pthread_once(&plugins_registered, register_plugins);
     struct heif_context *context = heif_context_alloc();
     if (context == NULL) {
         glimpse_set_message(request, "cannot allocate a libheif context");
         return GLIMPSE_ERR_MEMORY;
     }
     uint64_t cap = request->options ? request->options->max_pixels : 0;
+    /* Grid tiles on the calling thread: libheif 1.15's parallel tile decoding gave
+     * different pixels for the same damaged grid from run to run (fuzzing); callers that
+     * want parallelism decode several files at once (match, index --jobs). */
+    heif_context_set_max_decoding_threads(context, 0);
     heif_context_set_maximum_image_size_limit(
         context, (int)(cap != 0 && cap < GLIMPSE_HEIF_MAX_DIMENSION ? cap : GLIMPSE_HEIF_MAX_DIMENSION));
     struct heif_image_handle *handle = NULL;
@@ -138,6 +210,11 @@ glimpse_status glimpse_heif_run(const glimpse_request *request) {
     if (error.code != heif_error_Ok) {
         status = fail(request, error, "cannot read the HEIF structure");
         if (layout.truncated && status == GLIMPSE_ERR_CORRUPT) status = GLIMPSE_ERR_TRUNCATED;
+        if (status == GLIMPSE_ERR_TOO_LARGE && layout.found) {
+            /* libheif's own dimension limit: report the declared size. */
+            info->width = layout.is_grid && layout.grid_width ? layout.grid_width : layout.ispe_width;
+            info->height = layout.is_grid && layout.grid_height ? layout.grid_height : layout.ispe_height;
+        }
         goto done;
     }
     error = heif_context_get_primary_image_handle(context, &handle);
@@ -196,7 +273,20 @@ glimpse_status glimpse_heif_run(const glimpse_request *request) {
     decoding->ignore_transformations = 0;
     /* Strict: invalid data is an error, not a decoding warning with a best-effort picture. */
     decoding->strict_decoding = options->allow_damaged ? 0 : 1;
+    /* Every coded picture must have the size the file declares for it: a grid's tiles (when
+     * they all declare one size), or a single image's ispe. */
+    int expect_w = 0, expect_h = 0;
+    if (layout.found && layout.is_grid && layout.tile_count > 0
+        && layout.tile_area == (uint64_t)layout.tile_count * layout.tile_max_width * layout.tile_max_height) {
+        expect_w = (int)layout.tile_max_width;
+        expect_h = (int)layout.tile_max_height;
+    } else if (layout.found && !layout.is_grid) {
+        expect_w = (int)layout.ispe_width;
+        expect_h = (int)layout.ispe_height;
+    }
+    glimpse_heif_expect_picture_size(expect_w, expect_h);
     error = heif_decode_image(handle, &image, heif_colorspace_RGB, heif_chroma_interleaved_RGBA, decoding);
+    glimpse_heif_expect_picture_size(0, 0);
     heif_decoding_options_free(decoding);
     if (error.code != heif_error_Ok) {
         status = fail(request, error, "cannot decode the primary image");

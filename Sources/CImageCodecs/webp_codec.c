@@ -96,6 +96,11 @@ static glimpse_status read_header(const glimpse_request *request, webp_frame *fr
     frame->width = info->width;
     frame->height = info->height;
     frame->has_alpha = features.has_alpha;
+    if (request->options != NULL) {
+        /* The pixel cap, from the (canvas) size, before the demuxer indexes any frame. */
+        glimpse_status status = glimpse_check_cap(request, info->width, info->height);
+        if (status != GLIMPSE_OK) return status;
+    }
 
     /* Simple files (VP8 / VP8L) have no chunks to demux. */
     if (request->size < 16 || memcmp(request->data + 12, "VP8X", 4) != 0) return GLIMPSE_OK;
@@ -191,8 +196,6 @@ glimpse_status glimpse_webp_run(const glimpse_request *request) {
 
     const glimpse_decode_options *options = request->options;
     glimpse_decode_result *result = request->result;
-    status = glimpse_check_cap(request, info->width, info->height);
-    if (status != GLIMPSE_OK) return status;
     int num = options->scale_num == 0 ? 8 : options->scale_num;
     if (num != 8 && !info->can_scale) {
         glimpse_set_message(request, "this animated WebP's first frame does not cover the canvas: scale %d/8 unsupported", num);

@@ -15,6 +15,8 @@
 #include "CSIMDKernels.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #define GLIMPSE_X86 1
@@ -47,6 +49,12 @@ int glimpse_cpu_best_isa(void) {
         isa = GLIMPSE_ISA_AVX2;
     }
 #endif
+    /* GLIMPSE_ISA=portable|avx2|avx512 caps the whole process (benchmarks force each path). */
+    const char *cap = getenv("GLIMPSE_ISA");
+    if (cap) {
+        if (strcmp(cap, "portable") == 0) isa = GLIMPSE_ISA_PORTABLE;
+        else if (strcmp(cap, "avx2") == 0 && isa > GLIMPSE_ISA_AVX2) isa = GLIMPSE_ISA_AVX2;
+    }
     atomic_store_explicit(&cached_best_isa, isa, memory_order_relaxed);
     return isa;
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Fingerprints
+import PixelBuffers
 
 /// Builds or refreshes a catalog from a ``CatalogSource``: incremental, parallel and
 /// transactional.
@@ -56,6 +57,8 @@ public struct CatalogIndexer: Sendable {
             return try await run(content, sourceDescription: sourceDescription, progress: progress)
         } catch let error as CatalogIndexError {
             throw error
+        } catch let error as CatalogSourceError {
+            throw .source(error)
         } catch let error as CatalogStoreError {
             throw .store(error)
         } catch is CancellationError {
@@ -72,16 +75,27 @@ public struct CatalogIndexer: Sendable {
     }
 
     private func run(_ content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void) async throws -> IndexReport {
+        var content = try content.validated(source: sourceDescription)
+        // Image paths are kept, cached and stored relative to the database's folder
+        // (CatalogPaths); files are read at that path resolved against the folder as given.
+        let locator = store.paths
+        for index in content.landmarks.indices {
+            for image in content.landmarks[index].referenceImages.indices {
+                content.landmarks[index].referenceImages[image].path = locator.stored(content.landmarks[index].referenceImages[image].path)
+            }
+        }
+        content.unreadable = content.unreadable.map { .init(path: locator.stored($0.path), reason: $0.reason) }
         let state = try store.indexingState()
         let layoutVersion = fingerprinter.layoutVersion
         var report = IndexReport(version: try store.catalogVersion())
+        report.failed = content.unreadable
         let paths = content.imagePaths
         var hashes: [String: ContentHash] = [:]
         var toProcess: [(path: String, size: Int64, mtime: Int64)] = []
 
         for (index, path) in paths.enumerated() {
             try Task.checkCancellation()
-            switch Self.stat(path) {
+            switch Self.stat(locator.resolved(path)) {
             case .failure(let reason):
                 report.failed.append(.init(path: path, reason: reason))
             case .success(let (size, mtime)):
@@ -109,7 +123,7 @@ public struct CatalogIndexer: Sendable {
                 next += 1
                 group.addTask {
                     try Task.checkCancellation()
-                    return Self.process(item.path, size: item.size, mtime: item.mtime, cached: cached, fingerprinter: fingerprinter)
+                    return Self.process(item.path, at: locator.resolved(item.path), size: item.size, mtime: item.mtime, cached: cached, fingerprinter: fingerprinter)
                 }
             }
             for _ in 0..<min(maxConcurrency, toProcess.count) { launch() }
@@ -158,6 +172,25 @@ public struct CatalogIndexer: Sendable {
                 hashes[path] = previous
             }
         }
+        // A landmark none of whose images has a fingerprint (every one failed, none had a
+        // good one before) is not written: a failed file never becomes a searchable
+        // landmark. Collections lose it; a collection left empty is not written either.
+        let unusable = Set(content.landmarks.filter { landmark in
+            !landmark.referenceImages.contains { hashes[$0.path] != nil }
+        }.map(\.id))
+        if !unusable.isEmpty {
+            content.landmarks.removeAll { unusable.contains($0.id) }
+            content.collections = content.collections.compactMap { collection in
+                var collection = collection
+                collection.landmarkIDs.removeAll { unusable.contains($0) }
+                return collection.landmarkIDs.isEmpty ? nil : collection
+            }
+        }
+        // The report names files as they are opened (resolved), like every message.
+        report.added = report.added.map(locator.resolved)
+        report.updated = report.updated.map(locator.resolved)
+        report.unchanged = report.unchanged.map(locator.resolved)
+        report.failed = report.failed.map { .init(path: locator.resolved($0.path), reason: $0.reason) }
         report.added.sort()
         report.updated.sort()
         report.unchanged.sort()
@@ -166,30 +199,28 @@ public struct CatalogIndexer: Sendable {
         return try store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
     }
 
-    /// Size and modification time (ns) of a regular file, or why not.
+    /// Size and modification time (ns) of a regular file, or why not (never opens it, so
+    /// a FIFO is refused without blocking).
     private static func stat(_ path: String) -> Result<(Int64, Int64), StatFailure> {
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            guard (attributes[.type] as? FileAttributeType) != .typeDirectory else { return .failure("is a folder") }
-            let size = (attributes[.size] as? NSNumber)?.int64Value ?? -1
-            let date = (attributes[.modificationDate] as? Date) ?? .distantPast
-            return .success((size, Int64((date.timeIntervalSince1970 * 1e9).rounded())))
-        } catch {
-            return .failure(StatFailure("cannot read file: \((error as NSError).localizedDescription)"))
+        switch FileBytes.regularFileStatus(path) {
+        case .success(let status): .success((status.size, status.modificationNanoseconds))
+        case .failure(let reason): .failure(StatFailure("cannot read file: \(reason)"))
         }
     }
 
-    private static func process(_ path: String, size: Int64, mtime: Int64, cached: Set<ContentHash>, fingerprinter: any ImageFingerprinting) -> FileOutcome {
+    /// Reads the file at `file` (the stored `path` resolved) and fingerprints it.
+    private static func process(_ path: String, at file: String, size: Int64, mtime: Int64, cached: Set<ContentHash>, fingerprinter: any ImageFingerprinting) -> FileOutcome {
         let data: Data
-        // An empty file is not read: Data(contentsOf:) leaks 4 KiB for it (swift-foundation 6.3).
-        do { data = size == 0 ? Data() : try Data(contentsOf: URL(fileURLWithPath: path), options: .mappedIfSafe) } catch {
-            return .failed(path: path, reason: "cannot read file: \((error as NSError).localizedDescription)")
+        // Regular files only, opened without blocking (FileBytes).
+        do { data = Data(try FileBytes.contents(ofFile: file)) } catch {
+            guard case .unreadableFile(_, let reason) = error else { return .failed(path: path, reason: error.description) }
+            return .failed(path: path, reason: "cannot read file: \(reason)")
         }
         let hash = ContentHash(of: data)
         let state = FileState(path: path, size: size, mtimeNanoseconds: mtime, contentHash: hash)
         if cached.contains(hash) { return .done(state, nil) }
         do {
-            return .done(state, try fingerprinter.fingerprint(imageData: data, path: path))
+            return .done(state, try fingerprinter.fingerprint(imageData: data, path: file))
         } catch {
             return .failed(path: path, reason: "\(error)")
         }

@@ -16,6 +16,9 @@ public enum CatalogIssue: Sendable, Hashable, CustomStringConvertible {
     case unknownLandmark(entry: String, field: String, id: String)
     /// An image path that does not name a readable regular file (`path` as resolved).
     case missingImage(entry: String, field: String, path: String)
+    /// An image path that names something that cannot be read: no permission, or not a
+    /// regular file (a folder, a FIFO…); `reason` says which.
+    case unreadableImage(entry: String, field: String, path: String, reason: String)
     /// An image file whose first bytes are neither PNG nor JPEG.
     case notAnImage(entry: String, field: String, path: String)
 
@@ -28,6 +31,7 @@ public enum CatalogIssue: Sendable, Hashable, CustomStringConvertible {
         case .duplicateID(let e, let id, let first): "\(e): duplicate id \"\(id)\" (first used by \(first))"
         case .unknownLandmark(let e, let f, let id): "\(e): field \"\(f)\" names unknown landmark id \"\(id)\""
         case .missingImage(let e, let f, let p): "\(e): field \"\(f)\": image file \(p) does not exist or is not readable"
+        case .unreadableImage(let e, let f, let p, let why): "\(e): field \"\(f)\": image file \(p) cannot be read: \(why)"
         case .notAnImage(let e, let f, let p): "\(e): field \"\(f)\": \(p) is not a PNG or JPEG file"
         }
     }

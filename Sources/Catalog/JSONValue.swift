@@ -14,14 +14,24 @@ enum JSONValue: Decodable, Equatable {
             self = .null
         } else if let value = try? container.decode(Bool.self) {
             self = .bool(value)
-        } else if let value = try? container.decode(Double.self) {
-            self = .number(value)
-        } else if let value = try? container.decode(String.self) {
+        } else if let value = try Self.unlessOtherType({ try container.decode(String.self) }, at: decoder.codingPath) {
             self = .string(value)
-        } else if let value = try? container.decode([JSONValue].self) {
+        } else if let value = try Self.unlessOtherType({ try container.decode([JSONValue].self) }, at: decoder.codingPath) {
             self = .array(value)
+        } else if let value = try Self.unlessOtherType({ try container.decode([String: JSONValue].self) }, at: decoder.codingPath) {
+            self = .object(value)
         } else {
-            self = .object(try container.decode([String: JSONValue].self))
+            // The real reason (a number out of range: `1e999`), not "expected an object".
+            self = .number(try container.decode(Double.self))
+        }
+    }
+
+    /// `decode()`'s value, nil when the value here is of another type; an error from deeper
+    /// inside (an element or member that cannot be decoded) is thrown as it is, so the
+    /// message names it rather than this value's type.
+    private static func unlessOtherType<T>(_ decode: () throws -> T, at path: [any CodingKey]) throws -> T? {
+        do { return try decode() } catch DecodingError.typeMismatch(_, let context) where context.codingPath.count == path.count {
+            return nil
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PixelBuffers
 
 /// A catalog described by a JSON manifest. Image paths are relative to the manifest's
 /// folder (absolute paths are accepted too).
@@ -18,7 +19,9 @@ import Foundation
 /// }
 /// ```
 ///
-/// Required: `landmarks`; per landmark `id` (non-empty string), `name` (string) and
+/// Required: `landmarks`; per landmark `id` (a string: not empty, no control characters
+/// such as NUL or newline, at most 1024 bytes; see ``CatalogContent/idProblem(_:)``),
+/// `name` (string) and
 /// `images` (non-empty array of strings naming PNG or JPEG files); per collection `id`,
 /// `name` and `landmarks` (array of landmark ids, each at most once). Optional:
 /// `version` (must be 1), `collections`, `continent`, `description`, `keywords`,
@@ -44,14 +47,16 @@ public struct ManifestCatalogSource: CatalogSource {
     public func load() throws(CatalogSourceError) -> CatalogContent {
         let url = URL(fileURLWithPath: manifestPath)
         let data: Data
-        // Through FileHandle: Data(contentsOf:) leaks a 4 KiB buffer for every empty file
-        // (swift-foundation 6.3; found by fuzzing, testdata/fuzz-regressions/manifest/).
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            data = try handle.readToEnd() ?? Data()
-        } catch {
-            throw .unreadable(manifestPath, reason: (error as NSError).localizedDescription)
+        // POSIX reads of a regular file only (a FIFO is refused, never waited on); also
+        // avoids Data(contentsOf:), which leaks 4 KiB for every empty file (swift-foundation
+        // 6.3; found by fuzzing, testdata/fuzz-regressions/manifest/).
+        do { data = Data(try FileBytes.contents(ofFile: manifestPath)) } catch {
+            guard case .unreadableFile(_, let reason) = error else { throw .unreadable(manifestPath, reason: error.description) }
+            throw .unreadable(manifestPath, reason: reason)
+        }
+        // JSON is UTF-8 (RFC 8259); say so, with where, instead of a decoder's confusion.
+        if let offset = Self.firstInvalidUTF8Offset(data) {
+            throw .malformedJSON(manifestPath, reason: String(format: "not UTF-8 text: byte 0x%02X at offset %d is not valid UTF-8 (Latin-1?); save the manifest as UTF-8", data[data.startIndex + offset], offset))
         }
         let root: JSONValue
         do { root = try JSONDecoder().decode(JSONValue.self, from: data) } catch {
@@ -63,11 +68,26 @@ public struct ManifestCatalogSource: CatalogSource {
         return try content.validated(source: manifestPath)
     }
 
+    /// The offset of the first byte that is not part of well-formed UTF-8, or nil. O(n).
+    static func firstInvalidUTF8Offset(_ data: Data) -> Int? {
+        var iterator = data.makeIterator()
+        var decoder = UTF8()
+        var offset = 0
+        while true {
+            switch decoder.decode(&iterator) {
+            case .scalarValue(let scalar): offset += UTF8.width(scalar)
+            case .emptyInput: return nil
+            case .error: return offset
+            }
+        }
+    }
+
     private static func describe(_ error: any Error) -> String {
         switch error {
-        case DecodingError.dataCorrupted(let context):
+        case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context):
             let underlying = context.underlyingError.map { " (\(($0 as NSError).localizedDescription))" } ?? ""
-            return context.debugDescription + underlying
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return context.debugDescription + underlying + (path.isEmpty ? "" : " at \(path.hasPrefix(".") ? String(path.dropFirst()) : path)")
         default:
             return "\(error)"
         }
@@ -118,10 +138,10 @@ public struct ManifestCatalogSource: CatalogSource {
                 issues.append(.wrongType(entry: entry, field: "(entry)", expected: "an object", found: value.typeName))
                 return nil
             }
-            if case .string(let id)? = fields["id"] { entry += " \"\(id)\"" }
+            if case .string(let id)? = fields["id"] { entry += " \"\(FileSystemPath.displayName(id))\"" }
             let before = issues.count
             check(fields, entry: entry, allowed: ["id", "name", "continent", "description", "keywords", "location", "images"])
-            let id = requiredString(fields, "id", entry: entry)
+            let id = requiredID(fields, entry: entry)
             let name = requiredString(fields, "name", entry: entry)
             let continent = optionalString(fields, "continent", entry: entry)
             let description = optionalString(fields, "description", entry: entry) ?? ""
@@ -133,9 +153,11 @@ public struct ManifestCatalogSource: CatalogSource {
                 for (i, path) in paths.enumerated() {
                     let resolved = resolve(path)
                     let field = "images[\(i)]"
-                    switch ImageFileSniffer.isRegularFile(resolved) ? ImageFileSniffer.sniff(path: resolved) : .unreadable {
+                    switch ImageFileSniffer.sniff(path: resolved) {
                     case .image: images.append(ReferenceImage(path: resolved))
-                    case .unreadable: issues.append(.missingImage(entry: entry, field: field, path: resolved))
+                    case .unreadable(let reason) where reason == "No such file or directory":
+                        issues.append(.missingImage(entry: entry, field: field, path: resolved))
+                    case .unreadable(let reason): issues.append(.unreadableImage(entry: entry, field: field, path: resolved, reason: reason))
                     case .other: issues.append(.notAnImage(entry: entry, field: field, path: resolved))
                     }
                 }
@@ -152,10 +174,10 @@ public struct ManifestCatalogSource: CatalogSource {
                 issues.append(.wrongType(entry: entry, field: "(entry)", expected: "an object", found: value.typeName))
                 return nil
             }
-            if case .string(let id)? = fields["id"] { entry += " \"\(id)\"" }
+            if case .string(let id)? = fields["id"] { entry += " \"\(FileSystemPath.displayName(id))\"" }
             let before = issues.count
             check(fields, entry: entry, allowed: ["id", "name", "landmarks"])
-            let id = requiredString(fields, "id", entry: entry)
+            let id = requiredID(fields, entry: entry)
             let name = requiredString(fields, "name", entry: entry)
             let members = stringArray(fields, "landmarks", entry: entry, required: true)
             guard issues.count == before, let id, let name, let members else { return nil }
@@ -203,6 +225,16 @@ public struct ManifestCatalogSource: CatalogSource {
             case nil: issues.append(.missingField(entry: entry, field: key)); return nil
             case let other?: issues.append(.wrongType(entry: entry, field: key, expected: "a string", found: other.typeName)); return nil
             }
+        }
+
+        /// `id`, checked against the id rule (``CatalogContent/idProblem(_:)``).
+        mutating func requiredID(_ fields: [String: JSONValue], entry: String) -> String? {
+            guard let id = requiredString(fields, "id", entry: entry) else { return nil }
+            if let problem = CatalogContent.idProblem(id) {
+                issues.append(.invalidValue(entry: entry, field: "id", reason: problem))
+                return nil
+            }
+            return id
         }
 
         mutating func optionalString(_ fields: [String: JSONValue], _ key: String, entry: String) -> String? {

@@ -12,6 +12,8 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
     let database: any DatabaseWriter
     /// The database file, or `:memory:`.
     public let path: String
+    /// How image paths are stored (relative to the database's folder) and resolved.
+    public var paths: CatalogPaths { CatalogPaths(databasePath: path) }
 
     /// Opens (creating if needed) the catalog database at `path` and applies pending
     /// migrations. O(1) plus migration time.
@@ -114,7 +116,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
             var out: [LandmarkEntity] = []
             for id in ids where seen.insert(id).inserted {
                 if let row = try Row.fetchOne(db, sql: "SELECT * FROM landmark WHERE id = ? AND removal_id IS NULL", arguments: [id]) {
-                    out.append(try Self.landmark(row, db))
+                    out.append(try self.landmark(row, db))
                 }
             }
             return out
@@ -127,7 +129,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
             var out: [CollectionEntity] = []
             for id in ids where seen.insert(id).inserted {
                 if let row = try Row.fetchOne(db, sql: "SELECT id, name FROM collection WHERE id = ? AND removal_id IS NULL", arguments: [id]) {
-                    out.append(try Self.collection(row, db))
+                    out.append(try self.collection(row, db))
                 }
             }
             return out
@@ -136,13 +138,13 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
 
     public func allLandmarks() throws(CatalogStoreError) -> [LandmarkEntity] {
         try read("reading landmarks") { db in
-            try Row.fetchAll(db, sql: "SELECT * FROM landmark WHERE removal_id IS NULL ORDER BY id").map { try Self.landmark($0, db) }
+            try Row.fetchAll(db, sql: "SELECT * FROM landmark WHERE removal_id IS NULL ORDER BY id").map { try self.landmark($0, db) }
         }
     }
 
     public func allCollections() throws(CatalogStoreError) -> [CollectionEntity] {
         try read("reading collections") { db in
-            try Row.fetchAll(db, sql: "SELECT id, name FROM collection WHERE removal_id IS NULL ORDER BY id").map { try Self.collection($0, db) }
+            try Row.fetchAll(db, sql: "SELECT id, name FROM collection WHERE removal_id IS NULL ORDER BY id").map { try self.collection($0, db) }
         }
     }
 
@@ -152,7 +154,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
                 SELECT DISTINCT c.id, c.name FROM collection c JOIN collection_member m ON m.collection_id = c.id
                 JOIN landmark l ON l.id = m.landmark_id
                 WHERE m.landmark_id = ? AND c.removal_id IS NULL AND l.removal_id IS NULL ORDER BY c.id
-                """, arguments: [landmarkID]).map { try Self.collection($0, db) }
+                """, arguments: [landmarkID]).map { try self.collection($0, db) }
         }
     }
 
@@ -169,7 +171,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
                 let id: String = row["landmark_id"]
                 let data: Data = row["data"]
                 guard let fingerprint = FingerprintCoding.decode(data) else {
-                    throw CatalogStoreError.corruptFingerprint(landmarkID: id, path: row["path"])
+                    throw CatalogStoreError.corruptFingerprint(landmarkID: id, path: paths.resolved(row["path"]))
                 }
                 if entries.last?.landmarkID == id {
                     entries[entries.count - 1].fingerprints.append(fingerprint)
@@ -183,7 +185,8 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
 
     // MARK: Row mapping
 
-    static func landmark(_ row: Row, _ db: Database) throws -> LandmarkEntity {
+    func landmark(_ row: Row, _ db: Database) throws -> LandmarkEntity {
+        let paths = self.paths
         let id: String = row["id"]
         let keywordsJSON: String = row["keywords"]
         let keywords = (try? JSONDecoder().decode([String].self, from: Data(keywordsJSON.utf8))) ?? []
@@ -197,14 +200,14 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
             WHERE i.landmark_id = ? ORDER BY i.ordinal
             """, arguments: [id]) {
             let data: Data? = image["data"]
-            images.append(ReferenceImage(path: image["path"], fingerprint: data.flatMap(FingerprintCoding.decode)))
+            images.append(ReferenceImage(path: paths.resolved(image["path"]), fingerprint: data.flatMap(FingerprintCoding.decode)))
         }
         return LandmarkEntity(
             id: id, name: row["name"], continent: row["continent"], description: row["description"],
             keywords: keywords, location: location, referenceImages: images)
     }
 
-    static func collection(_ row: Row, _ db: Database) throws -> CollectionEntity {
+    func collection(_ row: Row, _ db: Database) throws -> CollectionEntity {
         let id: String = row["id"]
         let members = try String.fetchAll(db, sql: """
             SELECT m.landmark_id FROM collection_member m JOIN landmark l ON l.id = m.landmark_id
@@ -213,6 +216,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         var thumbnail: String?
         if let first = members.first {
             thumbnail = try String.fetchOne(db, sql: "SELECT path FROM landmark_image WHERE landmark_id = ? ORDER BY ordinal LIMIT 1", arguments: [first])
+                .map(paths.resolved)
         }
         return CollectionEntity(id: id, name: row["name"], landmarkIDs: members, thumbnailPath: thumbnail)
     }

@@ -1,3 +1,4 @@
+import Fingerprints
 import PixelBuffers
 
 /// One way the evaluation alters a catalog image to make a query, modelled on what
@@ -34,6 +35,83 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
     case stretch = "stretch-1.2"
     /// Converted to gray (BT.601 luma in R, G and B).
     case grayscale = "grayscale"
+    /// A window of half the image's area (each side ×√½, so the aspect is kept) placed
+    /// off-centre as ``offCentreCrop25`` places its window.
+    case halfAreaCrop = "crop-half-area"
+    /// Rotated 90° counter-clockwise.
+    case rotate90 = "rotate-90"
+    /// Rotated 180°.
+    case rotate180 = "rotate-180"
+    /// Rotated 270° counter-clockwise (90° clockwise).
+    case rotate270 = "rotate-270"
+    /// Mirrored top to bottom.
+    case flipVertical = "flip-vertical"
+    /// Mirrored about the main diagonal (transposed).
+    case transpose = "transpose"
+    /// Mirrored about the anti-diagonal (transverse).
+    case transverse = "transverse"
+    /// ``flipHorizontal``, then ``offCentreCrop25``'s window.
+    case flipHorizontalCrop = "flip-horizontal-crop"
+    /// ``rotate90``, then ``offCentreCrop25``'s window.
+    case rotate90Crop = "rotate-90-crop"
+    /// ``rotate180``, then ``offCentreCrop25``'s window.
+    case rotate180Crop = "rotate-180-crop"
+    /// ``rotate270``, then ``offCentreCrop25``'s window.
+    case rotate270Crop = "rotate-270-crop"
+    /// ``flipVertical``, then ``offCentreCrop25``'s window.
+    case flipVerticalCrop = "flip-vertical-crop"
+    /// ``transpose``, then ``offCentreCrop25``'s window.
+    case transposeCrop = "transpose-crop"
+    /// ``transverse``, then ``offCentreCrop25``'s window.
+    case transverseCrop = "transverse-crop"
+    /// ``flipHorizontal``, then shown in a ``screenshot``.
+    case flipHorizontalScreenshot = "flip-horizontal-screenshot"
+    /// ``rotate90``, then shown in a ``screenshot``.
+    case rotate90Screenshot = "rotate-90-screenshot"
+    /// ``rotate180``, then shown in a ``screenshot``.
+    case rotate180Screenshot = "rotate-180-screenshot"
+    /// ``rotate270``, then shown in a ``screenshot``.
+    case rotate270Screenshot = "rotate-270-screenshot"
+    /// ``flipVertical``, then shown in a ``screenshot``.
+    case flipVerticalScreenshot = "flip-vertical-screenshot"
+    /// ``transpose``, then shown in a ``screenshot``.
+    case transposeScreenshot = "transpose-screenshot"
+    /// ``transverse``, then shown in a ``screenshot``.
+    case transverseScreenshot = "transverse-screenshot"
+
+    /// The transformations of the first evaluation (issue 4), before orientations and the
+    /// half-area crop were added: the families every older report has.
+    public static let upright: [ImageTransformation] = [
+        .jpegQ20, .jpegQ75, .downscale25, .borderCrop10, .offCentreCrop25, .screenshot, .brightnessContrast, .gamma,
+        .rotate3, .blur, .flipHorizontal, .textOverlay, .stretch, .grayscale,
+    ]
+
+    /// The symmetry of the picture this transformation applies (before any crop or
+    /// screenshot), ``Dihedral/original`` for the others.
+    public var orientation: Dihedral {
+        switch self {
+        case .flipHorizontal, .flipHorizontalCrop, .flipHorizontalScreenshot: .flipY
+        case .rotate90, .rotate90Crop, .rotate90Screenshot: .rotate90
+        case .rotate180, .rotate180Crop, .rotate180Screenshot: .rotate180
+        case .rotate270, .rotate270Crop, .rotate270Screenshot: .rotate270
+        case .flipVertical, .flipVerticalCrop, .flipVerticalScreenshot: .flipX
+        case .transpose, .transposeCrop, .transposeScreenshot: .flipPlus1
+        case .transverse, .transverseCrop, .transverseScreenshot: .flipMinus1
+        default: .original
+        }
+    }
+
+    /// What follows the orientation in a composite transformation (crop or screenshot).
+    private var afterOrientation: ImageTransformation? {
+        switch self {
+        case .flipHorizontalCrop, .rotate90Crop, .rotate180Crop, .rotate270Crop, .flipVerticalCrop, .transposeCrop, .transverseCrop:
+            .offCentreCrop25
+        case .flipHorizontalScreenshot, .rotate90Screenshot, .rotate180Screenshot, .rotate270Screenshot, .flipVerticalScreenshot,
+             .transposeScreenshot, .transverseScreenshot:
+            .screenshot
+        default: nil
+        }
+    }
 
     /// The short name used in reports and on the command line (the raw value).
     public var description: String { rawValue }
@@ -50,6 +128,11 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
     public func apply(to image: PixelBuffer, seed: UInt64, name: String = "<image>") throws(EvaluationError) -> PixelBuffer {
         var random = SeededGenerator(seed: seed ^ saltValue)
         let source = RGBAImage(image)
+        if orientation != .original {
+            let turned = Self.oriented(source, orientation)
+            guard let next = afterOrientation else { return turned.pixelBuffer }
+            return try next.apply(to: turned.pixelBuffer, seed: seed, name: name)
+        }
         switch self {
         case .jpegQ20, .jpegQ75:
             return try JPEGRoundTrip.apply(source.pixelBuffer, quality: self == .jpegQ20 ? 20 : 75, name: name)
@@ -59,8 +142,9 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
         case .borderCrop10:
             let dx = source.width / 10, dy = source.height / 10
             return Self.region(source.pixelBuffer, PixelRect(x: dx, y: dy, width: source.width - 2 * dx, height: source.height - 2 * dy))
-        case .offCentreCrop25:
-            let w = max(1, source.width * 3 / 4), h = max(1, source.height * 3 / 4)
+        case .offCentreCrop25, .halfAreaCrop:
+            let side = self == .halfAreaCrop ? 0.5.squareRoot() : 0.75
+            let w = max(1, Int(Double(source.width) * side)), h = max(1, Int(Double(source.height) * side))
             let x = Self.offCentre(slack: source.width - w, &random)
             let y = Self.offCentre(slack: source.height - h, &random)
             return Self.region(source.pixelBuffer, PixelRect(x: x, y: y, width: w, height: h))
@@ -82,8 +166,6 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
             return Resampling.rotated(source, degrees: random.coin() ? 3 : -3, fill: (0, 0, 0)).pixelBuffer
         case .blur:
             return GaussianBlur.blurred(source, sigma: max(1, 0.005 * Double(max(source.width, source.height)))).pixelBuffer
-        case .flipHorizontal:
-            return Self.flipped(source).pixelBuffer
         case .textOverlay:
             let caption = TextOverlay.captions[Int(random.next() % UInt64(TextOverlay.captions.count))]
             let widest = TextOverlay.width(of: caption, cell: 1)
@@ -99,19 +181,24 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
             return Resampling.bilinear(source, width: max(1, Int((Double(source.width) * 1.2).rounded())), height: source.height).pixelBuffer
         case .grayscale:
             return ToneAdjustments.grayscale(source).pixelBuffer
+        default:
+            preconditionFailure("\(self) is an orientation, handled above")
         }
     }
 
-    /// Mirror image, left to right.
-    static func flipped(_ image: RGBAImage) -> RGBAImage {
-        var out = image
-        for y in 0..<image.height {
-            for x in 0..<image.width {
-                let s = (y * image.width + x) * 4, d = (y * image.width + image.width - 1 - x) * 4
-                for c in 0..<4 { out.pixels[d + c] = image.pixels[s + c] }
+    /// `image` in orientation `transform`: pixel (row r, column c) of the result is the
+    /// source pixel ``Dihedral/sourceCell(row:column:rows:columns:)`` names. O(pixels).
+    static func oriented(_ image: RGBAImage, _ transform: Dihedral) -> RGBAImage {
+        let (w, h) = transform.swapsAxes ? (image.height, image.width) : (image.width, image.height)
+        var out = [UInt8](repeating: 0, count: image.pixels.count)
+        for r in 0..<h {
+            for c in 0..<w {
+                let s = transform.sourceCell(row: r, column: c, rows: image.height, columns: image.width)
+                let from = (s.row * image.width + s.column) * 4, to = (r * w + c) * 4
+                for k in 0..<4 { out[to + k] = image.pixels[from + k] }
             }
         }
-        return out
+        return RGBAImage(width: w, height: h, pixels: out)
     }
 
     /// An offset in `0...slack` away from the centre: within the first or the last fifth of

@@ -61,7 +61,8 @@ enum ScreenshotCanvas {
             canvas.fill(x: 0, y: y, width: width, height: 2, rule)
             canvas.fill(x: 24, y: y + 20, width: 48, height: 48, (234, 67, 53))
             canvas.fill(x: 88, y: y + 26, width: 180, height: 16, dark)
-            for row in (y + 88)..<(height - 120) {
+            // A tall (portrait) photo leaves less than 8 rows here: no gradient then.
+            for row in (y + 88)..<max(y + 88, height - 120) {
                 let t = Double(row - y - 88) / Double(max(1, height - 120 - y - 88))
                 canvas.fill(x: sideMargin, y: row, width: contentWidth, height: 1,
                             (UInt8(90 + 80 * t), UInt8(140 + 60 * t), UInt8(200 - 40 * t)))

@@ -3,9 +3,10 @@
 ///
 /// Three kinds of views, in this order in the fingerprint (see ``viewRegions``):
 /// 1. ``regions``, hashed at the working resolution (the first must be ``ViewRegion/full``);
-/// 2. if ``mirrorsFullFrame``, right after the full frame: the full frame mirrored left–right
-///    (region ``ViewRegion/full``), derived from the full frame's transforms at almost no cost (PDQ's dihedral variant,
-///    pHash by DCT sign flips, aHash and dHash by bit permutation);
+/// 2. right after each of them, that view in each of ``orientations`` (for queries: a
+///    rotated or flipped photo of a catalog image meets the catalog's upright views),
+///    derived from the view's own transforms at almost no cost (PDQ's dihedral variants,
+///    pHash by DCT sign flips and transposes, aHash and dHash by bit permutation);
 /// 3. ``coarseRegions``, hashed from the working luma area-averaged to at most
 ///    ``coarseSize`` pixels per side, so each costs O(coarseSize²) instead of
 ///    O(workingSize²); their colour histograms still come from the working image.
@@ -15,9 +16,9 @@
 public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     /// Regions hashed at the working resolution, full frame first.
     public var regions: [ViewRegion]
-    /// Whether a left–right mirror of the full frame follows it (for queries: a
-    /// flipped photo of a catalog image meets the catalog's full frame).
-    public var mirrorsFullFrame: Bool
+    /// Orientations (never ``Dihedral/original``) in which each of ``regions`` is also
+    /// described, right after it.
+    public var orientations: [Dihedral]
     /// Regions hashed at the coarse resolution (``coarseSize``), after the others.
     public var coarseRegions: [ViewRegion]
     /// Largest side, in pixels, of the plane ``coarseRegions`` are hashed from.
@@ -36,26 +37,31 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     public static let catalogVersion: UInt16 = 1
 
     /// Creates a layout; `regions` must start with the full frame, every region must be
-    /// valid, there are at most 255 views and `coarseSize` is at least 32.
-    public init(regions: [ViewRegion], mirrorsFullFrame: Bool = false, coarseRegions: [ViewRegion] = [], coarseSize: Int = 128,
+    /// valid, `orientations` must not hold ``Dihedral/original`` nor repeat, there are at
+    /// most 255 views and `coarseSize` is at least 32.
+    public init(regions: [ViewRegion], orientations: [Dihedral] = [], coarseRegions: [ViewRegion] = [], coarseSize: Int = 128,
                 version: UInt16 = FingerprintViewLayout.unversioned) {
         precondition(regions.first == .full, "a layout starts with the full frame")
-        precondition(regions.count + coarseRegions.count + (mirrorsFullFrame ? 1 : 0) <= 255
+        precondition(!orientations.contains(.original) && Set(orientations).count == orientations.count,
+                     "orientations are the extra ones, each once")
+        precondition(regions.count * (1 + orientations.count) + coarseRegions.count <= 255
                      && (regions + coarseRegions).allSatisfy(\.isValid), "layout regions must be valid, at most 255 views")
         precondition(coarseSize >= 32, "coarse views need at least 32 pixels per side")
         self.regions = regions
-        self.mirrorsFullFrame = mirrorsFullFrame
+        self.orientations = orientations
         self.coarseRegions = coarseRegions
         self.coarseSize = coarseSize
         self.version = version
     }
 
-    /// The region of every view in fingerprint order (the mirrored full frame, if any, as
-    /// ``ViewRegion/full``). O(views).
-    public var viewRegions: [ViewRegion] { [.full] + (mirrorsFullFrame ? [.full] : []) + regions.dropFirst() + coarseRegions }
+    /// The region of every view in fingerprint order (an oriented view's region is where
+    /// its region lies in the transformed image, ``Dihedral/transform(_:)``). O(views).
+    public var viewRegions: [ViewRegion] {
+        regions.flatMap { region in [region] + orientations.map { $0.transform(region) } } + coarseRegions
+    }
 
     /// Number of views a fingerprint of this layout has.
-    public var viewCount: Int { regions.count + (mirrorsFullFrame ? 1 : 0) + coarseRegions.count }
+    public var viewCount: Int { regions.count * (1 + orientations.count) + coarseRegions.count }
 
     /// A centred square-ish crop keeping `fraction` of the width and of the height.
     public static func centre(_ fraction: Float) -> ViewRegion {
@@ -99,10 +105,20 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
         coarseRegions: grid(0.75, steps: 5).filter { $0 != centre(0.75) },
         coarseSize: 128, version: catalogVersion)
 
-    /// Default for queries (4 views): the full frame, its left–right mirror (a flipped
-    /// photo meets the catalog's full frame) and centre crops keeping 85 % and 70 % of
-    /// each side, so that a catalog image shown with a margin of foreign pixels
-    /// (screenshot UI) around it still lands near the catalog's full-frame view.
-    public static let query = FingerprintViewLayout(regions: [.full, centre(0.85), centre(0.7)], mirrorsFullFrame: true,
-                                                    version: catalogVersion)
+    /// Default for queries: ``query(orientations:)`` with every orientation (24 views).
+    public static let query = queryLayout(.all)
+
+    /// Glimpse's query layout: the full frame and centre crops keeping 85 % and 70 % of each
+    /// side, so that a catalog image shown with a margin of foreign pixels (screenshot UI)
+    /// around it still lands near the catalog's full-frame view; each of them also in the
+    /// extra orientations `orientations` asks for (derived, almost free): 3 views upright,
+    /// 6 with the mirror, 24 with all eight orientations.
+    public static func query(orientations: QueryOrientations) -> FingerprintViewLayout {
+        queryLayout(orientations)
+    }
+
+    private static func queryLayout(_ orientations: QueryOrientations) -> FingerprintViewLayout {
+        FingerprintViewLayout(regions: [.full, centre(0.85), centre(0.7)], orientations: orientations.extraTransforms,
+                              version: catalogVersion)
+    }
 }

@@ -52,7 +52,7 @@ public struct Fingerprinter: Sendable {
         fingerprint(of: buffer, layout: layout)
     }
 
-    /// The views of ``queryLayout`` (by default the full frame, its mirror and two centre crops).
+    /// The views of ``queryLayout`` (by default the full frame and two centre crops, each in all eight orientations).
     public func queryFingerprint(of buffer: PixelBuffer) -> Fingerprint {
         fingerprint(of: buffer, layout: queryLayout)
     }
@@ -104,15 +104,14 @@ public struct Fingerprinter: Sendable {
         var views: [FingerprintView] = []
         views.reserveCapacity(layout.viewCount)
         for (i, region) in layout.regions.enumerated() {
-            views += self.views(luma, region, rect(region, luma), histograms[i], &workspace,
-                                mirrored: i == 0 && layout.mirrorsFullFrame)
+            views += self.views(luma, region, rect(region, luma), histograms[i], &workspace, orientations: layout.orientations)
         }
         if !layout.coarseRegions.isEmpty {
             let coarse = ImageKernels.areaResample(luma, width: min(luma.width, layout.coarseSize),
                                                    height: min(luma.height, layout.coarseSize), using: instructionSet)
             for (k, region) in layout.coarseRegions.enumerated() {
                 views += self.views(coarse, region, rect(region, coarse), histograms[layout.regions.count + k], &workspace,
-                                    mirrored: false)
+                                    orientations: [])
             }
         }
         return Fingerprint(views: views, layoutVersion: layout.version)
@@ -127,10 +126,10 @@ public struct Fingerprinter: Sendable {
         return (color, ImageKernels.luma(of: color, using: instructionSet))
     }
 
-    /// One view of a luma plane (the working one or the coarse one); with `mirrored`, also
-    /// the left–right mirrored view, derived from the same transforms.
+    /// One view of a luma plane (the working one or the coarse one), followed by the same
+    /// view in each of `orientations`, derived from the same transforms.
     private func views(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ histogram: ColorHistogram,
-                       _ workspace: inout PDQHasher.Workspace, mirrored: Bool) -> [FingerprintView] {
+                       _ workspace: inout PDQHasher.Workspace, orientations: [Dihedral]) -> [FingerprintView] {
         let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, workspace: &workspace)
         let codes = PerceptualHashes.codes(luma: luma, region: rect, using: instructionSet)
         let dct = PerceptualHashes.dctCoefficients(block32x32: codes.block, using: instructionSet)
@@ -142,8 +141,9 @@ public struct Fingerprinter: Sendable {
             pHash: PerceptualHashes.dctHash(coefficients: dct),
             pdq: pdq.hash, quality: flat ? 0 : pdq.quality,
             histogram: histogram)
-        guard mirrored else { return [view] }
-        return [view, view.mirrored(pdq: pdq.hash(for: .flipY),
-                                    pHash: PerceptualHashes.dctHash(coefficients: PerceptualHashes.mirroredDCT(dct)))]
+        return [view] + orientations.map { transform in
+            view.transformed(by: transform, pdq: pdq.hash(for: transform),
+                             pHash: PerceptualHashes.dctHash(coefficients: transform.transformDCT(dct, side: 8)))
+        }
     }
 }

@@ -157,6 +157,63 @@ public enum HammingScan {
         }
     }
 
+    // MARK: - PDQ word planes, many queries per pass
+
+    /// Most query codes one ``forEachPlaneMatch(of:planes:stride:count:maxDistance:using:_:)`` kernel
+    /// call compares at once (more are split into several passes over the codes).
+    public static let maximumQueriesPerPass = Int(GLIMPSE_PLANE_SCAN_MAX_QUERIES)
+
+    /// Calls `body(index, query, distance)` for every 256-bit code within `maxDistance` bits
+    /// of any of `queries`, codes in index order and, for one code, queries in order.
+    ///
+    /// `planes` holds the codes as four word planes (struct of arrays): word `w` of code `i`
+    /// is `planes[w * stride + i]` (`stride` ≥ `count`; a sub-range of a larger set of planes
+    /// is the same buffer rebased at its first code, with the full set's stride), so the kernel loads each word of 4 (AVX2) or 8 (AVX-512)
+    /// consecutive codes with one vector load and compares them with every query before moving
+    /// on: one pass over the codes' memory however many queries there are (up to
+    /// ``maximumQueriesPerPass``; more take one pass per group). Same hits on every path.
+    ///
+    /// - Complexity: O(count × queries) popcounts, reading `32 × count` bytes once per group
+    ///   of queries, plus O(1) per hit.
+    /// - Precondition: `stride >= count` and `planes.count >= 3 * stride + count`.
+    public static func forEachPlaneMatch(
+        of queries: [PDQHash], planes: UnsafeBufferPointer<UInt64>, stride: Int, count: Int, maxDistance: Int,
+        using isa: InstructionSet = .best, _ body: (_ index: Int, _ query: Int, _ distance: Int) -> Void
+    ) {
+        precondition(stride >= count && planes.count >= 3 * stride + count,
+                     "four word planes of \(count) codes, stride \(stride), need \(3 * stride + count) words, got \(planes.count)")
+        guard count > 0, maxDistance >= 0, !queries.isEmpty, let base = planes.baseAddress else { return }
+        let radius = Int32(min(maxDistance, 256))
+        var groupStart = 0
+        while groupStart < queries.count {
+            let group = Array(queries[groupStart..<min(queries.count, groupStart + maximumQueriesPerPass)])
+            var words: [UInt64] = []
+            words.reserveCapacity(4 * group.count)
+            for query in group { query.appendWords(to: &words) }
+            let capacity = candidateCapacity + 8 * group.count // GLIMPSE_PLANE_SCAN_MIN_CAPACITY
+            withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { indices in
+                withUnsafeTemporaryAllocation(of: UInt16.self, capacity: capacity) { queryIndices in
+                    withUnsafeTemporaryAllocation(of: UInt16.self, capacity: capacity) { distances in
+                        words.withUnsafeBufferPointer { q in
+                            var start = 0, scanned = 0
+                            while start < count {
+                                let n = min(count - start, maximumKernelSpan)
+                                let found = glimpse_pdq_planes_within(
+                                    isa.code, q.baseAddress, group.count, radius, base + start, stride, n,
+                                    indices.baseAddress, queryIndices.baseAddress, distances.baseAddress, capacity, &scanned)
+                                for k in 0..<found {
+                                    body(start + Int(indices[k]), groupStart + Int(queryIndices[k]), Int(distances[k]))
+                                }
+                                start += max(scanned, 1)
+                            }
+                        }
+                    }
+                }
+            }
+            groupStart += group.count
+        }
+    }
+
     // MARK: - shared selection
 
     /// One call of a `glimpse_hamming*_within` kernel: codes `start ..< start + n`, radius
@@ -289,5 +346,16 @@ extension ColorHistogram {
     /// Appends the 64 bins to a histogram buffer (the layout ``HistogramScan`` reads).
     public func appendBins(to buffer: inout [UInt8]) {
         withUnsafeBytes(of: packed) { buffer.append(contentsOf: $0) }
+    }
+}
+
+/// A fast 64-bit checksum of a byte range (damage detection of stored images such as the
+/// visual-index snapshot; not cryptographic): 8 lanes of 32×32-bit multiply-accumulate,
+/// scrambled every kilobyte, the same value on every instruction set.
+public enum Checksum64 {
+    /// The checksum of `bytes`. O(n), memory-bandwidth bound on the vector paths.
+    public static func of(_ bytes: UnsafeRawBufferPointer, using isa: InstructionSet = .best) -> UInt64 {
+        guard let base = bytes.baseAddress else { return glimpse_checksum64(isa.code, nil, 0) }
+        return glimpse_checksum64(isa.code, base, bytes.count)
     }
 }

@@ -141,47 +141,12 @@ public struct PDQHasher: Sendable {
     }
 }
 
-/// The eight symmetries of a square (rotations and flips), named as PDQ names them.
-public enum Dihedral: String, Sendable, Hashable, CaseIterable {
-    /// The image as it is.
-    case original
-    /// Rotated 90° counter-clockwise (PDQ `Rotate90`).
-    case rotate90
-    /// Rotated 180°.
-    case rotate180
-    /// Rotated 270° counter-clockwise, i.e. 90° clockwise (PDQ `Rotate270`).
-    case rotate270
-    /// Mirrored top to bottom (PDQ `FlipX`).
-    case flipX
-    /// Mirrored left to right (PDQ `FlipY`).
-    case flipY
-    /// Mirrored about the main diagonal (transposed, PDQ `FlipPlus1`).
-    case flipPlus1
-    /// Mirrored about the anti-diagonal (PDQ `FlipMinus1`).
-    case flipMinus1
-}
-
 extension PDQHasher.Result {
     /// The hash the reference computes for the transformed image, derived from this
-    /// DCT alone (sign flips of odd frequencies and a transpose), as PDQ does. O(256 log 256).
+    /// DCT alone (sign flips of odd frequencies and a transpose, ``Dihedral/transformDCT(_:side:)``),
+    /// as PDQ does. O(256 log 256).
     public func hash(for transform: Dihedral) -> PDQHash {
-        var b = [Float](repeating: 0, count: 256)
-        for i in 0..<16 {
-            for j in 0..<16 {
-                let a = coefficients[i * 16 + j]
-                switch transform {
-                case .original: b[i * 16 + j] = a
-                case .rotate90: b[j * 16 + i] = (j & 1) == 1 ? a : -a
-                case .rotate180: b[i * 16 + j] = ((i + j) & 1) == 1 ? -a : a
-                case .rotate270: b[j * 16 + i] = (i & 1) == 1 ? a : -a
-                case .flipX: b[i * 16 + j] = (i & 1) == 1 ? a : -a
-                case .flipY: b[i * 16 + j] = (j & 1) == 1 ? a : -a
-                case .flipPlus1: b[j * 16 + i] = a
-                case .flipMinus1: b[j * 16 + i] = ((i + j) & 1) == 1 ? -a : a
-                }
-            }
-        }
-        return PDQHasher.bits(of: b)
+        PDQHasher.bits(of: transform.transformDCT(coefficients, side: 16))
     }
 
     /// All eight dihedral hashes, in ``Dihedral/allCases`` order.

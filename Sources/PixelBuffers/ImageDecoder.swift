@@ -200,6 +200,10 @@ public struct ImageDecoder: Sendable {
         case GLIMPSE_ERR_UNRECOGNIZED: return .unrecognisedFormat(source: source, detail: reason)
         case GLIMPSE_ERR_TRUNCATED: return .truncated(source: source, format: format, reason: reason)
         case GLIMPSE_ERR_UNSUPPORTED: return .unsupported(source: source, format: format, reason: reason)
+        case GLIMPSE_ERR_TOO_LARGE where info.width == 0 || info.height == 0:
+            // The codec refused the header before it declared a size (libjpeg: a side over
+            // 65,500 pixels): its own message says what, "declared 0x0" would not.
+            return .unsupported(source: source, format: format, reason: reason)
         case GLIMPSE_ERR_TOO_LARGE:
             return .tooLarge(source: source, width: Int(info.width), height: Int(info.height), limit: limit)
         case GLIMPSE_ERR_REGION:

@@ -1,4 +1,5 @@
 import Foundation
+import PixelBuffers
 
 /// The format of batch match rows.
 public enum MatchOutputFormat: String, Sendable, Hashable, CaseIterable {
@@ -71,26 +72,31 @@ public final class MatchResultFile {
         if manager.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard !isDirectory.boolValue else { throw .resultsFile(path, reason: "is a folder, not a results file") }
             let data: Data
-            do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-                throw .resultsFile(path, reason: "cannot read results file: \((error as NSError).localizedDescription)")
+            // A regular file only (a FIFO is refused, never opened blocking).
+            do { data = Data(try FileBytes.contents(ofFile: path)) } catch {
+                guard case .unreadableFile(_, let reason) = error else { throw .resultsFile(path, reason: error.description) }
+                throw .resultsFile(path, reason: "cannot read results file: \(reason)")
             }
-            // Complete lines only: everything up to the last newline.
-            let complete = data.lastIndex(of: UInt8(ascii: "\n")).map { data.startIndex..<($0 + 1) } ?? data.startIndex..<data.startIndex
-            keepBytes = complete.count
-            // A partial last line is an interrupted row only if it starts like one.
-            let tail = String(decoding: data[complete.upperBound...], as: UTF8.self)
+            // Complete rows only: everything up to the last newline that ends a row (in CSV
+            // a newline inside a quoted field, RFC 4180, belongs to the row).
+            let rows = Self.rowRanges(data, format: format)
+            keepBytes = rows.completeBytes
+            // A partial last row is an interrupted row only if it starts like one.
+            let tail = String(decoding: data[(data.startIndex + keepBytes)...], as: UTF8.self)
             if !tail.isEmpty && !format.couldStartRow(tail, afterHeader: keepBytes > 0) {
                 throw .resultsFile(path, reason: "last line is not a glimpse match \(format.rawValue) row; use another --out or --format")
             }
-            let text = String(decoding: data[complete], as: UTF8.self)
-            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).dropLast().enumerated() {
-                let line = String(line.hasSuffix("\r") ? line.dropLast() : line)
+            var lineNumber = 1
+            for (number, range) in rows.rows.enumerated() {
+                var line = String(decoding: data[range], as: UTF8.self)
+                if line.hasSuffix("\r") { line.removeLast() }
+                defer { lineNumber += 1 + data[range].count(where: { $0 == UInt8(ascii: "\n") }) }
                 if format == .csv && number == 0 && line == PhotoMatchRecord.csvHeader {
                     needsHeader = false
                     continue
                 }
                 guard let record = format.record(line) else {
-                    throw .resultsFile(path, reason: "line \(number + 1) is not a glimpse match \(format.rawValue) row; use another --out or --format")
+                    throw .resultsFile(path, reason: "line \(lineNumber) is not a glimpse match \(format.rawValue) row; use another --out or --format")
                 }
                 records.append(record)
             }
@@ -116,6 +122,26 @@ public final class MatchResultFile {
 
     deinit {
         try? handle.close()
+    }
+
+    /// The byte ranges of the complete rows of `data` (newline excluded) and how many
+    /// bytes they span with their newlines. A row ends at a newline; in CSV, not at one
+    /// inside a quoted field (RFC 4180: a quote toggles quoting, `""` toggles twice).
+    /// O(bytes).
+    static func rowRanges(_ data: Data, format: MatchOutputFormat) -> (rows: [Range<Data.Index>], completeBytes: Int) {
+        var rows: [Range<Data.Index>] = []
+        var start = data.startIndex
+        var inQuotes = false
+        for index in data.indices {
+            let byte = data[index]
+            if format == .csv && byte == UInt8(ascii: "\"") {
+                inQuotes.toggle()
+            } else if byte == UInt8(ascii: "\n") && !inQuotes {
+                rows.append(start..<index)
+                start = index + 1
+            }
+        }
+        return (rows, start - data.startIndex)
     }
 
     /// The photos already written, for skipping them.

@@ -14,12 +14,14 @@ public struct PreparedSearchIndex: Sendable {
     /// Number of landmarks with at least one searchable view.
     public var landmarkCount: Int { state.index.landmarkIDs.count }
 
-    /// Reads one consistent version of `store` and builds its index.
+    /// Reads one consistent version of `store` and builds its index, or maps it from the
+    /// snapshot at `snapshotPath` when that is sound and current (``VisualIndexSnapshot``).
     ///
-    /// - Complexity: O(views + collection memberships), plus decoding the stored fingerprints.
+    /// - Complexity: O(views + collection memberships), plus decoding the stored fingerprints;
+    ///   O(1) plus page faults when mapped from a current snapshot.
     /// - Throws: ``CatalogStoreError`` when the store fails or keeps changing while read.
-    public static func build(from store: any EntityStore,
+    public static func build(from store: any EntityStore, snapshotPath: String? = nil,
                              minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) throws(CatalogStoreError) -> PreparedSearchIndex {
-        PreparedSearchIndex(state: try SearchIndexCache.build(store: store, minimumViewQuality: minimumViewQuality))
+        PreparedSearchIndex(state: try SearchIndexCache.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath))
     }
 }

@@ -1,19 +1,21 @@
 import Catalog
 
-/// What queries share for one catalog version: the visual index and collection
-/// membership, built once per version, plus the most recent complete rankings so that
+/// What queries share for one catalog version: the visual index (with collection
+/// membership), loaded once per version, plus the most recent complete rankings so that
 /// "more results" pages do not rescan.
+///
+/// Cold start: with a snapshot path, the index of the current version is memory-mapped from
+/// the snapshot beside the catalog when it is sound and current (``VisualIndexSnapshot``), so
+/// the first query does not pay for reading every fingerprint; otherwise it is built from the
+/// catalog and the snapshot rewritten (when the folder is writable).
 actor SearchIndexCache {
     struct State: Sendable {
         var index: VisualIndex
-        /// Landmark id → ids of the live collections holding it, sorted.
-        var collectionsByLandmark: [String: [String]]
-        /// Layout version → how many indexed reference images have fingerprints of it.
-        var fingerprintLayoutVersions: [UInt16: Int] = [:]
     }
 
     private let store: any EntityStore
     private let minimumViewQuality: Int
+    private let snapshotPath: String?
     private var state: State?
     /// When set, ``current()`` always answers this state and never reads the store's
     /// version (a server's index, swapped from outside; see ``PreparedSearchIndex``).
@@ -27,9 +29,10 @@ actor SearchIndexCache {
         var configuration: SearchConfiguration
     }
 
-    init(store: any EntityStore, minimumViewQuality: Int, rankingCapacity: Int = 16) {
+    init(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil, rankingCapacity: Int = 16) {
         self.store = store
         self.minimumViewQuality = minimumViewQuality
+        self.snapshotPath = snapshotPath
         self.pinned = nil
         self.rankingCapacity = max(1, rankingCapacity)
     }
@@ -39,40 +42,27 @@ actor SearchIndexCache {
     init(store: any EntityStore, pinned state: State, rankingCapacity: Int) {
         self.store = store
         self.minimumViewQuality = state.index.minimumViewQuality
+        self.snapshotPath = nil
         self.pinned = state
         self.rankingCapacity = max(1, rankingCapacity)
     }
 
-    /// The state for the store's current version, rebuilt when the catalog changed.
+    /// The state for the store's current version, reloaded when the catalog changed.
     func current() throws(CatalogStoreError) -> State {
         if let pinned { return pinned }
         let version = try store.catalogVersion()
         if let state, state.index.version == version { return state }
-        let built = try Self.build(store: store, minimumViewQuality: minimumViewQuality)
+        let built = try Self.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath)
         state = built
         rankings.removeAll()
         return built
     }
 
-    /// Reads one consistent catalog version and builds its state. O(views + memberships).
-    static func build(store: any EntityStore, minimumViewQuality: Int) throws(CatalogStoreError) -> State {
-        // Read fingerprints and collections; retry if the catalog moved in between.
-        for _ in 0..<3 {
-            let snapshot = try store.fingerprintSnapshot()
-            let collections = try store.allCollections()
-            guard try store.catalogVersion() == snapshot.version else { continue }
-            var byLandmark: [String: [String]] = [:]
-            for collection in collections {
-                for id in collection.landmarkIDs { byLandmark[id, default: []].append(collection.id) }
-            }
-            var versions: [UInt16: Int] = [:]
-            for entry in snapshot.entries {
-                for fingerprint in entry.fingerprints { versions[fingerprint.layoutVersion, default: 0] += 1 }
-            }
-            return State(index: VisualIndex(snapshot: snapshot, minimumViewQuality: minimumViewQuality), collectionsByLandmark: byLandmark,
-                         fingerprintLayoutVersions: versions)
-        }
-        throw .database("building the visual index", reason: "the catalog kept changing while it was read")
+    /// One consistent catalog version's state: memory-mapped from the snapshot at
+    /// `snapshotPath` when it is sound and current, otherwise built from the catalog (and the
+    /// snapshot rewritten when the folder is writable). O(views) when built, O(1) when mapped.
+    static func build(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil) throws(CatalogStoreError) -> State {
+        State(index: try VisualIndexSnapshot.refresh(store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality).index)
     }
 
     /// The cached ranking for `key`, marked most recently used.

@@ -20,15 +20,17 @@ extension VisualIndex {
 
     /// Finds every landmark whose best view pair scores at least `minimumScore`.
     ///
-    /// Pairs compared: the query's first (full-frame) view against every catalog view
-    /// (finds a query that is a crop of a catalog image), and each further query view
-    /// (inner crops) against catalog full-frame views only (finds a catalog image shown
+    /// Pairs compared: the query's full-frame views (the full frame in each orientation the
+    /// query layout derived) against every catalog view (finds a query that is a crop of a
+    /// catalog image, in any orientation), and its other views (inner crops, in each
+    /// orientation) against catalog full-frame views only (finds a catalog image shown
     /// with foreign margins). Query views below ``minimumViewQuality`` are skipped; a query
     /// with no informative view matches nothing.
     ///
     /// Stage 1 compares the PDQ distance of every view with the radius inside the SIMD kernel
-    /// of ``HammingScan/forEachMatch(of:in:maxDistance:using:_:)-(PDQHash,_,_,_,_)`` (32 bytes
-    /// read per view, nothing written per rejected view: the scan is memory-bound). Views within
+    /// of ``HammingScan/forEachPlaneMatch(of:planes:stride:count:maxDistance:using:_:)`` over the
+    /// index's PDQ word planes (32 bytes read per view, all query views of a pass compared in
+    /// the same pass, nothing written per rejected view). Views within
     /// ``SimilarityScoring/candidatePDQRadius`` then get their pHash, dHash and histogram
     /// distances and the exact fused score. Cost: O(views + full views × extra query
     /// views); see the benchmark for figures.
@@ -43,66 +45,112 @@ extension VisualIndex {
         _ query: Fingerprint, scoring: SimilarityScoring = .default, minimumScore: Double,
         deadline: ContinuousClock.Instant? = nil, limit: Int = .max, using isa: InstructionSet = .best
     ) -> IndexSearchOutcome {
-        var best: [Int32: LandmarkMatch] = [:]
+        var best: [Int32: Candidate] = [:]
         var compared = 0
         var partial = false
         let informative = query.views.indices.filter { query.views[$0].quality >= minimumViewQuality }
         let radius = max(0, min(256, scoring.candidatePDQRadius))
-        let clock = ContinuousClock()
+        // Pass 1: every informative full-frame view (the upright frame and its other
+        // orientations) against every view; pass 2: every other informative view (inner
+        // crops) against the full-frame views; each pass reads the catalog once.
+        let passes: [(queries: [Int], fullOnly: Bool)] = [
+            (informative.filter { query.views[$0].region == .full }, false),
+            (informative.filter { query.views[$0].region != .full }, true),
+        ]
 
-        passes: for queryIndex in informative {
-            let view = query.views[queryIndex]
-            let fullOnly = queryIndex != informative.first || view.region != .full
-            let pdqCodes = fullOnly ? fullPDQWords : pdqWords
-            let count = pdqCodes.count / 4
-            var start = 0
-            while start < count {
-                if let deadline, clock.now >= deadline {
-                    partial = true
-                    break passes
-                }
-                let n = min(Self.chunkSize, count - start)
-                // The radius test runs inside the SIMD kernel; only views within it come out.
-                pdqCodes.withUnsafeBufferPointer { all in
-                    HammingScan.forEachMatch(of: view.pdq, in: UnsafeBufferPointer(rebasing: all[(4 * start)..<(4 * (start + n))]),
-                                             maxDistance: radius, using: isa) { i, distance in
-                        let viewIndex = fullOnly ? Int(fullViews[start + i]) : start + i
-                        consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: view, pdq: distance,
-                                 scoring: scoring, minimumScore: minimumScore, best: &best)
-                    }
-                }
-                compared += n
-                start += n
+        for pass in passes where !pass.queries.isEmpty {
+            let codes = pass.queries.map { query.views[$0].pdq }
+            let subsetCount = pass.fullOnly ? fullViewCount : viewCount
+            let scanned = scan(codes, in: pass.fullOnly ? .fullFrames : .all, maxDistance: radius, deadline: deadline, using: isa) { q, viewIndex, distance in
+                let queryIndex = pass.queries[q]
+                consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: distance,
+                         scoring: scoring, minimumScore: minimumScore, best: &best)
             }
+            compared += scanned * codes.count
+            if scanned < subsetCount { partial = true; break }
         }
-        var matches = best.sorted { ($0.value.score, $1.key) > ($1.value.score, $0.key) }.map(\.value)
+        var matches = best.sorted { ($0.value.match.score, $1.key) > ($1.value.match.score, $0.key) }.map(\.value.match)
         if matches.count > limit { matches.removeSubrange(limit...) }
         return IndexSearchOutcome(matches: matches, isPartial: partial, comparedPairs: compared, queryIsInformative: !informative.isEmpty)
     }
 
-    /// Scores one candidate pair (within the PDQ radius) exactly and keeps it if it is its landmark's best so far
-    /// (earlier pairs win ties, so the outcome does not depend on anything but scan order).
+    /// Which catalog views a stage-1 scan compares query codes with.
+    public enum ViewSubset: Sendable, Hashable {
+        /// Every view (view numbers 0 ..< ``viewCount``).
+        case all
+        /// The full-frame views only (reported by their view numbers).
+        case fullFrames
+    }
+
+    /// Stage 1 alone, for callers with their own scoring (several query views × dihedral
+    /// orientations): calls `body(query, view, distance)` for every (query code, catalog
+    /// view) pair within `maxDistance` PDQ bits, reading the catalog's PDQ planes once for
+    /// all `codes` (``HammingScan/forEachPlaneMatch(of:planes:stride:count:maxDistance:using:_:)``).
+    /// Hits come in chunks of ``chunkSize`` views, within a chunk view-major then query
+    /// order; `view` is a view number (for ``ViewSubset/fullFrames`` too).
+    ///
+    /// - Complexity: O(views in the subset × codes) popcounts, 32 bytes read per view per
+    ///   group of up to ``HammingScan/maximumQueriesPerPass`` codes, plus O(1) per hit.
+    /// - Returns: the number of views of the subset scanned: all of them, or fewer when
+    ///   `deadline` passed between two chunks.
+    @discardableResult
+    public func scan(
+        _ codes: [PDQHash], in subset: ViewSubset, maxDistance: Int, deadline: ContinuousClock.Instant? = nil,
+        using isa: InstructionSet = .best, _ body: (_ query: Int, _ view: Int, _ distance: Int) -> Void
+    ) -> Int {
+        let fullOnly = subset == .fullFrames
+        let planes = fullOnly ? fullPDQPlanes : pdqPlanes
+        let count = fullOnly ? fullViewCount : viewCount
+        let fullViews = self.fullViews
+        let clock = ContinuousClock()
+        var start = 0
+        while start < count {
+            if let deadline, clock.now >= deadline { return start }
+            let n = min(Self.chunkSize, count - start)
+            // The chunk's planes are the same four planes offset by `start` (stride `count`).
+            HammingScan.forEachPlaneMatch(of: codes, planes: UnsafeBufferPointer(rebasing: planes[start...]), stride: count, count: n,
+                                          maxDistance: maxDistance, using: isa) { i, q, distance in
+                body(q, fullOnly ? Int(fullViews[start + i]) : start + i, distance)
+            }
+            start += n
+        }
+        return count
+    }
+
+    /// A landmark's best pair so far and where it came from (for the tie rule).
+    struct Candidate {
+        var match: LandmarkMatch
+        var viewIndex: Int
+    }
+
+    /// Scores one candidate pair (within the PDQ radius) exactly and keeps it if it is its landmark's best so far.
+    /// Equal scores go to the pair with the lower (query view, catalog view) numbers, the order a one-query-at-a-time
+    /// scan meets them in, so the outcome depends neither on the order hits arrive in nor on the instruction set.
     @inline(__always)
     private func consider(
         viewIndex: Int, queryIndex: Int, queryView: FingerprintView, pdq: Int,
-        scoring: SimilarityScoring, minimumScore: Double, best: inout [Int32: LandmarkMatch]
+        scoring: SimilarityScoring, minimumScore: Double, best: inout [Int32: Candidate]
     ) {
         let pHash = (queryView.pHash ^ pHashes[viewIndex]).nonzeroBitCount
         let dHash = (queryView.dHash ^ dHashes[viewIndex]).nonzeroBitCount
-        let histogram = histograms.withUnsafeBufferPointer { rows in
-            withUnsafeBytes(of: queryView.histogram.packed) { q in
-                var sum: Int32 = 0
-                let base = 64 * viewIndex
-                for k in 0..<64 { sum &+= abs(Int32(q[k]) &- Int32(rows[base + k])) }
-                return Int(sum)
-            }
+        let rows = histograms
+        let histogram = withUnsafeBytes(of: queryView.histogram.packed) { q in
+            var sum: Int32 = 0
+            let base = 64 * viewIndex
+            for k in 0..<64 { sum &+= abs(Int32(q[k]) &- Int32(rows[base + k])) }
+            return Int(sum)
         }
         let score = scoring.score(pdq: pdq, pHash: pHash, dHash: dHash, histogram: histogram)
         guard score >= minimumScore else { return }
         let owner = owners[viewIndex]
-        if let current = best[owner], current.score >= score { return }
-        best[owner] = LandmarkMatch(
-            landmarkID: landmarkIDs[Int(owner)], score: score, pdqDistance: pdq, pHashDistance: pHash, dHashDistance: dHash,
-            histogramDistance: histogram, queryViewIndex: queryIndex, catalogRegion: regions[viewIndex])
+        if let current = best[owner] {
+            if current.match.score > score { return }
+            if current.match.score == score && (current.match.queryViewIndex, current.viewIndex) < (queryIndex, viewIndex) { return }
+        }
+        best[owner] = Candidate(
+            match: LandmarkMatch(
+                landmarkID: landmarkID(Int(owner)), score: score, pdqDistance: pdq, pHashDistance: pHash, dHashDistance: dHash,
+                histogramDistance: histogram, queryViewIndex: queryIndex, catalogRegion: region(ofView: viewIndex)),
+            viewIndex: viewIndex)
     }
 }

@@ -1,43 +1,125 @@
 import Catalog
 import Fingerprints
 
-/// Every searchable view of a catalog in contiguous struct-of-arrays memory: PDQ words
-/// (4 × UInt64 per view, the array the scan streams through), pHashes, dHashes, 64-byte
-/// histograms, regions and the owning landmark, plus a contiguous copy of the full-frame
-/// views' PDQ words. Built once per catalog version
-/// and immutable afterwards, so it is shared freely between concurrent queries.
+/// Every searchable view of a catalog in contiguous struct-of-arrays memory: the PDQ codes
+/// as four word planes (word w of every view back to back, what the scan streams through),
+/// pHashes, dHashes, 64-byte histograms, region numbers and the owning landmark, a compact
+/// copy of the full-frame views' PDQ planes, landmark ids and collection membership. One
+/// byte image (``VisualIndexLayout``) either built in memory from the catalog or
+/// memory-mapped from a snapshot file (``VisualIndexSnapshot``); the two are identical byte
+/// for byte. Immutable, so it is shared freely between concurrent queries.
 ///
 /// Views with quality below ``minimumViewQuality`` (blank, uniform images) are left out,
 /// so they can never match anything. Landmarks are numbered in id order and
 /// their views are stored consecutively, so ties resolve by id without string compares.
 ///
-/// Memory: about 120 bytes per view (1,000,000 views ≈ 120 MB).
+/// Memory: 120 bytes per view (32 PDQ, 8 pHash, 8 dHash, 64 histogram, 4 owner, 4 region)
+/// plus 36 bytes per full-frame view and the landmark ids: 1,000,000 views of the default
+/// 31-view layout ≈ 122 MB (``bytesUsed``).
 public struct VisualIndex: Sendable {
     /// The catalog state the index was built from.
     public let version: CatalogVersion
-    /// Landmarks with at least one searchable view, sorted by id; a view's owner is an
-    /// index into this array.
-    public let landmarkIDs: [String]
-
-    let pdqWords: [UInt64]
-    let pHashes: [UInt64]
-    let dHashes: [UInt64]
-    let histograms: [UInt8]
-    let owners: [Int32]
-    let regions: [ViewRegion]
-    /// PDQ words of the full-frame views only (what a query's inner crops are compared with).
-    let fullPDQWords: [UInt64]
-    /// For each full-frame view, its index in the arrays above.
-    let fullViews: [Int32]
-
     /// Least PDQ quality of an indexed view (see ``SimilarityScoring/minimumViewQuality``);
     /// searches skip query views below it too.
     public let minimumViewQuality: Int
 
+    let storage: VisualIndexStorage
+    let layout: VisualIndexLayout
+
     /// Number of searchable views.
-    public var viewCount: Int { owners.count }
+    public var viewCount: Int { layout.views }
     /// Number of full-frame views.
-    public var fullViewCount: Int { fullViews.count }
+    public var fullViewCount: Int { layout.fullViews }
+    /// Number of landmarks with at least one searchable view.
+    public var landmarkCount: Int { layout.landmarks }
+    /// Bytes of the index image (everything above: codes, ids, membership). O(1).
+    public var bytesUsed: Int { layout.length }
+
+    /// Landmarks with at least one searchable view, sorted by id; a view's owner is an
+    /// index into this array. O(landmarks): prefer ``landmarkID(_:)``.
+    public var landmarkIDs: [String] { (0..<layout.landmarks).map(landmarkID) }
+
+    // MARK: sections
+
+    @inline(__always) func section<T>(_ offset: Int, _ count: Int, as type: T.Type) -> UnsafeBufferPointer<T> {
+        UnsafeBufferPointer(start: (storage.base + offset).assumingMemoryBound(to: T.self), count: count)
+    }
+    /// PDQ word planes: word w of view i at `pdqPlanes[w * viewCount + i]`.
+    var pdqPlanes: UnsafeBufferPointer<UInt64> { section(layout.pdqPlanes, 4 * layout.views, as: UInt64.self) }
+    /// PDQ word planes of the full-frame views (stride ``fullViewCount``).
+    var fullPDQPlanes: UnsafeBufferPointer<UInt64> { section(layout.fullPDQPlanes, 4 * layout.fullViews, as: UInt64.self) }
+    /// For each full-frame view, its view number.
+    var fullViews: UnsafeBufferPointer<Int32> { section(layout.fullViewNumbers, layout.fullViews, as: Int32.self) }
+    var pHashes: UnsafeBufferPointer<UInt64> { section(layout.pHashes, layout.views, as: UInt64.self) }
+    var dHashes: UnsafeBufferPointer<UInt64> { section(layout.dHashes, layout.views, as: UInt64.self) }
+    var histograms: UnsafeBufferPointer<UInt8> { section(layout.histograms, 64 * layout.views, as: UInt8.self) }
+    var owners: UnsafeBufferPointer<Int32> { section(layout.owners, layout.views, as: Int32.self) }
+    var regionNumbers: UnsafeBufferPointer<UInt32> { section(layout.regionNumbers, layout.views, as: UInt32.self) }
+
+    /// The PDQ hash of view `i`. O(1).
+    func pdq(ofView i: Int) -> PDQHash {
+        let p = pdqPlanes, n = layout.views
+        return PDQHash(words: SIMD4(p[i], p[n + i], p[2 * n + i], p[3 * n + i]))
+    }
+
+    /// The region of view `i`. O(1).
+    func region(ofView i: Int) -> ViewRegion {
+        let table = section(layout.regionTable, 4 * layout.regions, as: Float.self)
+        let r = 4 * Int(regionNumbers[i])
+        return ViewRegion(x: table[r], y: table[r + 1], width: table[r + 2], height: table[r + 3])
+    }
+
+    /// The id of landmark number `owner`. O(id length).
+    public func landmarkID(_ owner: Int) -> String {
+        let offsets = section(layout.landmarkIDOffsets, layout.landmarks + 1, as: UInt32.self)
+        let bytes = section(layout.landmarkIDData, layout.landmarkIDBytes, as: UInt8.self)
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[Int(offsets[owner])..<Int(offsets[owner + 1])]), as: UTF8.self)
+    }
+
+    /// The number of the landmark with this id, or `nil`. O(log landmarks) string compares.
+    public func landmarkNumber(of id: String) -> Int? {
+        var low = 0, high = layout.landmarks
+        while low < high {
+            let mid = (low + high) / 2
+            let probe = landmarkID(mid)
+            if probe == id { return mid }
+            if probe < id { low = mid + 1 } else { high = mid }
+        }
+        return nil
+    }
+
+    /// How many indexed reference images (fingerprints, informative or not) carry each
+    /// fingerprint layout version (``Fingerprint/layoutVersion``). O(distinct versions).
+    public var fingerprintLayoutVersions: [UInt16: Int] {
+        let table = section(layout.layoutVersionTable, 2 * layout.layoutVersions, as: UInt32.self)
+        var out: [UInt16: Int] = [:]
+        for k in 0..<layout.layoutVersions { out[UInt16(truncatingIfNeeded: table[2 * k]), default: 0] += Int(table[2 * k + 1]) }
+        return out
+    }
+
+    /// The ids of the live collections holding landmark number `owner`, sorted by id. O(result).
+    public func collectionIDs(ofLandmark owner: Int) -> [String] {
+        let offsets = section(layout.membershipOffsets, layout.landmarks + 1, as: UInt32.self)
+        let members = section(layout.membershipData, layout.memberships, as: UInt32.self)
+        let idOffsets = section(layout.collectionIDOffsets, layout.collections + 1, as: UInt32.self)
+        let idBytes = section(layout.collectionIDData, layout.collectionIDBytes, as: UInt8.self)
+        return (Int(offsets[owner])..<Int(offsets[owner + 1])).map { k in
+            let c = Int(members[k])
+            return String(decoding: UnsafeBufferPointer(rebasing: idBytes[Int(idOffsets[c])..<Int(idOffsets[c + 1])]), as: UTF8.self)
+        }
+    }
+
+    /// Landmark id → ids of the live collections holding it, for the given landmarks only
+    /// (unknown ids are left out). O(ids × log landmarks).
+    public func collectionsByLandmark(for ids: some Sequence<String>) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for id in ids where out[id] == nil {
+            if let owner = landmarkNumber(of: id) { out[id] = collectionIDs(ofLandmark: owner) }
+        }
+        return out
+    }
+
+    // MARK: building
 
     /// Builds the index from a store snapshot. O(views).
     public init(snapshot: FingerprintSnapshot, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) {
@@ -45,49 +127,162 @@ public struct VisualIndex: Sendable {
     }
 
     /// Builds the index from (landmark id, fingerprints) entries, in any order. Entries
-    /// with the same id are merged. O(views + landmarks log landmarks).
-    public init(version: CatalogVersion, entries: [FingerprintSnapshot.Entry],
+    /// with the same id are merged. `collections` (live collections with their live members)
+    /// gives each landmark's membership. O(views + landmarks log landmarks).
+    public init(version: CatalogVersion, entries: [FingerprintSnapshot.Entry], collections: [CollectionEntity] = [],
                 minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) {
-        self.version = version
-        self.minimumViewQuality = minimumViewQuality
         let sorted = entries.enumerated().sorted { ($0.element.landmarkID, $0.offset) < ($1.element.landmarkID, $1.offset) }.map(\.element)
-        let viewEstimate = sorted.reduce(0) { $0 + $1.fingerprints.reduce(0) { $0 + $1.views.count } }
+        // Pass 1: counts.
+        var views = 0, full = 0
         var ids: [String] = []
-        var pdq: [UInt64] = [], pHash: [UInt64] = [], dHash: [UInt64] = [], histograms: [UInt8] = []
-        var owners: [Int32] = [], regions: [ViewRegion] = []
-        var fullPDQ: [UInt64] = [], fullViews: [Int32] = []
-        pdq.reserveCapacity(4 * viewEstimate)
-        pHash.reserveCapacity(viewEstimate)
-        dHash.reserveCapacity(viewEstimate)
-        histograms.reserveCapacity(64 * viewEstimate)
-        owners.reserveCapacity(viewEstimate)
-        regions.reserveCapacity(viewEstimate)
+        var regionNumbers: [ViewRegion: UInt32] = [:]
+        var regionList: [ViewRegion] = []
+        var layoutVersions: [UInt16: Int] = [:]
         for entry in sorted {
             for fingerprint in entry.fingerprints {
+                layoutVersions[fingerprint.layoutVersion, default: 0] += 1
                 for view in fingerprint.views where view.quality >= minimumViewQuality {
                     if ids.last != entry.landmarkID { ids.append(entry.landmarkID) }
-                    let index = Int32(owners.count)
-                    view.pdq.appendWords(to: &pdq)
-                    pHash.append(view.pHash)
-                    dHash.append(view.dHash)
-                    view.histogram.appendBins(to: &histograms)
-                    owners.append(Int32(ids.count - 1))
-                    regions.append(view.region)
-                    if view.region == .full {
-                        view.pdq.appendWords(to: &fullPDQ)
-                        fullViews.append(index)
+                    views += 1
+                    if view.region == .full { full += 1 }
+                    if regionNumbers[view.region] == nil {
+                        regionNumbers[view.region] = UInt32(regionList.count)
+                        regionList.append(view.region)
                     }
                 }
             }
         }
-        landmarkIDs = ids
-        pdqWords = pdq
-        pHashes = pHash
-        dHashes = dHash
-        self.histograms = histograms
-        self.owners = owners
-        self.regions = regions
-        fullPDQWords = fullPDQ
-        self.fullViews = fullViews
+        let liveCollections = collections.sorted { $0.id < $1.id }
+        var ownerOf: [String: Int] = [:]
+        for (k, id) in ids.enumerated() { ownerOf[id] = k }
+        var membership = [[UInt32]](repeating: [], count: ids.count)
+        for (c, collection) in liveCollections.enumerated() {
+            for member in Set(collection.landmarkIDs) { if let owner = ownerOf[member] { membership[owner].append(UInt32(c)) } }
+        }
+        let memberships = membership.reduce(0) { $0 + $1.count }
+        let layout = VisualIndexLayout(
+            views: views, fullViews: full, landmarks: ids.count, regions: regionList.count, collections: liveCollections.count,
+            memberships: memberships, landmarkIDBytes: ids.reduce(0) { $0 + $1.utf8.count },
+            collectionIDBytes: liveCollections.reduce(0) { $0 + $1.id.utf8.count }, layoutVersions: layoutVersions.count)
+        let storage = VisualIndexStorage(allocating: layout.length)
+        let base = storage.mutableBase
+        func fill<T>(_ offset: Int, _ count: Int, as type: T.Type) -> UnsafeMutablePointer<T> {
+            (base + offset).bindMemory(to: T.self, capacity: count)
+        }
+        // Pass 2: sections.
+        let pdq = fill(layout.pdqPlanes, 4 * views, as: UInt64.self)
+        let fullPDQ = fill(layout.fullPDQPlanes, 4 * full, as: UInt64.self)
+        let fullNumbers = fill(layout.fullViewNumbers, full, as: Int32.self)
+        let pHash = fill(layout.pHashes, views, as: UInt64.self)
+        let dHash = fill(layout.dHashes, views, as: UInt64.self)
+        let histogram = fill(layout.histograms, 64 * views, as: UInt8.self)
+        let owner = fill(layout.owners, views, as: Int32.self)
+        let region = fill(layout.regionNumbers, views, as: UInt32.self)
+        var i = 0, f = 0, landmark = -1
+        var lastID: String?
+        for entry in sorted {
+            for fingerprint in entry.fingerprints {
+                for view in fingerprint.views where view.quality >= minimumViewQuality {
+                    if lastID != entry.landmarkID { landmark += 1; lastID = entry.landmarkID }
+                    for w in 0..<4 { pdq[w * views + i] = view.pdq.words[w] }
+                    pHash[i] = view.pHash
+                    dHash[i] = view.dHash
+                    withUnsafeBytes(of: view.histogram.packed) { (histogram + 64 * i).initialize(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: 64) }
+                    owner[i] = Int32(landmark)
+                    region[i] = regionNumbers[view.region]!
+                    if view.region == .full {
+                        for w in 0..<4 { fullPDQ[w * full + f] = view.pdq.words[w] }
+                        fullNumbers[f] = Int32(i)
+                        f += 1
+                    }
+                    i += 1
+                }
+            }
+        }
+        let table = fill(layout.regionTable, 4 * regionList.count, as: Float.self)
+        for (k, r) in regionList.enumerated() {
+            table[4 * k] = r.x; table[4 * k + 1] = r.y; table[4 * k + 2] = r.width; table[4 * k + 3] = r.height
+        }
+        Self.writeStrings(ids, offsets: fill(layout.landmarkIDOffsets, ids.count + 1, as: UInt32.self),
+                          bytes: fill(layout.landmarkIDData, layout.landmarkIDBytes, as: UInt8.self))
+        Self.writeStrings(liveCollections.map(\.id), offsets: fill(layout.collectionIDOffsets, liveCollections.count + 1, as: UInt32.self),
+                          bytes: fill(layout.collectionIDData, layout.collectionIDBytes, as: UInt8.self))
+        let memberOffsets = fill(layout.membershipOffsets, ids.count + 1, as: UInt32.self)
+        let members = fill(layout.membershipData, memberships, as: UInt32.self)
+        var m = 0
+        for (k, list) in membership.enumerated() {
+            memberOffsets[k] = UInt32(m)
+            for c in list.sorted() { members[m] = c; m += 1 }
+        }
+        memberOffsets[ids.count] = UInt32(m)
+        let versionTable = fill(layout.layoutVersionTable, 2 * layoutVersions.count, as: UInt32.self)
+        for (k, entry) in layoutVersions.sorted(by: { $0.key < $1.key }).enumerated() {
+            versionTable[2 * k] = UInt32(entry.key)
+            versionTable[2 * k + 1] = UInt32(clamping: entry.value)
+        }
+        // Header (the checksum is written with the snapshot).
+        base.storeBytes(of: VisualIndexLayout.magic.littleEndian, toByteOffset: 0, as: UInt64.self)
+        base.storeBytes(of: VisualIndexLayout.formatVersion.littleEndian, toByteOffset: 8, as: UInt32.self)
+        base.storeBytes(of: UInt32(Fingerprint.serializationVersion).littleEndian, toByteOffset: 12, as: UInt32.self)
+        base.storeBytes(of: version.generation.littleEndian, toByteOffset: 32, as: Int64.self)
+        base.storeBytes(of: Int32(clamping: minimumViewQuality).littleEndian, toByteOffset: 40, as: Int32.self)
+        let catalogID = Array(version.catalogID.utf8.prefix(VisualIndexLayout.maximumCatalogIDLength))
+        base.storeBytes(of: UInt32(catalogID.count).littleEndian, toByteOffset: 44, as: UInt32.self)
+        catalogID.withUnsafeBytes { (base + 48).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
+        layout.writeCounts(to: base)
+        self.init(version: version, minimumViewQuality: minimumViewQuality, storage: storage, layout: layout)
     }
+
+    /// Wraps an image already checked (built above, or a validated snapshot).
+    init(version: CatalogVersion, minimumViewQuality: Int, storage: VisualIndexStorage, layout: VisualIndexLayout) {
+        self.version = version
+        self.minimumViewQuality = minimumViewQuality
+        self.storage = storage
+        self.layout = layout
+    }
+
+    private static func writeStrings(_ strings: [String], offsets: UnsafeMutablePointer<UInt32>, bytes: UnsafeMutablePointer<UInt8>) {
+        var position = 0
+        for (k, string) in strings.enumerated() {
+            offsets[k] = UInt32(position)
+            for byte in string.utf8 { bytes[position] = byte; position += 1 }
+        }
+        offsets[strings.count] = UInt32(position)
+    }
+}
+
+/// The immutable bytes of a ``VisualIndex``: a zero-filled, 64-byte-aligned heap block or a
+/// read-only memory map of a snapshot file, released with the last index using it.
+final class VisualIndexStorage: @unchecked Sendable {
+    /// Start of the image (64-byte aligned).
+    let base: UnsafeRawPointer
+    /// Bytes.
+    let count: Int
+    private let release: @Sendable (UnsafeMutableRawPointer, Int) -> Void
+
+    /// A zero-filled heap block of `count` bytes.
+    init(allocating count: Int) {
+        let block = UnsafeMutableRawPointer.allocate(byteCount: max(count, 64), alignment: 64)
+        block.initializeMemory(as: UInt8.self, repeating: 0, count: max(count, 64))
+        base = UnsafeRawPointer(block)
+        self.count = count
+        release = { pointer, _ in pointer.deallocate() }
+    }
+
+    /// Adopts memory that `release` frees (a mapping).
+    init(adopting base: UnsafeRawPointer, count: Int, release: @escaping @Sendable (UnsafeMutableRawPointer, Int) -> Void) {
+        self.base = base
+        self.count = count
+        self.release = release
+    }
+
+    /// Writable view, only while building (before the index is shared).
+    var mutableBase: UnsafeMutableRawPointer { UnsafeMutableRawPointer(mutating: base) }
+
+    /// The checksum of the image as stored in its header (bytes 32 ..< count).
+    func computeChecksum(using isa: InstructionSet = .best) -> UInt64 {
+        Checksum64.of(UnsafeRawBufferPointer(start: base + VisualIndexLayout.checksumStart, count: count - VisualIndexLayout.checksumStart), using: isa)
+    }
+
+    deinit { release(UnsafeMutableRawPointer(mutating: base), count) }
 }

@@ -31,12 +31,16 @@ public final class VisualSearchQuery: Sendable {
     ///
     /// - Parameter fingerprint: how a query's pixels become a fingerprint (normally
     ///   ``ImageFingerprinter/query``'s `fingerprint(of:)`).
-    public init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(),
+    /// - Parameter snapshotPath: where the visual-index snapshot of this catalog lives
+    ///   (``VisualIndexSnapshot/path(forCatalogAt:)``); with it, a cold start maps the index
+    ///   instead of reading every fingerprint, and rewrites a stale one. `nil`: always build
+    ///   in memory.
+    public init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(), snapshotPath: String? = nil,
                 fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
         self.store = store
         self.configuration = configuration
         self.queryFingerprint = fingerprint
-        self.cache = SearchIndexCache(store: store, minimumViewQuality: configuration.scoring.minimumViewQuality)
+        self.cache = SearchIndexCache(store: store, minimumViewQuality: configuration.scoring.minimumViewQuality, snapshotPath: snapshotPath)
     }
 
     /// Creates a query that always searches `prepared` (never rebuilding it when the store
@@ -54,23 +58,32 @@ public final class VisualSearchQuery: Sendable {
     /// Creates a query over `store` that fingerprints query pixels with `fingerprinter`
     /// (by default Glimpse's query layout, ``ImageFingerprinter/query``).
     public convenience init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(),
-                            fingerprinter: ImageFingerprinter = .query) {
-        self.init(store: store, configuration: configuration) { fingerprinter.fingerprint(of: $0) }
+                            snapshotPath: String? = nil, fingerprinter: ImageFingerprinter = .query) {
+        self.init(store: store, configuration: configuration, snapshotPath: snapshotPath) { fingerprinter.fingerprint(of: $0) }
+    }
+
+    /// Loads the visual index of the catalog's current version now (maps the snapshot, or
+    /// builds the index), so that the first page does not pay for it: a server calls it at
+    /// start-up. Pages load it themselves when needed; calling this is never required.
+    ///
+    /// - Throws: ``VisualSearchError/store(_:)`` when the catalog cannot be read.
+    public func prepare() async throws(VisualSearchError) {
+        do { _ = try await cache.current() } catch { throw .store(error) }
     }
 
     /// How many of the catalog's indexed reference images carry fingerprints of a layout
     /// older than `currentVersion` (hand-made, unversioned fingerprints never count; by default this build's,
     /// ``FingerprintViewLayout/catalogVersion``). Such fingerprints are still searched, but
     /// they lack the views newer layouts added; `glimpse index` on the catalog's source
-    /// recomputes them. Reads the index of the current catalog version (built if needed).
+    /// recomputes them. Reads the index of the current catalog version (mapped or built if needed).
     ///
     /// - Throws: ``VisualSearchError/store(_:)`` when the catalog cannot be read.
     public func outdatedFingerprintCount(currentVersion: UInt16 = FingerprintViewLayout.catalogVersion) async throws(VisualSearchError) -> (outdated: Int, total: Int) {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
-        let outdated = state.fingerprintLayoutVersions.filter { $0.key != FingerprintViewLayout.unversioned && $0.key < currentVersion }
-        return (outdated.values.reduce(0, +),
-                state.fingerprintLayoutVersions.values.reduce(0, +))
+        let versions = state.index.fingerprintLayoutVersions
+        let outdated = versions.filter { $0.key != FingerprintViewLayout.unversioned && $0.key < currentVersion }
+        return (outdated.values.reduce(0, +), versions.values.reduce(0, +))
     }
 
     /// One page of results for what the person selected.
@@ -145,7 +158,8 @@ public final class VisualSearchQuery: Sendable {
             do { landmarks = try store.landmarks(ids: outcome.matches.map(\.landmarkID)) } catch { throw .store(error) }
             ranking = SearchRanking.rank(
                 matches: outcome.matches, landmarks: Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
-                labels: labels, collectionsByLandmark: state.collectionsByLandmark, configuration: configuration,
+                labels: labels, collectionsByLandmark: state.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID)),
+                configuration: configuration,
                 isPartial: outcome.isPartial)
             await cache.remember(ranking, for: key)
         }

@@ -10,5 +10,6 @@ public enum GlimpseAPI {
         SearchRoutes(state: state).add(to: router)
         EntityRoutes(state: state).add(to: router)
         AdminRoutes(state: state).add(to: router)
+        PageRoutes().add(to: router)
     }
 }

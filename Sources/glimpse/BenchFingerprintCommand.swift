@@ -19,7 +19,7 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
         shouldDisplay: false
     )
 
-    @Argument(help: "The PNG or JPEG file.")
+    @Argument(help: "The PNG, JPEG, WebP, HEIF or AVIF file.")
     var image: String
 
     @Option(name: .customLong("repeat"), help: "Timed runs, after one warm-up run.")
@@ -31,6 +31,9 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
     @Flag(help: "Time the decode alone (same options), without fingerprinting.")
     var decodeOnly = false
 
+    @Option(help: "The view layout fingerprinted: catalog (31 views, what indexing computes) or query (4 views).")
+    var layout: String = "catalog"
+
     /// The decode size the fingerprint path asks for: the hashes work on a 64×64 (PDQ) or
     /// 32×32 (pHash) grid of each view, and the smallest catalog view (``FingerprintViewLayout/catalog``'s
     /// centre crop) keeps half of each side, so a short side of 256 pixels still gives every
@@ -41,11 +44,17 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
         guard runs > 0, minSide > 0 else {
             throw failure("bench-fingerprint: --repeat and --min-side must be positive")
         }
+        let views: FingerprintViewLayout
+        switch layout {
+        case "catalog": views = .catalog
+        case "query": views = .query
+        default: throw failure("bench-fingerprint: --layout must be catalog or query")
+        }
         let decoder = ImageDecoder()
-        let fingerprinter = ImageFingerprinter(layout: .catalog, decoder: decoder, minimumShortSide: minSide)
+        let fingerprinter = ImageFingerprinter(layout: views, decoder: decoder, minimumShortSide: minSide)
         let options = fingerprinter.decodeOptions()
         var last: DecodedImage
-        var views = 0
+        var viewCount = 0
         do {
             last = try decoder.decode(file: image, options: options)
         } catch {
@@ -55,7 +64,7 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
             ? { () throws(DecodeError) in last = try decoder.decode(file: image, options: options) }
             : { () throws(DecodeError) in
                 // Rows go straight from the decoder into the working image (a whole PNG is never stored).
-                views = try fingerprinter.fingerprint(file: image).views.count
+                viewCount = try fingerprinter.fingerprint(file: image).views.count
             }
         let timing: RunTiming
         do {
@@ -66,6 +75,6 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
         let escaped = image.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
         print(#"{"file":"\#(escaped)","medianMs":\#(timing.medianMs),"bestMs":\#(timing.bestMs),"runs":\#(timing.runs),"#
             + #""scale":"\#(last.scale)","decodedWidth":\#(last.pixels.width),"decodedHeight":\#(last.pixels.height),"#
-            + #""views":\#(views),"decodeOnly":\#(decodeOnly)}"#)
+            + #""views":\#(viewCount),"decodeOnly":\#(decodeOnly),"isa":"\#(InstructionSet.best)"}"#)
     }
 }

@@ -56,7 +56,7 @@ struct CatalogListCommand: AsyncParsableCommand {
         do {
             if kind != .collection { entities += try store.allLandmarks().map(VisualSearchResult.landmark) }
             if kind != .landmark { entities += try store.allCollections().map(VisualSearchResult.collection) }
-        } catch { throw failure(error.description) }
+        } catch { throw database.storeFailure(error) }
         if json {
             for entity in entities {
                 let d = entity.displayRepresentation
@@ -72,16 +72,17 @@ struct CatalogListCommand: AsyncParsableCommand {
         }
         print(TextTable(header: ["KIND", "ID", "TITLE", "SUBTITLE", "URL"], rows: rows).text)
         let landmarks = entities.filter { $0.kind == .landmark }.count
+        func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
         switch kind {
-        case .landmark?: print("\(landmarks) landmarks.")
-        case .collection?: print("\(entities.count) collections.")
-        case nil: print("\(landmarks) landmarks, \(entities.count - landmarks) collections.")
+        case .landmark?: print("\(count(landmarks, "landmark")).")
+        case .collection?: print("\(count(entities.count, "collection")).")
+        case nil: print("\(count(landmarks, "landmark")), \(count(entities.count - landmarks, "collection")).")
         }
     }
 
     private func listRemovals(_ store: SQLiteEntityStore) throws {
         let removals: [Removal]
-        do { removals = try store.removals() } catch { throw failure(error.description) }
+        do { removals = try store.removals() } catch { throw database.storeFailure(error) }
         let formatter = ISO8601DateFormatter()
         if json {
             for removal in removals {
@@ -141,7 +142,7 @@ struct CatalogRemoveCommand: AsyncParsableCommand {
         let reference = try entityReference(entity)
         let store = try database.openExisting()
         let found: VisualSearchResult
-        do { found = try EntityResolver(store: store).entity(for: reference) } catch { throw failure(error.description) }
+        do { found = try EntityResolver(store: store).entity(for: reference) } catch { throw database.storeFailure(error) }
         var reason: Removal.Reason? = archive ? .archivedByUser : delete ? .removedByUser : nil
         if reason == nil {
             guard isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 else {
@@ -151,7 +152,7 @@ struct CatalogRemoveCommand: AsyncParsableCommand {
             guard reason != nil else { return printError("Cancelled; nothing removed.") }
         }
         guard let reason else { return }
-        do { try store.remove(reference, reason: reason) } catch { throw failure(error.description) }
+        do { try store.remove(reference, reason: reason) } catch { throw database.storeFailure(error) }
         print("\(reason == .archivedByUser ? "Archived" : "Deleted") \(found.displayRepresentation.title) (\(reference.url)). 'glimpse catalog undo' restores it.")
     }
 
@@ -188,7 +189,7 @@ struct CatalogUndoCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try database.openExisting()
         let removal: Removal?
-        do { removal = try store.undoLastRemoval() } catch { throw failure(error.description) }
+        do { removal = try store.undoLastRemoval() } catch { throw database.storeFailure(error) }
         guard let removal else { throw failure("\(database.path): nothing to undo") }
         print("Restored \(removal.entities.map(\.url).joined(separator: ", ")) (\(removal.reason.label) \(ISO8601DateFormatter().string(from: removal.date))).")
     }

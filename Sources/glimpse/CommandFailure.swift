@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PixelBuffers
 
 /// Exit statuses of the `glimpse` command, as documented in `--help` and the README.
 enum ExitStatus: Int32 {
@@ -11,11 +12,19 @@ enum ExitStatus: Int32 {
     case someFilesFailed = 2
     /// No match was found where one was required.
     case noMatch = 3
+    /// A deadline cut the work short before anything was found: not a "no match".
+    case partialNothingFound = 4
 }
 
-/// Writes one line to standard error.
+/// Writes one line to standard error: file names that are not UTF-8 show their bytes as
+/// `\xHH` and control characters are escaped, so a message is always one line.
 func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    FileHandle.standardError.write(Data((FileSystemPath.displayName(message) + "\n").utf8))
+}
+
+/// `path` as shown to people (raw bytes as `\xHH`, control characters escaped).
+func shown(_ path: String) -> String {
+    FileSystemPath.displayName(path)
 }
 
 /// Reports `message` as the single line on stderr and returns the error that makes

@@ -46,7 +46,7 @@ struct ExportCommand: AsyncParsableCommand {
         let exporter = EntityExporter(store: store)
         if list {
             let entityValue: VisualSearchResult
-            do { entityValue = try EntityResolver(store: store).entity(for: reference) } catch { throw failure(error.description) }
+            do { entityValue = try EntityResolver(store: store).entity(for: reference) } catch { throw database.storeFailure(error) }
             for representation in exporter.representations(of: entityValue) {
                 print("\(representation.rawValue)\t\(representation.mediaType)")
             }
@@ -56,10 +56,10 @@ struct ExportCommand: AsyncParsableCommand {
             throw failure("\(reference.url): refusing to write PNG bytes to a terminal; use --out FILE or a pipe")
         }
         let bytes: [UInt8]
-        do { bytes = try await exporter.export(reference, as: format) } catch { throw failure(error.description) }
+        do { bytes = try await exporter.export(reference, as: format) } catch { throw database.storeFailure(error) }
         if let out {
-            do { try Data(bytes).write(to: URL(fileURLWithPath: out), options: .atomic) } catch {
-                throw failure("\(out): cannot write: \((error as NSError).localizedDescription)")
+            do { try OutputFile.write(bytes, to: out) } catch {
+                throw failure("\(out): cannot write: \(error.description)")
             }
             printError("Wrote \(reference.url) as \(format) (\(bytes.count) bytes) to \(out).")
         } else {

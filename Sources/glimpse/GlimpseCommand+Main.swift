@@ -1,4 +1,6 @@
 import ArgumentParser
+import Foundation
+import PixelBuffers
 
 extension GlimpseCommand {
     /// Runs the command line with the documented exit codes: usage errors exit 1 (not
@@ -7,7 +9,7 @@ extension GlimpseCommand {
     static func main() async {
         MemoryTuning.apply()
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(rawArguments())
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -20,6 +22,16 @@ extension GlimpseCommand {
             let message = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
             printError("glimpse: \(message) (see 'glimpse help')")
             exit(withError: ExitCode(ExitStatus.inputError.rawValue))
+        }
+    }
+
+    /// The arguments from the raw `argv` bytes: a file name that is not UTF-8 keeps its
+    /// bytes (``FileSystemPath``); `CommandLine.arguments` would replace them with U+FFFD.
+    static func rawArguments() -> [String] {
+        (1..<max(1, Int(CommandLine.argc))).compactMap { index in
+            CommandLine.unsafeArgv[index].map { argument in
+                FileSystemPath.string(fromFileSystemBytes: UnsafeBufferPointer(start: argument, count: strlen(argument)).map { UInt8(bitPattern: $0) })
+            }
         }
     }
 }

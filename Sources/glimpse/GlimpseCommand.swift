@@ -8,8 +8,9 @@ struct GlimpseCommand: AsyncParsableCommand {
         commandName: "glimpse",
         abstract: "Image search over pixel buffers: decode, fingerprint, index and query images.",
         discussion: """
-            Exit codes: 0 success; 1 usage or input error; 2 some files failed; \
-            3 no match where one was required.
+            Exit codes: 0 success; 1 usage or input error; 2 some files (or folders) failed, \
+            the others were processed; 3 no match where one was required; 4 partial: a \
+            deadline cut the search short before anything was found.
             """,
         version: "0.1.0",
         subcommands: [
@@ -24,6 +25,8 @@ struct GlimpseCommand: AsyncParsableCommand {
             BenchScanCommand.self,
             EvalCommand.self,
             BenchFingerprintCommand.self,
+            SynthesizeCatalogCommand.self,
+            BenchSearchCommand.self,
             ServeCommand.self,
         ]
     )

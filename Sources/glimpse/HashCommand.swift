@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fingerprints
 import Foundation
+import Search
 
 /// `glimpse hash`: prints perceptual hashes of image files, one row per file, the way
 /// PDQ's `pdq-photo-hasher` does, so Glimpse's codes can be compared with other tools.
@@ -9,7 +10,8 @@ struct HashCommand: AsyncParsableCommand {
         commandName: "hash",
         abstract: "Print perceptual hashes of image files (PDQ-compatible by default).",
         discussion: """
-            CSV (default): one row `hex,quality,path` per file, as PDQ's pdq-photo-hasher prints. \
+            CSV (default): one row `hex,quality,path` per file, as PDQ's pdq-photo-hasher prints; \
+            the path is quoted as RFC 4180 says when it holds a comma, quote or line break. \
             quality is PDQ's 0-100 quality of the whole image (below 50: too flat to trust). \
             pdq is 64 hex digits; ahash, dhash and phash 16; histogram 128 (64 bins of one byte, \
             bin 0 first).
@@ -18,8 +20,10 @@ struct HashCommand: AsyncParsableCommand {
             PDQ dihedral hashes.
             PDQ hashes the decoded pixels at full resolution exactly as Meta's reference does; \
             the other hashes use Glimpse's full-frame fingerprint (area-averaged to 512 px).
-            A file that cannot be decoded gets one line on stderr; the others are still hashed \
-            and the exit status is 2.
+            A file that cannot be decoded gets one line on stderr; the others are still hashed.
+
+            Exit codes: 0 every file hashed; 1 usage error, or every file failed (as query and \
+            inspect); 2 some files failed, the others were hashed.
             """
     )
 
@@ -33,7 +37,7 @@ struct HashCommand: AsyncParsableCommand {
         case csv, json
     }
 
-    @Argument(help: "PNG or JPEG files to hash.")
+    @Argument(help: "PNG, JPEG, WebP, HEIF (HEIC) or AVIF files to hash.")
     var images: [String]
 
     @Option(help: "Hash to print in CSV: \(Algorithm.allCases.map(\.rawValue).joined(separator: ", ")).")
@@ -70,14 +74,20 @@ struct HashCommand: AsyncParsableCommand {
             }
             switch format {
             case .csv:
-                print("\(hex(algorithm, pdq: pdq.hash, view: view)),\(pdq.quality),\(path)")
+                print("\(hex(algorithm, pdq: pdq.hash, view: view)),\(pdq.quality),\(CSVText.field(Self.rowName(path)))")
             case .json:
                 print(json(path: path, pixels: pixels, pdq: pdq, view: view))
             }
         }
-        if failed > 0 {
-            throw ExitCode(ExitStatus.someFilesFailed.rawValue)
-        }
+        // As query and inspect: every file failed → input error; some → some files failed.
+        if failed == images.count { throw ExitCode(ExitStatus.inputError.rawValue) }
+        if failed > 0 { throw ExitCode(ExitStatus.someFilesFailed.rawValue) }
+    }
+
+    /// A path as written in a row: bytes of a name that are not UTF-8 as `\xHH` (control
+    /// characters are left to CSV quoting and JSON escaping).
+    static func rowName(_ path: String) -> String {
+        FileSystemPath.displayName(path, escapingControlCharacters: false)
     }
 
     func hex(_ algorithm: Algorithm, pdq: PDQHash, view: FingerprintView) -> String {
@@ -102,7 +112,7 @@ struct HashCommand: AsyncParsableCommand {
     func json(path: String, pixels: PixelBuffer, pdq: PDQHasher.Result, view: FingerprintView) -> String {
         let dihedral = Dihedral.allCases.map { #""\#($0.rawValue)":"\#(pdq.hash(for: $0).hex)""# }.joined(separator: ",")
         let fields = [
-            #""path":\#(jsonString(path))"#,
+            #""path":\#(jsonString(Self.rowName(path)))"#,
             #""width":\#(pixels.width)"#,
             #""height":\#(pixels.height)"#,
             #""quality":\#(pdq.quality)"#,

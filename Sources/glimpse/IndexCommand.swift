@@ -24,7 +24,7 @@ struct IndexCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: ArgumentHelp("A manifest file (JSON) or a folder of PNG/JPEG images.", valueName: "source"))
+    @Argument(help: ArgumentHelp("A manifest file (JSON) or a folder of PNG/JPEG/WebP/HEIF/AVIF images.", valueName: "source"))
     var source: String
 
     @OptionGroup var database: DatabaseOption
@@ -37,35 +37,38 @@ struct IndexCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory) else {
+        guard DirectoryListing.exists(source) else {
             throw failure("\(source): no such file or folder")
         }
+        let isFolder = DirectoryListing.isFolder(source)
         let store = try database.openOrCreate()
         let indexer = CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog, maxConcurrency: jobs)
         let progress = ProgressDisplay(command: "index", unit: "files")
         let started = ContinuousClock.now
         let report: IndexReport
         do {
-            report = try await (isDirectory.boolValue
+            report = try await (isFolder
                 ? indexer.index(FolderCatalogSource(folderPath: source)) { progress.update($0) }
                 : indexer.index(ManifestCatalogSource(manifestPath: source)) { progress.update($0) })
         } catch {
             progress.finishLine()
-            throw failure(error.description)
+            throw database.storeFailure(error)
         }
         progress.finishLine()
         for failed in report.failed {
             // Decoder reasons already start with the path; never print it twice.
             printError("glimpse: " + (failed.reason.hasPrefix(failed.path + ":") ? failed.reason : "\(failed.path): \(failed.reason)"))
         }
-        let seconds = ProgressDisplay.seconds(ContinuousClock.now - started)
         var summary = "Indexed \(source) into \(database.path): \(report.added.count) added, \(report.updated.count) updated, "
             + "\(report.unchanged.count) skipped (unchanged), \(report.failed.count) failed"
         let removed = report.removedLandmarks.count + report.removedCollections.count
         if removed > 0 { summary += ", \(removed) removed (gone from the source; 'glimpse catalog undo' restores them)" }
         if !report.restored.isEmpty { summary += ", \(report.restored.count) restored" }
-        print(summary + String(format: " in %.1f s.", seconds))
+        // The visual-index snapshot beside the catalog, so queries start without reading every fingerprint.
+        let snapshot: VisualIndexSnapshot.RefreshAction
+        do { snapshot = try VisualIndexSnapshot.refresh(store: store, path: database.snapshotPath).action } catch { throw failure(error.description) }
+        if case .notWritten(let reason) = snapshot { printError("glimpse: warning: visual-index snapshot not written (\(reason)); queries will build the index in memory") }
+        print(summary + String(format: " in %.1f s.", ProgressDisplay.seconds(ContinuousClock.now - started)))
         if !report.failed.isEmpty { throw ExitCode(ExitStatus.someFilesFailed.rawValue) }
     }
 }

@@ -15,13 +15,13 @@ struct InspectCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "The PNG or JPEG file to decode (format detected from its bytes).")
+    @Argument(help: "The PNG, JPEG, WebP, HEIF or AVIF file to decode (format detected from its bytes).")
     var image: String
 
-    @Option(help: ArgumentHelp("Decode only this rectangle, in pixels.", valueName: "x,y,w,h"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Decode only this rectangle, in pixels.", valueName: "x,y,w,h"))
     var region: PixelRegionArgument?
 
-    @Option(help: ArgumentHelp("Decode only this rectangle, as fractions 0…1 of width and height.", valueName: "x,y,w,h"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Decode only this rectangle, as fractions 0…1 of width and height.", valueName: "x,y,w,h"))
     var regionFraction: FractionRegionArgument?
 
     @Option(help: "Decode at the smallest DCT scale (1/8, 1/4, 1/2, 1) giving at least this many pixels on the short side (JPEG).")
@@ -37,6 +37,9 @@ struct InspectCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        // A negative coordinate is read as a value (not an option) and refused here, in words.
+        if let problem = region?.problem { throw ValidationError("--region \(problem)") }
+        if let problem = regionFraction?.problem { throw ValidationError("--region-fraction \(problem)") }
         if region != nil && regionFraction != nil {
             throw ValidationError("give either --region or --region-fraction, not both")
         }
@@ -47,6 +50,9 @@ struct InspectCommand: AsyncParsableCommand {
         let options = DecodeOptions(
             region: region.map { .pixels($0.rect) } ?? regionFraction.map { .fractions(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
             minimumShortSide: minSide, applyOrientation: !storedOrientation)
+        if let dump {
+            do { try OutputFile.checkDestination(dump) } catch { throw failure("\(dump): cannot write the PAM dump: \(error.description)") }
+        }
         let clock = ContinuousClock()
         let start = clock.now
         let decoded: DecodedImage
@@ -58,13 +64,11 @@ struct InspectCommand: AsyncParsableCommand {
         let elapsed = start.duration(to: clock.now)
         let milliseconds = Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
         if let dump {
-            do {
-                try Data(PAMWriter.encode(decoded.pixels)).write(to: URL(fileURLWithPath: dump))
-            } catch {
-                throw failure("\(dump): cannot write the PAM dump: \(error.localizedDescription)")
+            do { try OutputFile.write(PAMWriter.encode(decoded.pixels), to: dump) } catch {
+                throw failure("\(dump): cannot write the PAM dump: \(error.description)")
             }
         }
-        let report = InspectReport(file: image, image: decoded, milliseconds: milliseconds, dump: dump)
+        let report = InspectReport(file: shown(image), image: decoded, milliseconds: milliseconds, dump: dump)
         print(json ? report.json() : report.text())
     }
 }
@@ -77,6 +81,13 @@ struct PixelRegionArgument: ExpressibleByArgument {
         guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3] else { return nil }
         rect = PixelRect(x: x, y: y, width: w, height: h)
     }
+
+    /// Why the rectangle cannot select pixels (negative origin, empty size), or nil.
+    var problem: String? {
+        if rect.x < 0 || rect.y < 0 { return "\(rect.x),\(rect.y),\(rect.width),\(rect.height): x and y must be 0 or more (pixels from the top-left corner)" }
+        if rect.width <= 0 || rect.height <= 0 { return "\(rect.x),\(rect.y),\(rect.width),\(rect.height): width and height must be positive" }
+        return nil
+    }
 }
 
 /// `X,Y,W,H` as fractions of the image width and height.
@@ -86,6 +97,14 @@ struct FractionRegionArgument: ExpressibleByArgument {
         let parts = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3] else { return nil }
         (self.x, self.y, self.width, self.height) = (x, y, w, h)
+    }
+
+    /// Why the fractions cannot select pixels (outside 0…1, empty), or nil.
+    var problem: String? {
+        let text = [x, y, width, height].map { String($0) }.joined(separator: ",")
+        guard [x, y, width, height].allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }) else { return "\(text): each value must be a fraction in 0…1" }
+        if width <= 0 || height <= 0 { return "\(text): width and height must be positive" }
+        return nil
     }
 }
 

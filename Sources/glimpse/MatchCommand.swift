@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PixelBuffers
 import Rendering
 
 /// `glimpse match FOLDER`: matches every photo under a folder against the catalog
@@ -9,8 +10,8 @@ struct MatchCommand: AsyncParsableCommand {
         commandName: "match",
         abstract: "Match every photo under a folder against the catalog, one result row per photo.",
         discussion: """
-            Every PNG or JPEG under FOLDER, recursively (recognised by its bytes; files named \
-            .jpg/.jpeg/.png that are not images get an error row), is decoded at the scale the \
+            Every PNG, JPEG, WebP, HEIF or AVIF under FOLDER, recursively (recognised by its bytes; files named \
+            .jpg/.jpeg/.png/.webp/.heic/.heif/.avif that are not images get an error row), is decoded at the scale the \
             fingerprint needs, fingerprinted and searched, --jobs at a time. Each row holds the \
             photo's best landmarks (score 0…1), or no match, or the error; rows keep the folder's \
             sorted order.
@@ -29,7 +30,8 @@ struct MatchCommand: AsyncParsableCommand {
               glimpse match testdata/negatives --format csv --jobs 2
 
             Exit codes: 0 success; 1 usage or input error (missing folder or catalog, unusable \
-            --out); 2 some photos failed (their rows say why).
+            --out); 2 some photos failed (their rows say why) or a sub-folder could not be read \
+            (named on stderr).
             """
     )
 
@@ -37,6 +39,9 @@ struct MatchCommand: AsyncParsableCommand {
     var folder: String
 
     @OptionGroup var database: DatabaseOption
+
+    @Option(help: "Orientations of the picture tried: upright, upright-mirror or all (rotations by 90°, 180°, 270°, flips, transposes).")
+    var orientations: QueryOrientations = .all
 
     @Option(help: ArgumentHelp("Append rows to this file, resuming after the photos it already holds (default: stdout).", valueName: "file"))
     var out: String?
@@ -64,6 +69,9 @@ struct MatchCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let report {
+            do { try OutputFile.checkDestination(report) } catch { throw failure("\(report): cannot write the report: \(error.description)") }
+        }
         let store = try database.openExisting()
         let scan: PhotoFolder
         do { scan = try PhotoFolder(scanning: folder) } catch { throw failure(error.description) }
@@ -71,12 +79,16 @@ struct MatchCommand: AsyncParsableCommand {
         if let out {
             do { file = try MatchResultFile(path: out, format: rowFormat) } catch { throw failure(error.description) }
         }
+        // Rows name photos as shown (raw bytes of names that are not UTF-8 as \xHH): resume
+        // compares those, and the contact sheet maps them back to the files.
+        let rawByShown = Dictionary(scan.photos.map { (Self.rowName($0), $0) }, uniquingKeysWith: { a, _ in a })
         let done = file?.donePhotos ?? []
-        let todo = scan.photos.filter { !done.contains($0) }
+        let todo = scan.photos.filter { !done.contains(Self.rowName($0)) }
+        for folder in scan.unreadableFolders { printError("glimpse: \(folder.description)") }
         if file == nil && rowFormat == .csv { writeLine(PhotoMatchRecord.csvHeader) }
 
-        let fingerprinting = ImageFingerprinter.query
-        let search = VisualSearchQuery(store: store, fingerprinter: fingerprinting)
+        let fingerprinting = ImageFingerprinter.query(orientations: orientations)
+        let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
         await noteOutdatedFingerprints(search, database: database)
         let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, matchesPerPhoto: matches)
         let progress = ProgressDisplay(command: "match", unit: "photos")
@@ -85,6 +97,9 @@ struct MatchCommand: AsyncParsableCommand {
         do {
             let output = file
             try await matcher.match(todo) { record, completed in
+                var record = record
+                record.photo = Self.rowName(record.photo)
+                record.error = record.error.map(Self.rowName)
                 if let output { try output.append(record) } else { writeLine(rowFormat.line(record)) }
                 if record.status == .failed, let reason = record.error { progress.note("glimpse: \(reason)") }
                 records.append(record)
@@ -93,22 +108,33 @@ struct MatchCommand: AsyncParsableCommand {
             }
         } catch {
             progress.finishLine()
-            throw failure(error.description)
+            throw database.storeFailure(error)
         }
         progress.finishLine()
         let seconds = ProgressDisplay.seconds(ContinuousClock.now - started)
         let counts = Dictionary(grouping: records, by: \.status).mapValues(\.count)
         var summary = "Matched \(records.count) photos from \(folder): \(counts[.matched] ?? 0) matched, "
             + "\(counts[.noMatch] ?? 0) no match, \(counts[.failed] ?? 0) failed"
+        if !scan.unreadableFolders.isEmpty { summary += ", \(scan.unreadableFolders.count) unreadable folder\(scan.unreadableFolders.count == 1 ? "" : "s")" }
         if !done.isEmpty { summary += "; \(scan.photos.count - todo.count) already in \(out ?? "")" }
         if !records.isEmpty { summary += String(format: "; %.1f s, %.1f photos/s with %d jobs", seconds, Double(records.count) / max(seconds, 1e-9), jobs) }
         printError(summary + ".")
 
         if let report {
-            let all = (file?.existingRecords ?? []) + records
+            let all = ((file?.existingRecords ?? []) + records).map { record in
+                var record = record
+                record.photo = rawByShown[record.photo] ?? record.photo
+                return record
+            }
             try await writeReport(all, store: store, to: report)
         }
-        if (counts[.failed] ?? 0) > 0 { throw ExitCode(ExitStatus.someFilesFailed.rawValue) }
+        if (counts[.failed] ?? 0) > 0 || !scan.unreadableFolders.isEmpty { throw ExitCode(ExitStatus.someFilesFailed.rawValue) }
+    }
+
+    /// A photo path (or a message naming one) as written in a row: bytes of a name that
+    /// are not UTF-8 as `\xHH`; control characters are left to the row format's quoting.
+    static func rowName(_ path: String) -> String {
+        FileSystemPath.displayName(path, escapingControlCharacters: false)
     }
 
     /// One unbuffered write of a row to stdout, so an interrupted run loses no finished row.
@@ -119,7 +145,7 @@ struct MatchCommand: AsyncParsableCommand {
     private func writeReport(_ records: [PhotoMatchRecord], store: SQLiteEntityStore, to path: String) async throws {
         let ids = Array(Set(records.flatMap { $0.matches.filter { $0.kind == .landmark }.map(\.id) })).sorted()
         let landmarks: [LandmarkEntity]
-        do { landmarks = try store.landmarks(ids: ids) } catch { throw failure(error.description) }
+        do { landmarks = try store.landmarks(ids: ids) } catch { throw database.storeFailure(error) }
         var thumbnails: [String: String] = [:]
         for landmark in landmarks { thumbnails[landmark.url] = landmark.displayRepresentation.thumbnailPath }
         let progress = ProgressDisplay(command: "match", unit: "images")
@@ -127,10 +153,8 @@ struct MatchCommand: AsyncParsableCommand {
             progress.update(stage: "thumbnails", completed: $0, total: $1)
         }
         progress.finishLine()
-        do {
-            try Data(html.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
-        } catch {
-            throw failure("\(path): cannot write the report: \((error as NSError).localizedDescription)")
+        do { try OutputFile.write(Array(html.utf8), to: path) } catch {
+            throw failure("\(path): cannot write the report: \(error.description)")
         }
         printError("Wrote the contact sheet of \(records.count) photos to \(path).")
     }

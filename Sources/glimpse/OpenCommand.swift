@@ -44,7 +44,7 @@ struct OpenCommand: AsyncParsableCommand {
         let store = try database.openExisting()
         let details: EntityDetails
         do { details = try await EntityDetails.open(reference, in: store, with: deferred) } catch {
-            throw failure(error.description)
+            throw database.storeFailure(error)
         }
         print(json ? details.json : details.text)
     }

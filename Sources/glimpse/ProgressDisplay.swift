@@ -51,7 +51,7 @@ final class ProgressDisplay {
             let filled = total > 0 ? min(width, completed * width / total) : width
             let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: width - filled)
             var line = "\(stage) \(bar) \(completed)/\(total) \(percent)%  \(rateText)  \(etaText)"
-            if let detail, !isLast { line += "  " + Self.shortened(detail, to: 40) }
+            if let detail, !isLast { line += "  " + Self.shortened(shown(detail), to: 40) }
             FileHandle.standardError.write(Data(("\r\u{1B}[2K" + line).utf8))
             drewBar = true
         } else {

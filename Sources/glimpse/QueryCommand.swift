@@ -25,19 +25,24 @@ struct QueryCommand: AsyncParsableCommand {
 
             Exit codes: 0 every image matched; 1 usage or input error (missing or corrupt \
             image, bad region, refused page token); 2 some images failed, others answered; \
-            3 an image matched nothing.
+            3 an image matched nothing (the whole catalog was scanned); 4 the --deadline-ms \
+            deadline cut a scan short before anything was found (partial: not a "no match"; \
+            retry with a longer deadline).
             """
     )
 
-    @Argument(help: ArgumentHelp("PNG or JPEG images to search with.", valueName: "image"))
+    @Argument(help: ArgumentHelp("PNG, JPEG, WebP, HEIF or AVIF images to search with.", valueName: "image"))
     var images: [String]
 
     @OptionGroup var database: DatabaseOption
 
-    @Option(help: ArgumentHelp("Search only this rectangle, in pixels of the upright image.", valueName: "X,Y,W,H"))
+    @Option(help: "Orientations of the picture tried: upright, upright-mirror or all (rotations by 90°, 180°, 270°, flips, transposes).")
+    var orientations: QueryOrientations = .all
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Search only this rectangle, in pixels of the upright image.", valueName: "X,Y,W,H"))
     var region: PixelRegionArgument?
 
-    @Option(help: ArgumentHelp("Search only this rectangle, as fractions 0…1 of the image.", valueName: "X,Y,W,H"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Search only this rectangle, as fractions 0…1 of the image.", valueName: "X,Y,W,H"))
     var regionFraction: FractionRegionArgument?
 
     @Option(help: ArgumentHelp("Words describing the content; matching landmarks with these keywords rank higher.", valueName: "a,b"))
@@ -49,13 +54,16 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: "Continue with the page this token (printed by the previous page) names. One image only.")
     var pageToken: String?
 
-    @Option(help: "Time budget of the scan in milliseconds; a slower scan returns a partial page.")
+    @Option(help: "Time budget per image in milliseconds (decode, fingerprint and scan); a slower scan returns a partial page.")
     var deadlineMs: Int = 500
 
     @Flag(help: "One JSON object per image per line instead of tables.")
     var json = false
 
     func validate() throws {
+        // A negative coordinate is read as a value (not an option) and refused here, in words.
+        if let problem = region?.problem { throw ValidationError("--region \(problem)") }
+        if let problem = regionFraction?.problem { throw ValidationError("--region-fraction \(problem)") }
         if region != nil && regionFraction != nil { throw ValidationError("use either --region or --region-fraction, not both") }
         guard (1...1000).contains(pageSize) else { throw ValidationError("--page-size must be in 1…1000") }
         guard deadlineMs > 0 else { throw ValidationError("--deadline-ms must be positive") }
@@ -72,26 +80,32 @@ struct QueryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try database.openExisting()
-        let fingerprinting = ImageFingerprinter.query
-        let search = VisualSearchQuery(store: store, fingerprinter: fingerprinting)
+        let fingerprinting = ImageFingerprinter.query(orientations: orientations)
+        let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
+        // Maps the snapshot beside the catalog (or builds the index) before the first image.
         await noteOutdatedFingerprints(search, database: database)
         let request = PageRequest(size: pageSize, token: pageToken.map(PageToken.init), deadline: .milliseconds(deadlineMs))
         var failed = 0
         var unmatched = 0
+        var cutShort = 0
         for (number, image) in images.enumerated() {
             let started = ContinuousClock.now
             let page: ResultPage<VisualSearchResult>
             do {
                 // The one fingerprinting path: rows go from the decoder straight into the working planes.
                 let fingerprint = try fingerprinting.fingerprint(file: image, region: decodeRegion)
-                page = try await search.values(for: fingerprint, labels: labelList, page: request)
+                // --deadline-ms is the image's whole budget (decode and fingerprint included),
+                // so the scan gets what is left; none left: a partial page, nothing found yet.
+                var remaining = request
+                remaining.deadline = max(.zero, request.deadline - (ContinuousClock.now - started))
+                page = try await search.values(for: fingerprint, labels: labelList, page: remaining)
             } catch let error as DecodeError {
                 printError("glimpse: \(error.description)")
                 if json { print(QueryResultRecord.failure(query: image, reason: error.description, elapsed: ContinuousClock.now - started).jsonLine) }
                 failed += 1
                 continue
             } catch let error as VisualSearchError {
-                if case .store = error { throw failure(error.description) }
+                if case .store = error { throw database.storeFailure(error) }
                 printError("glimpse: \(image): \(error.description)")
                 if json {
                     print(QueryResultRecord.failure(query: image, reason: "\(image): \(error.description)", elapsed: ContinuousClock.now - started).jsonLine)
@@ -100,7 +114,9 @@ struct QueryCommand: AsyncParsableCommand {
                 continue
             }
             let record = QueryResultRecord(query: image, page: page, elapsed: ContinuousClock.now - started)
-            if page.items.isEmpty { unmatched += 1 }
+            if page.items.isEmpty {
+                if record.isPartial { cutShort += 1 } else { unmatched += 1 }
+            }
             if json {
                 print(record.jsonLine)
             } else {
@@ -111,6 +127,7 @@ struct QueryCommand: AsyncParsableCommand {
         if failed == images.count { throw ExitCode(ExitStatus.inputError.rawValue) }
         if failed > 0 { throw ExitCode(ExitStatus.someFilesFailed.rawValue) }
         if unmatched > 0 { throw ExitCode(ExitStatus.noMatch.rawValue) }
+        if cutShort > 0 { throw ExitCode(ExitStatus.partialNothingFound.rawValue) }
     }
 
     private func regionText(_ region: PixelRegionArgument) -> String {
@@ -122,12 +139,17 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     private func printTable(_ record: QueryResultRecord, page: ResultPage<VisualSearchResult>) {
-        var heading = record.query ?? ""
+        var heading = shown(record.query ?? "")
         if let region { heading += " (region \(regionText(region)))" }
         if let regionFraction { heading += " (region fraction \(fractionText(regionFraction)))" }
         if labels != nil { heading += " [labels: \(labelList.joined(separator: ", "))]" }
         if record.results.isEmpty {
-            print("\(heading): no match (\(record.elapsedMilliseconds) ms)")
+            if record.isPartial {
+                print("\(heading): nothing found yet: the deadline (\(deadlineMs) ms) cut the scan short (partial, \(record.elapsedMilliseconds) ms); "
+                    + "raise --deadline-ms for a complete answer")
+            } else {
+                print("\(heading): no match (\(record.elapsedMilliseconds) ms)")
+            }
             return
         }
         let first = page.offset + 1
@@ -142,6 +164,7 @@ struct QueryCommand: AsyncParsableCommand {
             if let region { arguments += ["--region", regionText(region)] }
             if let regionFraction { arguments += ["--region-fraction", fractionText(regionFraction)] }
             if let labels { arguments += ["--labels", labels] }
+            if orientations != .all { arguments += ["--orientations", orientations.rawValue] }
             if pageSize != 10 { arguments += ["--page-size", String(pageSize)] }
             if deadlineMs != 500 { arguments += ["--deadline-ms", String(deadlineMs)] }
             arguments += ["--page-token", token]

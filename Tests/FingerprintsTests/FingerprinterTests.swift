@@ -14,7 +14,7 @@ import Foundation
 
     /// The fingerprint as the documentation defines it, composed from the public kernels one
     /// step at a time (working image, luma, crops, PDQ, hashes, histogram of the colour image;
-    /// the mirrored full frame from the full frame's DCTs; coarse views from the working luma
+    /// each oriented view from its upright view's DCTs; coarse views from the working luma
     /// area-averaged to the layout's coarse size, their histograms from the working image).
     static func composedFingerprint(of buffer: PixelBuffer, layout: FingerprintViewLayout, workingSize: Int = 512) -> Fingerprint {
         let working = Fingerprinter(workingSize: workingSize, using: .portable).workingImage(of: buffer)
@@ -22,7 +22,7 @@ import Foundation
             let b = region.pixelBounds(width: plane.width, height: plane.height)
             return PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
         }
-        func views(_ luma: FloatImage, _ region: ViewRegion, mirrored: Bool) -> [FingerprintView] {
+        func views(_ luma: FloatImage, _ region: ViewRegion, orientations: [Dihedral]) -> [FingerprintView] {
             let rect = bounds(region, luma)
             let pdq = PDQHasher(using: .portable).hash(luma: luma.cropped(to: rect))
             let block = PerceptualHashes.dctHashBlock(luma: luma, region: rect, using: .portable)
@@ -42,16 +42,16 @@ import Foundation
                 pHash: PerceptualHashes.dctHash(block32x32: block, using: .portable),
                 pdq: pdq.hash, quality: PerceptualHashes.contrast(block) < Fingerprinter.flatContrast ? 0 : pdq.quality,
                 histogram: ColorHistogram(counts: counts))
-            guard mirrored else { return [view] }
             let dct = PerceptualHashes.dctCoefficients(block32x32: block, using: .portable)
-            return [view, view.mirrored(pdq: pdq.hash(for: .flipY),
-                                        pHash: PerceptualHashes.dctHash(coefficients: PerceptualHashes.mirroredDCT(dct)))]
+            return [view] + orientations.map {
+                view.transformed(by: $0, pdq: pdq.hash(for: $0), pHash: PerceptualHashes.dctHash(coefficients: $0.transformDCT(dct, side: 8)))
+            }
         }
         let luma = working.luma
         let coarse = ImageKernels.areaResample(luma, width: min(luma.width, layout.coarseSize),
                                                height: min(luma.height, layout.coarseSize), using: .portable)
-        return Fingerprint(views: layout.regions.enumerated().flatMap { views(luma, $1, mirrored: $0 == 0 && layout.mirrorsFullFrame) }
-                           + layout.coarseRegions.flatMap { views(coarse, $0, mirrored: false) })
+        return Fingerprint(views: layout.regions.flatMap { views(luma, $0, orientations: layout.orientations) }
+                           + layout.coarseRegions.flatMap { views(coarse, $0, orientations: []) }, layoutVersion: layout.version)
     }
 
     /// The fused fast path (working planes, in-place view regions, histogram cells) gives the

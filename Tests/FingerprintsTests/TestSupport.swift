@@ -73,3 +73,20 @@ func rotatedClockwise(_ buffer: PixelBuffer) -> PixelBuffer {
     }
     return try! PixelBuffer(format: buffer.format, width: h, height: w, bytes: out)
 }
+
+/// `buffer` in orientation `transform`: pixel (r, c) of the result is the source pixel
+/// ``Dihedral/sourceCell(row:column:rows:columns:)`` names.
+func transformed(_ buffer: PixelBuffer, by transform: Dihedral) -> PixelBuffer {
+    let bpp = buffer.format.bytesPerPixel, w = buffer.width, h = buffer.height
+    let src = buffer.packedBytes()
+    let (ow, oh) = transform.swapsAxes ? (h, w) : (w, h)
+    var out = [UInt8](repeating: 0, count: src.count)
+    for r in 0..<oh {
+        for c in 0..<ow {
+            let s = transform.sourceCell(row: r, column: c, rows: h, columns: w)
+            let d = (r * ow + c) * bpp, o = (s.row * w + s.column) * bpp
+            for k in 0..<bpp { out[d + k] = src[o + k] }
+        }
+    }
+    return try! PixelBuffer(format: buffer.format, width: ow, height: oh, bytes: out)
+}

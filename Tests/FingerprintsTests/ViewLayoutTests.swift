@@ -28,9 +28,15 @@ import Fingerprints
         #expect(catalog.views.map(\.region) == FingerprintViewLayout.catalog.viewRegions)
         #expect(Set(catalog.views.map(\.region)).count == 31)
         let query = Fingerprinter().queryFingerprint(of: buffer)
-        #expect(FingerprintViewLayout.query.viewCount == 4)
-        #expect(query.views.map(\.region) == [.full, .full, FingerprintViewLayout.centre(0.85), FingerprintViewLayout.centre(0.7)])
+        #expect(FingerprintViewLayout.query.viewCount == 24)
+        #expect(query.views.map(\.region) == FingerprintViewLayout.query.viewRegions)
+        #expect(Array(query.views.map(\.region).prefix(8)) == Array(repeating: .full, count: 8))
+        #expect(query.views[8].region == FingerprintViewLayout.centre(0.85) && query.views[16].region == FingerprintViewLayout.centre(0.7))
         #expect(query.views[0] == catalog.views[0])
+        #expect(FingerprintViewLayout.query(orientations: .upright).viewRegions
+                == [.full, FingerprintViewLayout.centre(0.85), FingerprintViewLayout.centre(0.7)])
+        let mirror = Fingerprinter().fingerprint(of: buffer, layout: .query(orientations: .uprightAndMirror))
+        #expect(mirror.views.count == 6 && mirror.views[1] == query.views[5], "the mirror is flipY, the same view in both layouts")
         #expect(try Fingerprint(serialized: catalog.serialized()) == catalog)
     }
 
@@ -46,7 +52,7 @@ import Fingerprints
     @Test(arguments: ["catalog/landmarks/hurricane-ridge.jpg", "catalog/food/cherries.jpg", "negatives/anemone.jpg"])
     func mirroredViewMatchesTheFingerprintOfTheMirroredPhoto(path: String) throws {
         let original = try photo(path)
-        let derived = Fingerprinter().queryFingerprint(of: original).views[1]
+        let derived = Fingerprinter().fingerprint(of: original, layout: .query(orientations: .uprightAndMirror)).views[1]
         let direct = try #require(Fingerprinter(layout: .fullFrame).fingerprint(of: mirrored(original)).full)
         let unflipped = try #require(Fingerprinter(layout: .fullFrame).fingerprint(of: original).full)
         // PDQ's box filter and its decimation (samples at ⌊(j + ½)·W/64⌋) are not exactly

@@ -74,7 +74,7 @@ import Testing
         #expect(throws: DecodeError.unreadableFile(source: missing, reason: "No such file or directory")) {
             try ImageDecoder().decode(file: missing)
         }
-        #expect(throws: DecodeError.unreadableFile(source: "/dev/null", reason: "not a regular file")) {
+        #expect(throws: DecodeError.unreadableFile(source: "/dev/null", reason: "is a device, not a regular file")) {
             try ImageDecoder().decode(file: "/dev/null")
         }
         let directory = TestData.path("jpeg")

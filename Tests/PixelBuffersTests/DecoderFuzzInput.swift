@@ -96,7 +96,15 @@ struct DecoderFuzzInput {
                     || sink.width != rows.width || sink.height != rows.height {
                     return "decodeRows gave \(rows.width)x\(rows.height) \(rows.format), decode \(pixels.width)x\(pixels.height) \(pixels.format)"
                 }
-                if sink.hashes != rowHashes { return "decodeRows (streamed: \(rows.streamed)) delivered other pixels than decode" }
+                if sink.hashes != rowHashes {
+                    // libde265 1.0.11 reads memory it never wrote on some damaged HEVC slices it
+                    // does not report (testdata/fuzz-regressions/known-issues): the same bytes
+                    // then decode differently from time to time. A HEIF's rows are never
+                    // streamed: decodeRows runs the very same decode, so a difference there is
+                    // that codec's, and is tolerated for HEIF only.
+                    if decoded.info.format == .heif && !rows.streamed { return nil }
+                    return "decodeRows (streamed: \(rows.streamed)) delivered other pixels than decode"
+                }
             } catch {
                 return "decodeRows failed where decode succeeded: \(error)"
             }

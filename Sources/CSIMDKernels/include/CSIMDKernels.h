@@ -28,7 +28,8 @@
 
 int glimpse_kernels_version(void);
 
-/* Best instruction set this CPU supports (one of GLIMPSE_ISA_PORTABLE/AVX2/AVX512). */
+/* Best instruction set this CPU supports (one of GLIMPSE_ISA_PORTABLE/AVX2/AVX512), capped by the
+ * environment variable GLIMPSE_ISA=portable|avx2|avx512 when set (read once, at the first probe). */
 int glimpse_cpu_best_isa(void);
 /* The instruction set a kernel actually uses when `requested` is asked for. */
 int glimpse_isa_effective(int requested);
@@ -208,5 +209,30 @@ void glimpse_working_planes_push_row(int isa, glimpse_working_planes_stream *str
 
 /* Adds the number of occurrences of each value (0…63) in a width×height byte plane to counts. */
 void glimpse_bin_counts(const uint8_t *bins, size_t stride, int width, int height, uint32_t counts[64]);
+
+/* ---- Visual index (index_scan.c) --------------------------------------------------- */
+
+/* Most query codes one plane scan takes, and the least candidate capacity it needs. */
+#define GLIMPSE_PLANE_SCAN_MAX_QUERIES 64
+#define GLIMPSE_PLANE_SCAN_MIN_CAPACITY(query_count) (8 * (size_t)(query_count))
+
+/* PDQ radius scan over word planes: code i's four words are planes[i],
+ * planes[plane_stride + i], planes[2·plane_stride + i], planes[3·plane_stride + i]
+ * (struct of arrays), so each word of 4 or 8 consecutive codes is one vector load.
+ * `queries4` holds query_count 256-bit codes (4 words each); every code is read once and
+ * compared with all of them. For each code i (ascending) and each query j (ascending) with
+ * d = popcount(query j ^ code i) <= max_distance, (indices, query_indices, distances)[k] =
+ * (i, j, d) for k = 0, 1, …. The scan stops early only between codes, when fewer than
+ * GLIMPSE_PLANE_SCAN_MIN_CAPACITY(query_count) entries are left; *scanned is then the
+ * number of codes fully examined (continue from there). Returns the entries written.
+ * query_count ≤ GLIMPSE_PLANE_SCAN_MAX_QUERIES and capacity ≥ the minimum, else nothing is
+ * done (*scanned = 0). count < 2^32. */
+size_t glimpse_pdq_planes_within(int isa, const uint64_t *queries4, size_t query_count, int max_distance,
+                                 const uint64_t *planes, size_t plane_stride, size_t count, uint32_t *indices,
+                                 uint16_t *query_indices, uint16_t *distances, size_t capacity, size_t *scanned);
+
+/* A 64-bit checksum of n bytes (damage detection, not cryptographic): the same value on
+ * every path, any alignment. About one vector multiply per 32 (AVX2) or 64 (AVX-512) bytes. */
+uint64_t glimpse_checksum64(int isa, const void *data, size_t n);
 
 #endif

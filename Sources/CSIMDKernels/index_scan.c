@@ -1,0 +1,321 @@
+/*
+ * The visual index's kernels: the PDQ radius scan over word planes (many query codes in
+ * one pass over the catalog's memory) and the snapshot checksum. Each has a portable,
+ * an AVX2 and an AVX-512 variant with identical results (integer arithmetic only).
+ */
+#include "CSIMDKernels.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#define SCAN_X86 1
+#include <immintrin.h>
+#define SCAN_AVX2_FN __attribute__((target("avx2,popcnt")))
+#define SCAN_AVX512_FN __attribute__((target("avx512f,avx512bw,avx512vpopcntdq,avx2,popcnt")))
+#else
+#define SCAN_X86 0
+#endif
+
+static inline unsigned scan_popcount64(uint64_t x) {
+    /* Bit trick: the portable path never depends on a POPCNT instruction. */
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* ---- PDQ plane scan ------------------------------------------------------------------ */
+
+/* Emits the hits of code i (all queries, in query order). */
+#define PLANE_PUSH(i, j, d)                                                                         \
+    do {                                                                                            \
+        indices[found] = (uint32_t)(i);                                                             \
+        queries_out[found] = (uint16_t)(j);                                                         \
+        distances[found] = (uint16_t)(d);                                                           \
+        found++;                                                                                    \
+    } while (0)
+
+static inline unsigned plane_distance_portable(const uint64_t *q, const uint64_t *p, size_t stride, size_t i) {
+    return scan_popcount64(q[0] ^ p[i]) + scan_popcount64(q[1] ^ p[stride + i]) +
+           scan_popcount64(q[2] ^ p[2 * stride + i]) + scan_popcount64(q[3] ^ p[3 * stride + i]);
+}
+
+static size_t planes_within_portable(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride, size_t n,
+                                     unsigned maxd, uint32_t *indices, uint16_t *queries_out, uint16_t *distances,
+                                     size_t capacity, size_t *scanned) {
+    size_t found = 0, i = 0;
+    for (; i < n; i++) {
+        if (found + nq > capacity) break;
+        const uint64_t w0 = p[i], w1 = p[stride + i], w2 = p[2 * stride + i], w3 = p[3 * stride + i];
+        for (size_t j = 0; j < nq; j++) {
+            const uint64_t *qj = q + 4 * j;
+            const unsigned d = scan_popcount64(qj[0] ^ w0) + scan_popcount64(qj[1] ^ w1) + scan_popcount64(qj[2] ^ w2) +
+                               scan_popcount64(qj[3] ^ w3);
+            if (d <= maxd) PLANE_PUSH(i, j, d);
+        }
+    }
+    *scanned = i;
+    return found;
+}
+
+#if SCAN_X86
+/* Exact hits of codes i0 .. i0+g-1 for every query whose mask bit is set, code-major order.
+ * Only the queries with a set bit are visited per code (usually one or two of many). */
+SCAN_AVX2_FN static inline size_t planes_emit(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride, size_t i0,
+                                              size_t g, const uint32_t *masks, unsigned maxd, uint32_t *indices,
+                                              uint16_t *queries_out, uint16_t *distances, size_t found) {
+    uint16_t hit[GLIMPSE_PLANE_SCAN_MAX_QUERIES];
+    size_t nh = 0;
+    for (size_t j = 0; j < nq; j++)
+        if (masks[j]) hit[nh++] = (uint16_t)j;
+    for (size_t k = 0; k < g; k++) {
+        const size_t i = i0 + k;
+        for (size_t h = 0; h < nh; h++) {
+            const size_t j = hit[h];
+            if (!((masks[j] >> k) & 1u)) continue;
+            const uint64_t *qj = q + 4 * j;
+            const unsigned d = (unsigned)(_mm_popcnt_u64(qj[0] ^ p[i]) + _mm_popcnt_u64(qj[1] ^ p[stride + i]) +
+                                          _mm_popcnt_u64(qj[2] ^ p[2 * stride + i]) +
+                                          _mm_popcnt_u64(qj[3] ^ p[3 * stride + i]));
+            if (d <= maxd) PLANE_PUSH(i, j, d);
+        }
+    }
+    return found;
+}
+
+/* Byte-wise popcount of a ymm (Mula's nibble lookup). */
+SCAN_AVX2_FN static inline __m256i popcount_bytes_avx2(__m256i v) {
+    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3,
+                                         2, 3, 3, 4);
+    const __m256i low = _mm256_set1_epi8(0x0F);
+    const __m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(v, low));
+    const __m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(v, 4), low));
+    return _mm256_add_epi8(lo, hi);
+}
+
+/* 4 codes per step (one ymm per plane): byte counts of the 4 planes added (≤ 32 per byte),
+ * one vpsadbw gives the 4 distances; one compare with the radius per query. */
+SCAN_AVX2_FN static size_t planes_within_avx2(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride, size_t n,
+                                              unsigned maxd, uint32_t *indices, uint16_t *queries_out,
+                                              uint16_t *distances, size_t capacity, size_t *scanned) {
+    size_t found = 0, i = 0;
+    const __m256i vmax = _mm256_set1_epi64x((long long)maxd), zero = _mm256_setzero_si256();
+    uint32_t masks[GLIMPSE_PLANE_SCAN_MAX_QUERIES];
+    for (; i + 4 <= n; i += 4) {
+        if (found + 4 * nq > capacity) { *scanned = i; return found; }
+        const __m256i w0 = _mm256_loadu_si256((const __m256i *)(p + i));
+        const __m256i w1 = _mm256_loadu_si256((const __m256i *)(p + stride + i));
+        const __m256i w2 = _mm256_loadu_si256((const __m256i *)(p + 2 * stride + i));
+        const __m256i w3 = _mm256_loadu_si256((const __m256i *)(p + 3 * stride + i));
+        uint32_t any = 0;
+        for (size_t j = 0; j < nq; j++) {
+            const uint64_t *qj = q + 4 * j;
+            __m256i c = popcount_bytes_avx2(_mm256_xor_si256(w0, _mm256_set1_epi64x((long long)qj[0])));
+            c = _mm256_add_epi8(c, popcount_bytes_avx2(_mm256_xor_si256(w1, _mm256_set1_epi64x((long long)qj[1]))));
+            c = _mm256_add_epi8(c, popcount_bytes_avx2(_mm256_xor_si256(w2, _mm256_set1_epi64x((long long)qj[2]))));
+            c = _mm256_add_epi8(c, popcount_bytes_avx2(_mm256_xor_si256(w3, _mm256_set1_epi64x((long long)qj[3]))));
+            const __m256i d = _mm256_sad_epu8(c, zero);
+            /* d <= maxd  ⇔  !(d > maxd) */
+            const uint32_t m = (~(uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(d, vmax)))) & 0xFu;
+            masks[j] = m;
+            any |= m;
+        }
+        if (__builtin_expect(any != 0, 0))
+            found = planes_emit(q, nq, p, stride, i, 4, masks, maxd, indices, queries_out, distances, found);
+    }
+    for (; i < n; i++) {
+        if (found + nq > capacity) break;
+        for (size_t j = 0; j < nq; j++) {
+            const unsigned d = plane_distance_portable(q + 4 * j, p, stride, i);
+            if (d <= maxd) PLANE_PUSH(i, j, d);
+        }
+    }
+    *scanned = i;
+    return found;
+}
+
+/* 8 codes per step (one zmm per plane): VPOPCNTQ of the four planes added, one unsigned
+ * compare with the radius per query; only the rare hits leave the vector unit. */
+SCAN_AVX512_FN static size_t planes_within_avx512(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride,
+                                                  size_t n, unsigned maxd, uint32_t *indices, uint16_t *queries_out,
+                                                  uint16_t *distances, size_t capacity, size_t *scanned) {
+    size_t found = 0, i = 0;
+    const __m512i vmax = _mm512_set1_epi64((long long)maxd);
+    uint32_t masks[GLIMPSE_PLANE_SCAN_MAX_QUERIES];
+    for (; i + 8 <= n; i += 8) {
+        if (found + 8 * nq > capacity) { *scanned = i; return found; }
+        const __m512i w0 = _mm512_loadu_si512(p + i);
+        const __m512i w1 = _mm512_loadu_si512(p + stride + i);
+        const __m512i w2 = _mm512_loadu_si512(p + 2 * stride + i);
+        const __m512i w3 = _mm512_loadu_si512(p + 3 * stride + i);
+        uint32_t any = 0;
+        for (size_t j = 0; j < nq; j++) {
+            const uint64_t *qj = q + 4 * j;
+            const __m512i a = _mm512_add_epi64(_mm512_popcnt_epi64(_mm512_xor_si512(w0, _mm512_set1_epi64((long long)qj[0]))),
+                                               _mm512_popcnt_epi64(_mm512_xor_si512(w1, _mm512_set1_epi64((long long)qj[1]))));
+            const __m512i b = _mm512_add_epi64(_mm512_popcnt_epi64(_mm512_xor_si512(w2, _mm512_set1_epi64((long long)qj[2]))),
+                                               _mm512_popcnt_epi64(_mm512_xor_si512(w3, _mm512_set1_epi64((long long)qj[3]))));
+            const uint32_t m = (uint32_t)_mm512_cmple_epu64_mask(_mm512_add_epi64(a, b), vmax);
+            masks[j] = m;
+            any |= m;
+        }
+        if (__builtin_expect(any != 0, 0))
+            found = planes_emit(q, nq, p, stride, i, 8, masks, maxd, indices, queries_out, distances, found);
+    }
+    for (; i < n; i++) {
+        if (found + nq > capacity) break;
+        for (size_t j = 0; j < nq; j++) {
+            const unsigned d = plane_distance_portable(q + 4 * j, p, stride, i);
+            if (d <= maxd) PLANE_PUSH(i, j, d);
+        }
+    }
+    *scanned = i;
+    return found;
+}
+#endif
+#undef PLANE_PUSH
+
+size_t glimpse_pdq_planes_within(int isa, const uint64_t *queries4, size_t query_count, int max_distance,
+                                 const uint64_t *planes, size_t plane_stride, size_t count, uint32_t *indices,
+                                 uint16_t *query_indices, uint16_t *distances, size_t capacity, size_t *scanned) {
+    *scanned = count;
+    if (max_distance < 0 || count == 0 || query_count == 0) return 0;
+    if (query_count > GLIMPSE_PLANE_SCAN_MAX_QUERIES || capacity < GLIMPSE_PLANE_SCAN_MIN_CAPACITY(query_count)) {
+        *scanned = 0;
+        return 0;
+    }
+    const unsigned maxd = (unsigned)max_distance;
+#if SCAN_X86
+    switch (glimpse_isa_effective(isa)) {
+    case GLIMPSE_ISA_AVX512:
+        return planes_within_avx512(queries4, query_count, planes, plane_stride, count, maxd, indices, query_indices,
+                                    distances, capacity, scanned);
+    case GLIMPSE_ISA_AVX2:
+        return planes_within_avx2(queries4, query_count, planes, plane_stride, count, maxd, indices, query_indices,
+                                  distances, capacity, scanned);
+    default: break;
+    }
+#endif
+    return planes_within_portable(queries4, query_count, planes, plane_stride, count, maxd, indices, query_indices,
+                                  distances, capacity, scanned);
+}
+
+/* ---- Checksum ------------------------------------------------------------------------ */
+
+/* 8 lanes of 64-bit accumulators over 64-byte blocks, each word w of lane l:
+ *   v = w ^ key[l];  acc[l] += (v & 0xFFFFFFFF) * (v >> 32) + w;
+ * every 16 blocks (1 KiB) each lane is scrambled: acc ^= acc >> 47; acc = lo32(acc)·P + (hi32(acc)·P << 32)
+ * (order-dependent across kilobytes). The tail (< 64 bytes) is zero-padded into one more block;
+ * the length and the lanes are mixed at the end. Integer-exact on every path. */
+static const uint64_t checksum_keys[8] = {
+    0xbe4ba423396cfeb8ULL, 0x1cad21f72c81017cULL, 0xdb979083e96dd4deULL, 0x1f67b3b7a4a44072ULL,
+    0x78e5c0cc4ee679cbULL, 0x2172ffcc7dd05a82ULL, 0x8e2443f7744608b8ULL, 0x4c263a81e69035e0ULL,
+};
+#define CHECKSUM_PRIME 0x9E3779B1ULL
+#define CHECKSUM_STRIPE 16
+
+static inline uint64_t checksum_scramble(uint64_t a) {
+    a ^= a >> 47;
+    return (a & 0xFFFFFFFFULL) * CHECKSUM_PRIME + (((a >> 32) * CHECKSUM_PRIME) << 32);
+}
+
+static inline void checksum_block_portable(uint64_t acc[8], const uint8_t *b) {
+    for (int l = 0; l < 8; l++) {
+        uint64_t w;
+        __builtin_memcpy(&w, b + 8 * l, 8);
+        const uint64_t v = w ^ checksum_keys[l];
+        acc[l] += (v & 0xFFFFFFFFULL) * (v >> 32) + w;
+    }
+}
+
+static uint64_t checksum_finish(uint64_t acc[8], const uint8_t *tail, size_t tail_len, size_t blocks_done, size_t n) {
+    if (tail_len > 0) {
+        uint8_t last[64] = {0};
+        __builtin_memcpy(last, tail, tail_len);
+        checksum_block_portable(acc, last);
+        if ((blocks_done + 1) % CHECKSUM_STRIPE == 0)
+            for (int l = 0; l < 8; l++) acc[l] = checksum_scramble(acc[l]);
+    }
+    uint64_t h = (uint64_t)n * 0x9E3779B97F4A7C15ULL;
+    for (int l = 0; l < 8; l++) {
+        h ^= checksum_scramble(acc[l] + checksum_keys[l]);
+        h = (h << 27 | h >> 37) * 0xC2B2AE3D27D4EB4FULL;
+    }
+    h ^= h >> 33;
+    h *= 0xFF51AFD7ED558CCDULL;
+    h ^= h >> 33;
+    return h;
+}
+
+static uint64_t checksum_portable(const uint8_t *data, size_t n) {
+    uint64_t acc[8] = {0};
+    const size_t blocks = n / 64;
+    for (size_t b = 0; b < blocks; b++) {
+        checksum_block_portable(acc, data + 64 * b);
+        if ((b + 1) % CHECKSUM_STRIPE == 0)
+            for (int l = 0; l < 8; l++) acc[l] = checksum_scramble(acc[l]);
+    }
+    return checksum_finish(acc, data + 64 * blocks, n % 64, blocks, n);
+}
+
+#if SCAN_X86
+SCAN_AVX2_FN static inline __m256i checksum_scramble_avx2(__m256i a) {
+    const __m256i prime = _mm256_set1_epi64x((long long)CHECKSUM_PRIME);
+    a = _mm256_xor_si256(a, _mm256_srli_epi64(a, 47));
+    const __m256i lo = _mm256_mul_epu32(a, prime);
+    const __m256i hi = _mm256_slli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(a, 32), prime), 32);
+    return _mm256_add_epi64(lo, hi);
+}
+
+SCAN_AVX2_FN static uint64_t checksum_avx2(const uint8_t *data, size_t n) {
+    const __m256i k0 = _mm256_loadu_si256((const __m256i *)checksum_keys);
+    const __m256i k1 = _mm256_loadu_si256((const __m256i *)(checksum_keys + 4));
+    __m256i a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
+    const size_t blocks = n / 64;
+    for (size_t b = 0; b < blocks; b++) {
+        const __m256i w0 = _mm256_loadu_si256((const __m256i *)(data + 64 * b));
+        const __m256i w1 = _mm256_loadu_si256((const __m256i *)(data + 64 * b + 32));
+        const __m256i v0 = _mm256_xor_si256(w0, k0), v1 = _mm256_xor_si256(w1, k1);
+        a0 = _mm256_add_epi64(a0, _mm256_add_epi64(_mm256_mul_epu32(v0, _mm256_srli_epi64(v0, 32)), w0));
+        a1 = _mm256_add_epi64(a1, _mm256_add_epi64(_mm256_mul_epu32(v1, _mm256_srli_epi64(v1, 32)), w1));
+        if ((b + 1) % CHECKSUM_STRIPE == 0) {
+            a0 = checksum_scramble_avx2(a0);
+            a1 = checksum_scramble_avx2(a1);
+        }
+    }
+    uint64_t acc[8];
+    _mm256_storeu_si256((__m256i *)acc, a0);
+    _mm256_storeu_si256((__m256i *)(acc + 4), a1);
+    return checksum_finish(acc, data + 64 * blocks, n % 64, blocks, n);
+}
+
+SCAN_AVX512_FN static uint64_t checksum_avx512(const uint8_t *data, size_t n) {
+    const __m512i keys = _mm512_loadu_si512(checksum_keys);
+    const __m512i prime = _mm512_set1_epi64((long long)CHECKSUM_PRIME);
+    __m512i acc = _mm512_setzero_si512();
+    const size_t blocks = n / 64;
+    for (size_t b = 0; b < blocks; b++) {
+        const __m512i w = _mm512_loadu_si512(data + 64 * b);
+        const __m512i v = _mm512_xor_si512(w, keys);
+        acc = _mm512_add_epi64(acc, _mm512_add_epi64(_mm512_mul_epu32(v, _mm512_srli_epi64(v, 32)), w));
+        if ((b + 1) % CHECKSUM_STRIPE == 0) {
+            acc = _mm512_xor_si512(acc, _mm512_srli_epi64(acc, 47));
+            acc = _mm512_add_epi64(_mm512_mul_epu32(acc, prime),
+                                   _mm512_slli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(acc, 32), prime), 32));
+        }
+    }
+    uint64_t lanes[8];
+    _mm512_storeu_si512(lanes, acc);
+    return checksum_finish(lanes, data + 64 * blocks, n % 64, blocks, n);
+}
+#endif
+
+uint64_t glimpse_checksum64(int isa, const void *data, size_t n) {
+    const uint8_t *bytes = (const uint8_t *)data;
+#if SCAN_X86
+    switch (glimpse_isa_effective(isa)) {
+    case GLIMPSE_ISA_AVX512: return checksum_avx512(bytes, n);
+    case GLIMPSE_ISA_AVX2: return checksum_avx2(bytes, n);
+    default: break;
+    }
+#endif
+    return checksum_portable(bytes, n);
+}

@@ -1,0 +1,236 @@
+import Catalog
+import Fingerprints
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Why a visual-index snapshot could not be written (the catalog is unaffected; searches
+/// then build the index in memory).
+public enum VisualIndexSnapshotError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The file (or its temporary sibling) could not be created, written or renamed.
+    case cannotWrite(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .cannotWrite(let path, let reason): "\(path): cannot write the visual-index snapshot: \(reason)"
+        }
+    }
+}
+
+/// The visual index saved beside its catalog so that a process can start searching
+/// without reading every fingerprint from the catalog: the ``VisualIndex`` byte image
+/// (``VisualIndexLayout``) in a file, memory-mapped read-only on open, so opening costs
+/// O(1) system calls plus one checksum pass over the mapped bytes, whatever the catalog size.
+///
+/// Trust rules: the catalog stays the source of truth. A snapshot is used only when its
+/// magic, format version, fingerprint serialization version, catalog id, generation and
+/// minimum view quality all match the catalog being searched (else it is *stale*), and when
+/// its length, checksum and every stored index (owners, regions, full views, id offsets,
+/// memberships) are consistent (else it is *damaged*). A stale or damaged snapshot is never
+/// read further; the index is built from the catalog and the snapshot rewritten when the
+/// folder is writable. Files are replaced atomically (temporary file, `fsync`, `rename`), so
+/// a reader never sees half a snapshot.
+public enum VisualIndexSnapshot {
+    /// The snapshot path of the catalog database at `catalogPath` (`<catalogPath>.vindex`),
+    /// or `nil` for an in-memory catalog.
+    public static func path(forCatalogAt catalogPath: String) -> String? {
+        catalogPath.isEmpty || catalogPath == ":memory:" ? nil : catalogPath + ".vindex"
+    }
+
+    /// What ``load(path:expecting:minimumViewQuality:)`` found.
+    public enum LoadOutcome: Sendable {
+        /// A snapshot of exactly this catalog state, mapped.
+        case loaded(VisualIndex)
+        /// No snapshot file (or it could not be opened).
+        case missing
+        /// A sound snapshot of another catalog, generation, layout or quality threshold.
+        case stale(String)
+        /// A file that is not a sound snapshot (truncated, bad checksum, inconsistent).
+        case damaged(String)
+    }
+
+    /// Maps the snapshot at `path` if it is a sound snapshot of `version`.
+    ///
+    /// - Complexity: O(1) system calls, plus a checksum and a bounds check over the mapped
+    ///   bytes (memory-bandwidth bound: about 120 bytes per view).
+    public static func load(path: String, expecting version: CatalogVersion,
+                            minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) -> LoadOutcome {
+        // O_NONBLOCK: a FIFO (or device) at the path must not block the open; it is refused below.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return .missing }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return .missing }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return .damaged("not a regular file") }
+        let size = Int(info.st_size)
+        guard size >= VisualIndexLayout.headerSize else { return .damaged("shorter than its header (\(size) bytes)") }
+        #if os(Linux)
+        let flags = MAP_PRIVATE | MAP_POPULATE
+        #else
+        let flags = MAP_PRIVATE
+        #endif
+        guard let mapped = mmap(nil, size, PROT_READ, flags, fd, 0), mapped != MAP_FAILED else {
+            return .damaged("cannot be mapped: \(String(cString: strerror(errno)))")
+        }
+        let storage = VisualIndexStorage(adopting: UnsafeRawPointer(mapped), count: size) { pointer, count in
+            _ = munmap(pointer, count)
+        }
+        let base = storage.base
+        func u32(_ offset: Int) -> UInt32 { UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+        func u64(_ offset: Int) -> UInt64 { UInt64(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) }
+        guard u64(0) == VisualIndexLayout.magic else { return .damaged("not a Glimpse visual-index snapshot (bad magic)") }
+        guard u32(8) == VisualIndexLayout.formatVersion else { return .stale("snapshot format \(u32(8)), this build writes \(VisualIndexLayout.formatVersion)") }
+        guard u32(12) == UInt32(Fingerprint.serializationVersion) else {
+            return .stale("fingerprint format \(u32(12)), this build uses \(Fingerprint.serializationVersion)")
+        }
+        guard let layout = VisualIndexLayout.read(from: base, available: size), layout.length == size else {
+            return .damaged("its length does not match its header")
+        }
+        let idLength = Int(u32(44))
+        guard idLength <= VisualIndexLayout.maximumCatalogIDLength else { return .damaged("bad catalog id length") }
+        let catalogID = String(decoding: UnsafeRawBufferPointer(start: base + 48, count: idLength), as: UTF8.self)
+        let generation = Int64(bitPattern: u64(32))
+        let quality = Int(Int32(bitPattern: u32(40)))
+        guard Array(catalogID.utf8) == Array(version.catalogID.utf8.prefix(VisualIndexLayout.maximumCatalogIDLength)) else {
+            return .stale("snapshot of catalog \(catalogID), not \(version.catalogID)")
+        }
+        guard generation == version.generation else { return .stale("snapshot of generation \(generation), catalog is at \(version.generation)") }
+        guard quality == minimumViewQuality else { return .stale("snapshot keeps views of quality ≥ \(quality), search wants \(minimumViewQuality)") }
+        guard storage.computeChecksum() == u64(24) else { return .damaged("checksum mismatch") }
+        let index = VisualIndex(version: version, minimumViewQuality: minimumViewQuality, storage: storage, layout: layout)
+        if let problem = index.consistencyProblem() { return .damaged(problem) }
+        return .loaded(index)
+    }
+
+    /// Writes `index` to `path` atomically (a temporary file in the same folder, `fsync`,
+    /// then `rename` over `path`). O(index bytes).
+    ///
+    /// - Throws: ``VisualIndexSnapshotError/cannotWrite(path:reason:)`` (read-only folder,
+    ///   disk full…); `path` is then untouched.
+    public static func write(_ index: VisualIndex, to path: String) throws(VisualIndexSnapshotError) {
+        let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
+        var failure: String?
+        // The header's first 32 bytes carry the checksum of the rest; the shared image is never modified.
+        var prefix = [UInt8](UnsafeRawBufferPointer(start: index.storage.base, count: VisualIndexLayout.checksumStart))
+        let checksum = index.storage.computeChecksum().littleEndian
+        withUnsafeBytes(of: checksum) { for k in 0..<8 { prefix[24 + k] = $0[k] } }
+        func writeAll(_ start: UnsafeRawPointer, _ count: Int) -> Bool {
+            var done = 0
+            while done < count {
+                let n = posixWrite(fd, start + done, min(count - done, 1 << 30))
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                done += n
+            }
+            return true
+        }
+        let ok = prefix.withUnsafeBytes { writeAll($0.baseAddress!, $0.count) }
+            && writeAll(index.storage.base + VisualIndexLayout.checksumStart, index.storage.count - VisualIndexLayout.checksumStart)
+        if !ok { failure = String(cString: strerror(errno)) } else if fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw .cannotWrite(path: path, reason: failure)
+        }
+    }
+
+    /// What ``refresh(store:path:minimumViewQuality:)`` did.
+    public enum RefreshAction: Sendable, Hashable, CustomStringConvertible {
+        /// The snapshot already matched the catalog.
+        case upToDate
+        /// The index was built from the catalog and the snapshot written.
+        case written
+        /// The index was built from the catalog but the snapshot could not be written (why).
+        case notWritten(String)
+
+        public var description: String {
+            switch self {
+            case .upToDate: "visual-index snapshot up to date"
+            case .written: "visual-index snapshot written"
+            case .notWritten(let reason): "visual-index snapshot not written (\(reason))"
+            }
+        }
+    }
+
+    /// The index of the store's current state: the snapshot at `path` when it is sound and
+    /// current, else built from the catalog (and the snapshot rewritten, when `path` is
+    /// writable). What `glimpse index` runs after a change and what a search's cold start uses.
+    ///
+    /// - Throws: the store's error when the catalog cannot be read.
+    public static func refresh(store: any EntityStore, path: String?,
+                               minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality)
+        throws(CatalogStoreError) -> (index: VisualIndex, action: RefreshAction) {
+        if let path {
+            let version = try store.catalogVersion()
+            if case .loaded(let index) = load(path: path, expecting: version, minimumViewQuality: minimumViewQuality) {
+                return (index, .upToDate)
+            }
+        }
+        let index = try VisualIndex(store: store, minimumViewQuality: minimumViewQuality)
+        guard let path else { return (index, .notWritten("in-memory catalog")) }
+        do { try write(index, to: path) } catch { return (index, .notWritten(error.description)) }
+        return (index, .written)
+    }
+}
+
+extension VisualIndex {
+    /// Builds the index of the store's current state from its fingerprints and collections,
+    /// read consistently (retried if the catalog changes in between). O(views).
+    ///
+    /// - Throws: the store's error, or ``CatalogStoreError/database(_:reason:)`` when the
+    ///   catalog kept changing.
+    public init(store: any EntityStore, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) throws(CatalogStoreError) {
+        for _ in 0..<3 {
+            let snapshot = try store.fingerprintSnapshot()
+            let collections = try store.allCollections()
+            guard try store.catalogVersion() == snapshot.version else { continue }
+            self.init(version: snapshot.version, entries: snapshot.entries, collections: collections, minimumViewQuality: minimumViewQuality)
+            return
+        }
+        throw .database("building the visual index", reason: "the catalog kept changing while it was read")
+    }
+
+    /// The first inconsistency of a mapped image (an index out of its table, offsets out of
+    /// order), or `nil`. O(views + landmarks + memberships).
+    func consistencyProblem() -> String? {
+        let l = layout
+        if l.landmarks > 0 || l.views > 0 {
+            var worst: UInt32 = 0
+            for owner in owners { worst = max(worst, UInt32(bitPattern: owner)) }
+            if l.views > 0 && Int(worst) >= l.landmarks { return "a view's landmark number is out of range" }
+            worst = 0
+            for region in regionNumbers { worst = max(worst, region) }
+            if l.views > 0 && Int(worst) >= l.regions { return "a view's region number is out of range" }
+            worst = 0
+            for view in fullViews { worst = max(worst, UInt32(bitPattern: view)) }
+            if l.fullViews > 0 && Int(worst) >= l.views { return "a full-frame view number is out of range" }
+        }
+        func monotonic(_ offset: Int, _ count: Int, limit: Int) -> Bool {
+            let offsets = section(offset, count + 1, as: UInt32.self)
+            if offsets[0] != 0 || Int(offsets[count]) != limit { return false }
+            for k in 0..<count where offsets[k] > offsets[k + 1] { return false }
+            return true
+        }
+        guard monotonic(l.landmarkIDOffsets, l.landmarks, limit: l.landmarkIDBytes) else { return "landmark id offsets are inconsistent" }
+        guard monotonic(l.collectionIDOffsets, l.collections, limit: l.collectionIDBytes) else { return "collection id offsets are inconsistent" }
+        guard monotonic(l.membershipOffsets, l.landmarks, limit: l.memberships) else { return "membership offsets are inconsistent" }
+        for c in section(l.membershipData, l.memberships, as: UInt32.self) where Int(c) >= l.collections {
+            return "a membership names an unknown collection"
+        }
+        return nil
+    }
+}
+
+/// `write(2)` (the name is taken by ``VisualIndexSnapshot/write(_:to:)`` inside the type).
+private func posixWrite(_ fd: Int32, _ buffer: UnsafeRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    Glibc.write(fd, buffer, count)
+    #else
+    Darwin.write(fd, buffer, count)
+    #endif
+}

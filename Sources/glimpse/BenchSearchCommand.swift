@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import Search
+
+/// `glimpse bench-search`: times ``VisualIndex/search(_:scoring:minimumScore:deadline:limit:using:)``
+/// and the many-code stage-1 scan over a synthetic in-memory index, per instruction set, for
+/// `benchmarks/compare-peers.sh` and quick checks (SearchBenchmarks is the reference suite).
+/// Hidden from `--help`: a measurement tool, not a user command.
+struct BenchSearchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench-search",
+        abstract: "Time the visual index search over N synthetic views on each instruction set (benchmark tool).",
+        discussion: """
+            Builds a SyntheticCatalog index of --views views (31 per landmark) in memory, then \
+            times, per instruction set this CPU has: the 4-view query of the default layout \
+            (search, default threshold), and a scan of --codes PDQ codes against every view in \
+            one pass (what several query views × 8 orientations need). Prints one JSON line: \
+            {"views", "bytesPerView", "rows": [{"name", "isa", "bestMs", "medianMs", "hits"}]}.
+            """,
+        shouldDisplay: false
+    )
+
+    @Option(help: "Number of catalog views.")
+    var views: Int = 1_000_000
+
+    @Option(help: "PDQ codes compared with every view in the many-code row.")
+    var codes: Int = 32
+
+    @Option(name: .customLong("repeat"), help: "Timed runs per row, after one warm-up run.")
+    var runs: Int = 50
+
+    @Option(help: "Only this instruction set (portable, avx2, avx512); default every one the CPU has.")
+    var isa: String?
+
+    @Option(name: .customLong("db"), help: ArgumentHelp("Instead: time opening this catalog and mapping its snapshot (PATH.vindex).", valueName: "path"))
+    var catalog: String?
+
+    func run() async throws {
+        guard views > 0, runs > 0, codes > 0 else { throw failure("bench-search: --views, --codes and --repeat must be positive") }
+        if let catalog { return try timeOpening(catalog) }
+        let perLandmark = FingerprintViewLayout.catalog.viewCount
+        let synthetic = SyntheticCatalog(landmarks: (views + perLandmark - 1) / perLandmark, seed: 2024)
+        let entries = synthetic.content().landmarks.map {
+            FingerprintSnapshot.Entry(landmarkID: $0.id, fingerprints: $0.referenceImages.compactMap(\.fingerprint))
+        }
+        let index = VisualIndex(version: CatalogVersion(catalogID: "bench", generation: 1, tokenKey: SIMD2(1, 2)), entries: entries)
+        // Queries: landmark 4242's full frame with a few bits changed, other views unrelated; the
+        // default query layout (every orientation) and the 4-view query of the issue (full frame,
+        // mirror, centre crops 85 % and 70 %).
+        var generator = SplitMix64(seed: 77)
+        func makeQuery(_ regions: [ViewRegion]) -> Fingerprint {
+            var query = SyntheticCatalog.fingerprint(regions: regions, using: &generator)
+            query.views[0] = entries[4242 % entries.count].fingerprints[0].views[0]
+            query.views[0].pdq.words[0] ^= 0b1011
+            return query
+        }
+        let query = makeQuery(FingerprintViewLayout.query.viewRegions)
+        let fourViews = makeQuery([.full, .full, FingerprintViewLayout.centre(0.85), FingerprintViewLayout.centre(0.7)])
+        let many = (0..<codes).map { k in
+            k == 0 ? query.views[0].pdq : PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next()))
+        }
+        let sets = isa.flatMap { name in InstructionSet.allCases.first { $0.description == name } }.map { [$0] }
+            ?? InstructionSet.allCases.filter(\.isSupported)
+        var rows: [String] = []
+        for set in sets.reversed() {
+            var hits = 0
+            let search = RunTimer.measure(runs: runs) {
+                hits = index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold, using: set).matches.count
+            }
+            let fullCodes = query.views.filter { $0.region == .full }.count
+            rows.append(Self.row("search, default \(query.views.count)-view query (\(fullCodes) full-frame codes x all views)", set, search, hits))
+            let four = RunTimer.measure(runs: runs) {
+                hits = index.search(fourViews, minimumScore: SimilarityScoring.defaultNoMatchThreshold, using: set).matches.count
+            }
+            rows.append(Self.row("search, 4-view query (2 full-frame codes x all views)", set, four, hits))
+            let scan = RunTimer.measure(runs: runs) {
+                hits = 0
+                index.scan(many, in: .all, maxDistance: SimilarityScoring.default.candidatePDQRadius, using: set) { _, _, _ in hits += 1 }
+            }
+            rows.append(Self.row("scan, \(codes) codes x all views", set, scan, hits))
+        }
+        let bytesPerView = Double(index.bytesUsed) / Double(index.viewCount)
+        print(#"{"views":\#(index.viewCount),"bytesPerView":\#(String(format: "%.1f", bytesPerView)),"rows":[\#(rows.joined(separator: ","))]}"#)
+    }
+
+    /// Rows for a catalog on disk: opening the store and reading its version, mapping and
+    /// checking the snapshot, and both together (what a cold start pays before scanning).
+    private func timeOpening(_ path: String) throws {
+        guard let snapshotPath = VisualIndexSnapshot.path(forCatalogAt: path) else { throw failure("bench-search: --db needs a file") }
+        var viewCount = 0
+        let open = try RunTimer.measure(runs: runs) {
+            do { _ = try SQLiteEntityStore(path: path).catalogVersion() } catch { throw failure("\(error)") }
+        }
+        let version: CatalogVersion
+        do { version = try SQLiteEntityStore(path: path).catalogVersion() } catch { throw failure(error.description) }
+        let map = try RunTimer.measure(runs: runs) {
+            guard case .loaded(let index) = VisualIndexSnapshot.load(path: snapshotPath, expecting: version) else {
+                throw failure("bench-search: \(snapshotPath) is not a current snapshot of \(path)")
+            }
+            viewCount = index.viewCount
+        }
+        let rows = [Self.row("open catalog + read version", .best, open, 0), Self.row("map + verify snapshot", .best, map, viewCount)]
+        print(#"{"views":\#(viewCount),"rows":[\#(rows.joined(separator: ","))]}"#)
+    }
+
+    static func row(_ name: String, _ isa: InstructionSet, _ timing: RunTiming, _ hits: Int) -> String {
+        #"{"name":"\#(name)","isa":"\#(isa)","bestMs":\#(String(format: "%.3f", timing.bestMs)),"medianMs":\#(String(format: "%.3f", timing.medianMs)),"hits":\#(hits)}"#
+    }
+}

@@ -1,0 +1,161 @@
+import Foundation
+import Testing
+@testable import Search
+
+/// The snapshot beside the catalog: used only when sound and current, rebuilt when stale,
+/// ignored when damaged, and never a reason for a different answer.
+@Suite struct VisualIndexSnapshotTests {
+    static func scratch() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-vindex-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// A catalog file of synthetic landmarks in 3 collections, written through the indexer.
+    static func catalog(in folder: URL, landmarks: Int = 200, seed: UInt64 = 5) async throws -> SQLiteEntityStore {
+        let store = try SQLiteEntityStore(path: folder.appendingPathComponent("catalog.sqlite").path)
+        let content = SyntheticCatalog(landmarks: landmarks, collections: 3, seed: seed).content()
+        _ = try CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
+            .index(precomputed: content, sourceDescription: "test")
+        return store
+    }
+
+    static func queries(_ store: SQLiteEntityStore) throws -> [Fingerprint] {
+        let snapshot = try store.fingerprintSnapshot()
+        return snapshot.entries.prefix(12).enumerated().map { k, entry in
+            var query = SearchFixtures.fingerprint(seed: UInt64(k), views: 4)
+            query.views[k % 4] = entry.fingerprints[0].views[(k * 5) % 31]
+            query.views[k % 4].region = k % 4 == 0 ? .full : query.views[k % 4].region
+            return query
+        }
+    }
+
+    @Test func aSnapshotGivesTheSameIndexBytesAndAnswersAsBuildingFromTheCatalog() async throws {
+        let folder = try Self.scratch()
+        let store = try await Self.catalog(in: folder)
+        let path = folder.appendingPathComponent("catalog.sqlite.vindex").path
+        let (built, action) = try VisualIndexSnapshot.refresh(store: store, path: path)
+        #expect(action == .written)
+        guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: try store.catalogVersion()) else {
+            Issue.record("a freshly written snapshot must load")
+            return
+        }
+        #expect(try VisualIndexSnapshot.refresh(store: store, path: path).action == .upToDate)
+        // Same bytes apart from the checksum field, which only the file carries.
+        #expect(mapped.bytesUsed == built.bytesUsed)
+        #expect(memcmp(mapped.storage.base + 32, built.storage.base + 32, built.bytesUsed - 32) == 0)
+        #expect(memcmp(mapped.storage.base, built.storage.base, 24) == 0)
+        #expect(mapped.landmarkIDs == built.landmarkIDs && mapped.collectionIDs(ofLandmark: 4) == built.collectionIDs(ofLandmark: 4))
+        for query in try Self.queries(store) {
+            let a = built.search(query, minimumScore: 0), b = mapped.search(query, minimumScore: 0)
+            #expect(a == b && !a.matches.isEmpty)
+        }
+        // The end-to-end query answers the same pages with and without the snapshot.
+        let withSnapshot = VisualSearchQuery(store: store, snapshotPath: path)
+        let without = VisualSearchQuery(store: store)
+        var matchedPages = 0
+        for query in try Self.queries(store) {
+            let page = PageRequest(size: 20, deadline: .seconds(60))
+            let a = try await withSnapshot.values(for: query, page: page), b = try await without.values(for: query, page: page)
+            #expect(a.items.map(\.value.url) == b.items.map(\.value.url) && a.items.map(\.score) == b.items.map(\.score))
+            // Every synthetic landmark is in a collection: a page with a landmark has its collection too
+            // (membership comes from the snapshot).
+            if a.items.contains(where: { $0.value.landmark != nil }) {
+                #expect(a.items.contains { $0.value.collection != nil })
+                matchedPages += 1
+            }
+        }
+        #expect(matchedPages >= 3)
+    }
+
+    @Test func aStaleSnapshotIsRebuiltAfterTheCatalogChanges() async throws {
+        let folder = try Self.scratch()
+        let store = try await Self.catalog(in: folder)
+        let path = folder.appendingPathComponent("catalog.sqlite.vindex").path
+        _ = try VisualIndexSnapshot.refresh(store: store, path: path)
+        let removed = SyntheticCatalog.landmarkID(3)
+        try store.remove(EntityReference(kind: .landmark, id: removed))
+        let version = try store.catalogVersion()
+        guard case .stale = VisualIndexSnapshot.load(path: path, expecting: version) else {
+            Issue.record("a snapshot of an older generation must be stale")
+            return
+        }
+        // A query over the changed catalog never sees the removed landmark, and rewrites the snapshot.
+        let search = VisualSearchQuery(store: store, snapshotPath: path)
+        let query = try store.fingerprintSnapshot().entries.first { $0.landmarkID == SyntheticCatalog.landmarkID(4) }!.fingerprints[0]
+        let before = try await search.landmarkMatches(for: query)
+        #expect(!before.contains { $0.landmarkID == removed } && before.first?.landmarkID == SyntheticCatalog.landmarkID(4))
+        guard case .loaded(let index) = VisualIndexSnapshot.load(path: path, expecting: version) else {
+            Issue.record("the query must have rewritten the stale snapshot")
+            return
+        }
+        #expect(!index.landmarkIDs.contains(removed))
+        // Another quality threshold is stale too.
+        guard case .stale = VisualIndexSnapshot.load(path: path, expecting: version, minimumViewQuality: 50) else {
+            Issue.record("a snapshot made for another quality threshold must be stale")
+            return
+        }
+    }
+
+    @Test func aDamagedSnapshotIsNeverTrustedAndTheCatalogAnswers() async throws {
+        let folder = try Self.scratch()
+        let store = try await Self.catalog(in: folder)
+        let path = folder.appendingPathComponent("catalog.sqlite.vindex").path
+        let (built, _) = try VisualIndexSnapshot.refresh(store: store, path: path)
+        let version = try store.catalogVersion()
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        var flipped = good
+        flipped[good.count / 2] ^= 0x01
+        var wrongCount = good
+        wrongCount[112] ^= 0x01
+        let damaged: [(String, Data)] = [
+            ("one flipped bit", flipped), ("truncated", good.prefix(good.count - 64)), ("header only", good.prefix(100)),
+            ("empty", Data()), ("not a snapshot", Data(repeating: 0x47, count: 4096)), ("a count changed", wrongCount),
+        ]
+        // A FIFO in the snapshot's place is refused without blocking, and replaced.
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o644) == 0)
+        switch VisualIndexSnapshot.load(path: path, expecting: version) {
+        case .damaged: break
+        default: Issue.record("a FIFO must be reported damaged")
+        }
+        _ = try await VisualSearchQuery(store: store, snapshotPath: path).landmarkMatches(for: try Self.queries(store)[0])
+        guard case .loaded = VisualIndexSnapshot.load(path: path, expecting: version) else {
+            Issue.record("the FIFO must have been replaced by a snapshot")
+            return
+        }
+        for (name, bytes) in damaged {
+            try bytes.write(to: URL(fileURLWithPath: path))
+            switch VisualIndexSnapshot.load(path: path, expecting: version) {
+            case .damaged: break
+            default: Issue.record("\(name): must be reported damaged")
+            }
+            // Searching still answers from the catalog, and repairs the file.
+            let query = try Self.queries(store)[1]
+            let answer = try await VisualSearchQuery(store: store, snapshotPath: path).landmarkMatches(for: query)
+            #expect(answer == built.search(query, minimumScore: 0).matches, "\(name)")
+            guard case .loaded = VisualIndexSnapshot.load(path: path, expecting: version) else {
+                Issue.record("\(name): the snapshot must have been rewritten")
+                continue
+            }
+        }
+    }
+
+    @Test func anUnwritableSnapshotPlaceFallsBackToTheIndexInMemory() async throws {
+        let folder = try Self.scratch()
+        let store = try await Self.catalog(in: folder, landmarks: 40)
+        // A path under a regular file can never be created (even by root): like a read-only folder.
+        let blocker = folder.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: blocker)
+        let path = blocker.appendingPathComponent("catalog.sqlite.vindex").path
+        let (index, action) = try VisualIndexSnapshot.refresh(store: store, path: path)
+        guard case .notWritten = action else {
+            Issue.record("writing under a file must fail, got \(action)")
+            return
+        }
+        let query = try Self.queries(store)[2]
+        let answer = try await VisualSearchQuery(store: store, snapshotPath: path).landmarkMatches(for: query)
+        #expect(answer == index.search(query, minimumScore: 0).matches && !answer.isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains(".tmp-") })
+    }
+}
