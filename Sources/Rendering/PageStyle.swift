@@ -68,6 +68,7 @@ button.card:hover{border-color:var(--accent)}
 .filters legend{font-weight:600;font-size:13px;margin-right:6px;float:left;padding:6px 0}
 .filters label{display:inline-flex;align-items:center;gap:4px;min-height:32px;padding:4px 12px;border:1px solid var(--line);border-radius:999px;background:var(--card);cursor:pointer;font-weight:600}
 .filters input{margin:0}
+.filters input:focus-visible{outline:none}
 .filters label:has(input:checked){border-color:var(--accent);background:var(--info-bg)}
 .filters label:has(input:focus-visible){outline:3px solid var(--accent);outline-offset:2px}
 .sheet{display:grid;grid-template-columns:repeat(auto-fill,minmax(min(100%,360px),1fr));gap:14px;align-items:start}
