@@ -57,7 +57,8 @@ public enum VisualIndexSnapshot {
     ///   bytes (memory-bandwidth bound: about 120 bytes per view).
     public static func load(path: String, expecting version: CatalogVersion,
                             minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) -> LoadOutcome {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO (or device) at the path must not block the open; it is refused below.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .missing }
         defer { close(fd) }
         var info = stat()
