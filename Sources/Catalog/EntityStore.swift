@@ -40,6 +40,13 @@ public protocol EntityStore: Sendable {
     @discardableResult
     func remove(_ reference: EntityReference) throws(CatalogStoreError) -> Removal
 
+    /// Like ``remove(_:)`` but recorded with `reason` (``Removal/Reason/archivedByUser``
+    /// archives, ``Removal/Reason/removedByUser`` deletes); both are soft and undoable.
+    ///
+    /// - Throws: ``CatalogStoreError/unknownEntity(_:)`` when it is unknown or already removed.
+    @discardableResult
+    func remove(_ reference: EntityReference, reason: Removal.Reason) throws(CatalogStoreError) -> Removal
+
     /// Restores every entity of the most recent removal not yet undone, and returns it;
     /// `nil` when there is nothing to undo.
     @discardableResult

@@ -32,6 +32,8 @@ import Testing
         let informative = query.views.indices.filter { query.views[$0].quality >= minimumViewQuality }
         for q in informative {
             let qv = query.views[q]
+            // Every full-frame query view (the full frame in each orientation) against every
+            // catalog view; the other query views against full frames only.
             let fullOnly = qv.region != .full
             let codes = fullOnly ? fullWords : words
             codes.withUnsafeBufferPointer { buffer in
