@@ -28,7 +28,7 @@ struct SnapshotCommandTests {
         let written = try FileManager.default.attributesOfItem(atPath: snapshot)[.modificationDate] as? Date
         let query = try Glimpse.run(["query", "--deadline-ms", "60000", Self.photo, "--db", db, "--json"])
         #expect(query.status == 0, "\(query.stderr)")
-        #expect(query.stdout.contains("\"id\": \"animals/black-rhino\""))
+        #expect(query.stdout.contains("\"id\":\"animals/black-rhino\""))
         // The query mapped the current snapshot: it did not rewrite it.
         #expect(try FileManager.default.attributesOfItem(atPath: snapshot)[.modificationDate] as? Date == written)
 
