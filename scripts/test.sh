@@ -34,4 +34,6 @@ GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/load-test.sh --quic
 # The search page in headless Chromium (WebDriver) against a live glimpse serve; fails,
 # never skips, when the browser cannot start. About 30 s.
 scripts/browser-test.sh "$(swift build --show-bin-path)/glimpse"
+# The README's first command (release build, index the sample catalog, query the screenshot).
+bash scripts/demo.sh
 echo "test.sh: all tests passed"
