@@ -42,41 +42,15 @@ public struct PhotoMatchRecord: Sendable, Hashable {
 
     // MARK: JSON Lines
 
-    /// `{"photo", "status", "matches": [{"kind", "id", "title", "subtitle", "score", "url"}], "error"}`
-    /// on one line (no newline). O(matches).
-    public var jsonLine: String {
-        JSONText.object([
-            ("photo", JSONText.string(photo)), ("status", JSONText.string(status.rawValue)),
-            ("matches", JSONText.array(matches.map(\.json))), ("error", JSONText.string(error)),
-        ])
-    }
+    /// The record as one JSON line (no newline): `{"error", "matches": [{"id", "kind",
+    /// "score", "subtitle", "title", "url"}], "photo", "status"}`; the Codable form lives
+    /// in `WireFormat/PhotoMatchRecord+Codable.swift`. O(matches).
+    public var jsonLine: String { WireJSON.line(self) }
 
     /// Parses a line written by ``jsonLine``; `nil` when it is not one.
     public init?(jsonLine line: String) {
-        guard let row = try? JSONDecoder().decode(JSONRow.self, from: Data(line.utf8)),
-              let status = Status(rawValue: row.status) else { return nil }
-        var matches: [SearchResultRow] = []
-        for match in row.matches {
-            guard let kind = EntityKind(rawValue: match.kind) else { return nil }
-            matches.append(SearchResultRow(kind: kind, id: match.id, title: match.title, subtitle: match.subtitle,
-                                           score: match.score, url: match.url))
-        }
-        self.init(photo: row.photo, status: status, matches: matches, error: row.error)
-    }
-
-    private struct JSONRow: Decodable {
-        struct Match: Decodable {
-            var kind: String
-            var id: String
-            var title: String
-            var subtitle: String?
-            var score: Double
-            var url: String
-        }
-        var photo: String
-        var status: String
-        var matches: [Match]
-        var error: String?
+        guard let record = try? WireJSON.decode(PhotoMatchRecord.self, from: Array(line.utf8)) else { return nil }
+        self = record
     }
 
     // MARK: CSV

@@ -14,7 +14,8 @@ struct BatchOutputTests {
 
     @Test func aRecordSurvivesAJSONLinesRoundTrip() throws {
         let record = PhotoMatchRecord.matches([Self.row], photo: "photos/x, \"y\".jpg")
-        #expect(record.jsonLine.hasPrefix(#"{"photo": "photos/x, \"y\".jpg", "status": "matched", "matches": [{"kind": "landmark""#))
+        #expect(record.jsonLine.hasPrefix(#"{"error":null,"matches":[{"id":"#))
+        #expect(record.jsonLine.hasSuffix(#""photo":"photos/x, \"y\".jpg","status":"matched"}"#))
         let parsed = try #require(PhotoMatchRecord(jsonLine: record.jsonLine))
         #expect(parsed.photo == record.photo && parsed.status == .matched)
         #expect(parsed.matches.first?.id == Self.row.id && parsed.matches.first?.score == 0.9123)
@@ -44,7 +45,7 @@ struct BatchOutputTests {
         }
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data("{\"photo\": \"c.j".utf8))
+        try handle.write(contentsOf: Data("{\"error\":null,\"matches\":[],\"photo\":\"c.j".utf8))
         try handle.close()
         let resumed = try MatchResultFile(path: path, format: .jsonl)
         #expect(resumed.existingRecords == [a, b])
