@@ -22,18 +22,24 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // glimpse serve (issue 10): HTTP server, lifecycle, logging, metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
     ],
     targets: [
         // C shim over libpng and libjpeg-turbo: setjmp/longjmp error handling, region and
         // DCT-scaled decode, EXIF orientation. Never exits, aborts or prints.
-        // libwebp (+ demux) and libheif (HEIC/AVIF), libde265 for our strict HEVC plugin:
-        // Debian libwebp-dev, libheif-dev, libde265-dev.
+        // libwebp (+ demux) and libheif (HEIC/AVIF), libde265 and dav1d for our decoder plugins:
+        // Debian libwebp-dev, libheif-dev, libde265-dev, libdav1d-dev.
         .target(
             name: "CImageCodecs",
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"),
                              .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("heif"),
-                             .linkedLibrary("de265")]
+                             .linkedLibrary("de265"), .linkedLibrary("dav1d")]
         ),
         // C SIMD kernels with run-time CPU dispatch (AVX-512 / AVX2 / portable).
         .target(name: "CSIMDKernels"),
@@ -53,11 +59,30 @@ let package = Package(
         .target(name: "Search", dependencies: ["Catalog"]),
         // Presentations of search data: thumbnails, entity details and exports, the HTML contact sheet.
         .target(name: "Rendering", dependencies: ["Search"]),
+        // glimpse serve: the HTTP API over Search/Rendering (Hummingbird 2).
+        .target(
+            name: "Server",
+            dependencies: [
+                "Search", "Rendering",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
+            resources: [.embedInCode("openapi.yaml")]
+        ),
         // Accuracy evaluation: transformed queries from a catalog, recall/MRR/TPR@FPR.
         .target(name: "Evaluation", dependencies: ["Search", "SQLiteStore"]),
         .executableTarget(
             name: "glimpse",
-            dependencies: ["Search", "Rendering", "Evaluation", "CatalogStores", "SQLiteStore", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: [
+                "Search", "Rendering", "Evaluation", "Server", "CatalogStores", "SQLiteStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers"]),
         .testTarget(name: "FingerprintsTests", dependencies: ["Fingerprints"]),
@@ -79,6 +104,17 @@ let package = Package(
             dependencies: ["Search", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"]),
+        .testTarget(
+            name: "ServerTests",
+            dependencies: [
+                "Server", "CatalogStores", "SQLiteStore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -83,13 +83,18 @@ out = sys.argv[1]
 t = {r["command"]: r for r in json.load(open(f"{out}/times.json"))["results"]}
 ms = lambda name: t[name]["mean"] * 1000
 fp = {f: json.load(open(f"{out}/fp-{f}.json")) for f in ("photo.heic", "photo.avif", "photo.webp")}
-print("| file | reference (process) | Glimpse full decode (process) | ratio | region 1000x1000 | ratio | decode + fingerprint (in process, median) | ratio |")
+cpu = lambda name: (t[name]["user"] + t[name]["system"]) * 1000
+print("Wall time is what a user waits; on a loaded machine CPU time (user + system) is the steadier comparison.")
+print()
+print("| file | reference: wall / CPU ms | Glimpse full decode: wall / CPU ms | ratio wall / CPU | region 1000x1000: wall / CPU ms | ratio wall / CPU | decode + fingerprint, in process (median wall) | ratio to reference wall |")
 print("| --- | --- | --- | --- | --- | --- | --- | --- |")
 for f, ref, g in (("photo.heic", "heif-convert", "glimpse-heic"), ("photo.avif", "avifdec", "glimpse-avif"),
                   ("photo.webp", "dwebp", "glimpse-webp")):
-    r, full, part, fpm = ms(ref), ms(g), ms(g + "-region"), fp[f]["medianMs"]
-    print(f"| {f} | {ref} {r:.1f} ms | {full:.1f} ms | {full / r:.2f} | {part:.1f} ms | {part / r:.2f} | "
-          f"{fpm:.1f} ms (scale {fp[f]['scale']}) | {fpm / r:.2f} |")
-s = ms("glimpse-webp-scaled")
-print(f"| photo.webp scaled (--min-side 256) | dwebp {ms('dwebp'):.1f} ms | {s:.1f} ms | {s / ms('dwebp'):.2f} | | | | |")
+    part, fpm = g + "-region", fp[f]["medianMs"]
+    print(f"| {f} | {ref} {ms(ref):.0f} / {cpu(ref):.0f} | {ms(g):.0f} / {cpu(g):.0f} | {ms(g) / ms(ref):.2f} / {cpu(g) / cpu(ref):.2f} | "
+          f"{ms(part):.0f} / {cpu(part):.0f} | {ms(part) / ms(ref):.2f} / {cpu(part) / cpu(ref):.2f} | "
+          f"{fpm:.0f} ms (scale {fp[f]['scale']}) | {fpm / ms(ref):.2f} |")
+s = "glimpse-webp-scaled"
+print(f"| photo.webp, --min-side 256 (libwebp scaler) | dwebp {ms('dwebp'):.0f} / {cpu('dwebp'):.0f} | {ms(s):.0f} / {cpu(s):.0f} | "
+      f"{ms(s) / ms('dwebp'):.2f} / {cpu(s) / cpu('dwebp'):.2f} | | | | |")
 PY

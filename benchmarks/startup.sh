@@ -4,7 +4,7 @@
 # landmarks from `glimpse debug-synthesize-catalog`), with the visual-index snapshot
 # beside the catalog and with the snapshot unusable (every process then builds the index
 # from SQLite, as before the snapshot existed). Rounds are interleaved, pinned to one core;
-# prints medians, best and the load average.
+# prints medians and best of wall-clock and CPU time, and the load average.
 #
 # Usage: benchmarks/startup.sh [--quick] [--runs N] [--landmarks N] [--glimpse PATH] [--image FILE]
 #   --quick        100 synthetic landmarks (3,100 views) and 3 runs: checks the script works (CI)
@@ -66,13 +66,16 @@ fi
 pin=()
 command -v taskset >/dev/null && pin=(taskset -c "${STARTUP_CORE:-$(( $(nproc) - 1 ))}")
 
-# Milliseconds of one run of the command (wall clock, process start to exit).
-time_ms() {
-  local start end
-  start=$(date +%s%N)
-  "${pin[@]}" "$@" >/dev/null 2>&1 || true
-  end=$(date +%s%N)
-  echo $(( (end - start) / 1000 ))
+# Wall-clock and CPU (user + system) microseconds of one run of the command, process start
+# to exit ("WALL CPU"): CPU time is what the run costs when the machine is busy with others.
+time_us() {
+  python3 -c '
+import os, subprocess, sys, time
+start = time.perf_counter()
+child = subprocess.Popen(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+_, _, usage = os.wait4(child.pid, 0)
+print(int((time.perf_counter() - start) * 1e6), int((usage.ru_utime + usage.ru_stime) * 1e6))
+' "${pin[@]}" "$@"
 }
 
 # One untimed query makes sure the snapshot matches this glimpse and catalog.
@@ -81,24 +84,28 @@ views="$(( landmarks * 31 )) synthetic +"
 
 declare -a with without start
 for _ in $(seq "$runs"); do
-  with+=("$(time_ms "$glimpse" query "$image" --db "$db" --json --deadline-ms 60000)")
+  with+=("$(time_us "$glimpse" query "$image" --db "$db" --json --deadline-ms 60000)")
   # Snapshot unusable: a folder in its place (cannot be mapped, cannot be replaced).
   [ -e "$snapshot" ] && mv "$snapshot" "$snapshot.away"
   mkdir -p "$snapshot"
-  without+=("$(time_ms "$glimpse" query "$image" --db "$db" --json --deadline-ms 60000)")
+  without+=("$(time_us "$glimpse" query "$image" --db "$db" --json --deadline-ms 60000)")
   rmdir "$snapshot"
   [ -e "$snapshot.away" ] && mv "$snapshot.away" "$snapshot"
-  start+=("$(time_ms "$glimpse" --version)")
+  start+=("$(time_us "$glimpse" --version)")
 done
 
-stats() { # median and best of microsecond samples, in ms
-  printf '%s\n' "$@" | sort -n | awk '{ a[NR] = $1 } END { m = (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2; printf "%.1f | %.1f", m / 1000, a[1] / 1000 }'
+stats() { # "wall cpu" microsecond pairs -> median and best wall, median and best CPU, in ms
+  printf '%s\n' "$@" | python3 -c '
+import statistics, sys
+pairs = [tuple(map(int, line.split())) for line in sys.stdin if line.strip()]
+wall, cpu = [p[0] / 1000 for p in pairs], [p[1] / 1000 for p in pairs]
+print(f"{statistics.median(wall):.1f} | {min(wall):.1f} | {statistics.median(cpu):.1f} | {min(cpu):.1f}")'
 }
 echo
 echo "Start-up: \`glimpse query\` of $(basename "$image") against $db ($views real views), $runs interleaved runs, ${pin[*]:-not pinned}, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo
-echo "| run | median ms | best ms |"
-echo "|---|---:|---:|"
+echo "| run | wall median ms | wall best ms | CPU median ms | CPU best ms |"
+echo "|---|---:|---:|---:|---:|"
 echo "| query, snapshot mapped | $(stats "${with[@]}") |"
 echo "| query, no usable snapshot (index built from SQLite) | $(stats "${without[@]}") |"
 echo "| \`glimpse --version\` (process start alone) | $(stats "${start[@]}") |"

@@ -3,7 +3,7 @@
 # Usage: scripts/bootstrap.sh [extra-debian-package...]
 set -euo pipefail
 needed=(libpng-dev libjpeg-dev libsqlite3-dev pkg-config
-        libwebp-dev libheif-dev libde265-dev webp libheif-examples libavif-bin "$@")
+        libwebp-dev libheif-dev libde265-dev libdav1d-dev webp libheif-examples libavif-bin "$@")
 missing=()
 for pkg in "${needed[@]}"; do
   dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")

@@ -3,7 +3,8 @@
 # Fails if the suite fails or if no test ran at all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/bootstrap.sh
+# chromium + chromium-driver + python3-venv: the browser tests (contact sheet, search page).
+scripts/bootstrap.sh chromium chromium-driver python3-venv
 log=$(mktemp)
 # The PostgreSQL store's tests run on a throwaway cluster (initdb in a temporary folder, as
 # an unprivileged user, loopback port). In CI (CI=true) a cluster that cannot start fails.
@@ -44,4 +45,12 @@ scripts/fuzz.sh cli 20 >"$log" 2>&1 || { tail -n 30 "$log" >&2; echo "test.sh: s
 echo "test.sh: fuzz cli: $(grep -E '^cli_fuzz: seed' "$log")"
 # The format comparison's quick mode (HEIC/AVIF/WebP beside heif-convert, avifdec, dwebp).
 bash benchmarks/compare-formats.sh --quick
+# glimpse serve: API fuzzing and load test, quick modes (each well under a minute).
+GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/api-fuzz.sh --quick
+GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/load-test.sh --quick
+# The search page in headless Chromium (WebDriver) against a live glimpse serve; fails,
+# never skips, when the browser cannot start. About 30 s.
+scripts/browser-test.sh "$(swift build --show-bin-path)/glimpse"
+# The README's first command (release build, index the sample catalog, query the screenshot).
+bash scripts/demo.sh
 echo "test.sh: all tests passed"

@@ -47,11 +47,12 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request);
 glimpse_status glimpse_webp_run(const glimpse_request *request);
 glimpse_status glimpse_heif_run(const glimpse_request *request);
 
-/** Registers Glimpse's strict HEVC plugin with libheif, once per process (heif_hevc_plugin.c); 0 on success. */
-int glimpse_heif_register_hevc_plugin(void);
-
-/** The picture size HEVC pictures decoded on this thread must have until reset (0, 0: any). */
-void glimpse_heif_expect_picture_size(int width, int height);
+/**
+ * The picture size the HEIF decode running on this thread expects from the codec (the
+ * declared ispe or tile size), 0 x 0 when unknown; read by the HEVC and AV1 plugins
+ * (heif_hevc_plugin.c, heif_av1_plugin.c), set by heif_codec.c around each decode.
+ */
+void glimpse_heif_expected_picture_size(int *width, int *height);
 
 /** Scaled length as libjpeg computes it: ceil(length * num / 8). */
 static inline uint32_t glimpse_scaled_length(uint32_t length, int num) {

@@ -8,7 +8,11 @@
  * imir) in the order the file lists them. libheif 1.15 prints nothing outside debug
  * builds; grid tiles are decoded on the calling thread (max_decoding_threads 0).
  *
- * What we add (heif_boxes.c reads what libheif 1.15 neither exposes nor checks first):
+ * What we add (heif_boxes.c reads what libheif 1.15 neither exposes nor checks first;
+ * heif_hevc_plugin.c and heif_av1_plugin.c replace libheif's libde265 and dav1d plugins):
+ * - decoders that never print (libheif's dav1d plugin keeps dav1d's stderr logger), run on
+ *   the calling thread, report libde265's errors and warnings, zero libde265's buffers and
+ *   refuse pictures whose size differs from the declared one;
  * - the pixel cap, from every declared size before any decode: the primary image's size,
  *   a grid's output size (libheif allocates it from the grid descriptor, not from ispe),
  *   and the sum of the tiles' declared sizes (a grid may reference one tile 65535 times);
@@ -25,8 +29,35 @@
 #include "heif_boxes.h"
 
 #include <libheif/heif.h>
+#include <libheif/heif_plugin.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Our decoder plugins (heif_hevc_plugin.c, heif_av1_plugin.c), preferred over libheif's own. */
+extern const struct heif_decoder_plugin glimpse_hevc_plugin;
+extern const struct heif_decoder_plugin glimpse_av1_plugin;
+
+static pthread_once_t plugins_registered = PTHREAD_ONCE_INIT;
+
+static void register_plugins(void) {
+    /* On failure libheif keeps using its own plugins. */
+    (void)heif_register_decoder_plugin(&glimpse_hevc_plugin);
+    (void)heif_register_decoder_plugin(&glimpse_av1_plugin);
+}
+
+/** The picture size the decode on this thread expects (0: unknown). */
+static _Thread_local int expected_width, expected_height;
+
+static void glimpse_heif_expect_picture_size(int width, int height) {
+    expected_width = width;
+    expected_height = height;
+}
+
+void glimpse_heif_expected_picture_size(int *width, int *height) {
+    *width = expected_width;
+    *height = expected_height;
+}
 
 /** libheif's own hard dimension limit (MAX_IMAGE_WIDTH / MAX_IMAGE_HEIGHT). */
 #define GLIMPSE_HEIF_MAX_DIMENSION 32768
@@ -84,6 +115,16 @@ static glimpse_status check_declared(const glimpse_request *request, const glimp
     glimpse_status status = glimpse_check_cap(request, width, height);
     if (status != GLIMPSE_OK) return status;
     if (!layout->found) return GLIMPSE_OK;
+    /* Derived images other than grids (iovl overlays, iden) get their canvas or source from
+     * data these checks do not read, and a grid's tiles must be coded images: refuse the rest. */
+    int coded = strcmp(layout->item_type, "hvc1") == 0 || strcmp(layout->item_type, "av01") == 0;
+    int tiles_coded = strcmp(layout->tile_type, "hvc1") == 0 || strcmp(layout->tile_type, "av01") == 0;
+    if (!coded && !(layout->is_grid && tiles_coded)) {
+        glimpse_set_message(request, "primary image of type '%s'%s%s%s: only HEVC (hvc1) and AV1 (av01) images and "
+                            "grids of them are supported", layout->item_type, layout->is_grid ? " with tiles of type '" : "",
+                            layout->is_grid ? layout->tile_type : "", layout->is_grid ? "'" : "");
+        return GLIMPSE_ERR_UNSUPPORTED;
+    }
     if (layout->ispe_width && layout->ispe_height) {
         status = glimpse_check_cap(request, layout->ispe_width, layout->ispe_height);
         if (status != GLIMPSE_OK) return status;
@@ -146,8 +187,8 @@ glimpse_status glimpse_heif_run(const glimpse_request *request) {
         else if (strcmp(codec, "hvc1") == 0) info->format = GLIMPSE_FORMAT_HEIF;
     }
 
-    /* HEVC through our strict plugin (heif_hevc_plugin.c); if registering failed, libheif's own. */
-    (void)glimpse_heif_register_hevc_plugin();
+    /* HEVC and AV1 through our plugins: strict, silent, on this thread (see their files). */
+    pthread_once(&plugins_registered, register_plugins);
     struct heif_context *context = heif_context_alloc();
     if (context == NULL) {
         glimpse_set_message(request, "cannot allocate a libheif context");

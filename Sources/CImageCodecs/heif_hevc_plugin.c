@@ -20,7 +20,6 @@
 #include <libde265/de265.h>
 #include <libheif/heif.h>
 #include <libheif/heif_plugin.h>
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,13 +31,6 @@ typedef struct {
     int strict;
 } hevc_decoder;
 
-/** The picture size the current thread's decode expects (0: any). */
-static _Thread_local int expected_width, expected_height;
-
-void glimpse_heif_expect_picture_size(int width, int height) {
-    expected_width = width;
-    expected_height = height;
-}
 
 static const char *plugin_name(void) { return "Glimpse libde265 (strict, zeroed buffers)"; }
 static void plugin_init(void) {}
@@ -123,6 +115,8 @@ static struct heif_error damaged(const char *what) {
 }
 
 static struct heif_error copy_picture(const struct de265_image *picture, struct heif_image **out) {
+    int expected_width, expected_height;
+    glimpse_heif_expected_picture_size(&expected_width, &expected_height);
     if (expected_width > 0 && (de265_get_image_width(picture, 0) != expected_width
                                || de265_get_image_height(picture, 0) != expected_height)) {
         return damaged("an HEVC picture's size differs from the size its item declares (ispe)");
@@ -220,19 +214,7 @@ static struct heif_error decode_image(void *raw, struct heif_image **out) {
     return result;
 }
 
-static const struct heif_decoder_plugin plugin = {
+const struct heif_decoder_plugin glimpse_hevc_plugin = {
     3, plugin_name, plugin_init, plugin_deinit, supports, new_decoder, free_decoder, push_data, decode_image,
     set_strict, "glimpse-libde265",
 };
-
-static pthread_once_t registered = PTHREAD_ONCE_INIT;
-static int registration_failed = 0;
-
-static void register_plugin(void) {
-    registration_failed = heif_register_decoder_plugin(&plugin).code != heif_error_Ok;
-}
-
-int glimpse_heif_register_hevc_plugin(void) {
-    pthread_once(&registered, register_plugin);
-    return registration_failed ? -1 : 0;
-}

@@ -21,6 +21,14 @@ extension CatalogIndexer {
         precomputed content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void = { _ in }
     ) async throws(CatalogIndexError) -> IndexReport {
         do {
+            // Image paths are stored relative to the database's folder, as the indexer stores them.
+            var content = content
+            let locator = store.paths
+            for index in content.landmarks.indices {
+                for image in content.landmarks[index].referenceImages.indices {
+                    content.landmarks[index].referenceImages[image].path = locator.stored(content.landmarks[index].referenceImages[image].path)
+                }
+            }
             let state = try await store.indexingState()
             var report = IndexReport(version: try await store.catalogVersion())
             var hashes: [String: ContentHash] = [:]

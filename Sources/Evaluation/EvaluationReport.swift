@@ -61,6 +61,13 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
     /// The ten negative queries whose best raw match scored highest (the likeliest false
     /// positives), best first, for diagnosis.
     public var highestNegatives: [QueryOutcome]
+    /// Every query's outcome (positives, then negatives), for `glimpse eval --outcomes`;
+    /// not part of the report's JSON.
+    public var outcomes: [QueryOutcome] = []
+
+    enum CodingKeys: String, CodingKey {
+        case catalogImages, negativeImages, rows, overall, operatingPoint, atSearchThreshold, misses, highestNegatives
+    }
 
     /// Builds the report from every query's outcome. O(queries log queries).
     public init(catalogImages: Int, negativeImages: Int, transformations: [String],
@@ -85,6 +92,7 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         highestNegatives = Array(negatives.filter { $0.topScore != nil }
             .sorted { ($0.topScore ?? 0, $1.image, $1.transformation) > ($1.topScore ?? 0, $0.image, $0.transformation) }
             .prefix(10))
+        outcomes = positives + negatives
         misses = positives.filter { !$0.isCorrectAtTop }
             .sorted { ($0.transformation, $0.image) < ($1.transformation, $1.image) }
     }

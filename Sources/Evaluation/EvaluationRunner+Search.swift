@@ -70,7 +70,8 @@ extension EvaluationRunner {
                                               page: PageRequest(size: 30, deadline: .seconds(60)))
             let ranked = page.items.compactMap { $0.value.landmark?.id }
             let best = try await query.landmarkMatches(for: queryFingerprint(pixels), minimumScore: 0, limit: 1).first
-            return SearchAnswer(landmarkIDs: Array(ranked.prefix(10)), topScore: best?.score, topID: best?.landmarkID)
+            return SearchAnswer(landmarkIDs: Array(ranked.prefix(10)), topScore: best?.score, topID: best?.landmarkID,
+                                topDistances: best.map { [$0.pdqDistance, $0.pHashDistance, $0.dHashDistance, $0.histogramDistance, $0.queryViewIndex] })
         }
     }
 }

@@ -137,7 +137,8 @@ public struct EvaluationRunner: Sendable {
                 throw EvaluationError.queryFailed(path, transformation: name, reason: "\(error)")
             }
             outcomes.append(QueryOutcome(image: job.relativePath, transformation: name, expectedID: job.expectedID,
-                                         rankedIDs: answer.landmarkIDs, topScore: answer.topScore, topID: answer.topID))
+                                         rankedIDs: answer.landmarkIDs, topScore: answer.topScore, topID: answer.topID,
+                                         topDistances: answer.topDistances))
         }
         return outcomes
     }

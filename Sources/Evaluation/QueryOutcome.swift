@@ -14,9 +14,13 @@ public struct QueryOutcome: Sendable, Hashable, Codable {
     public var topScore: Double?
     /// Id of the best raw match before any no-match threshold; `nil` when nothing matched.
     public var topID: String?
+    /// The best raw match's PDQ, pHash, dHash and histogram distances and query view index, if known.
+    public var topDistances: [Int]?
 
     /// Creates an outcome; `topID` defaults to the first ranked id.
-    public init(image: String, transformation: String, expectedID: String?, rankedIDs: [String], topScore: Double?, topID: String?? = nil) {
+    public init(image: String, transformation: String, expectedID: String?, rankedIDs: [String], topScore: Double?, topID: String?? = nil,
+                topDistances: [Int]? = nil) {
+        self.topDistances = topDistances
         self.image = image
         self.transformation = transformation
         self.expectedID = expectedID

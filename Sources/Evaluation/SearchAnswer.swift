@@ -9,9 +9,13 @@ public struct SearchAnswer: Sendable, Hashable {
     public var topScore: Double?
     /// Id of the best raw match, or `nil` when nothing matched at all.
     public var topID: String?
+    /// The best raw match's distances: PDQ, pHash, dHash, histogram L1 and the query view
+    /// that found it (``LandmarkMatch``), for explaining scores; `nil` when unknown.
+    public var topDistances: [Int]?
 
     /// Creates an answer; `topID` defaults to the first ranked landmark.
-    public init(landmarkIDs: [String], topScore: Double?, topID: String?? = nil) {
+    public init(landmarkIDs: [String], topScore: Double?, topID: String?? = nil, topDistances: [Int]? = nil) {
+        self.topDistances = topDistances
         self.landmarkIDs = landmarkIDs
         self.topScore = topScore
         self.topID = topID ?? landmarkIDs.first

@@ -49,8 +49,14 @@ public struct ImageFingerprinter: Sendable {
     /// Glimpse's catalog fingerprints (``FingerprintViewLayout/catalog``).
     public static var catalog: ImageFingerprinter { ImageFingerprinter(layout: .catalog) }
 
-    /// Glimpse's query fingerprints (``FingerprintViewLayout/query``).
+    /// Glimpse's query fingerprints (``FingerprintViewLayout/query``: every orientation).
     public static var query: ImageFingerprinter { ImageFingerprinter(layout: .query) }
+
+    /// Glimpse's query fingerprints trying only `orientations`
+    /// (``FingerprintViewLayout/query(orientations:)``).
+    public static func query(orientations: QueryOrientations) -> ImageFingerprinter {
+        ImageFingerprinter(layout: FingerprintViewLayout.query(orientations: orientations))
+    }
 
     /// The layout version of the fingerprints this makes (``FingerprintViewLayout/version``).
     public var layoutVersion: UInt16 { layout.version }

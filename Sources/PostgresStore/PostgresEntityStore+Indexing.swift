@@ -39,7 +39,7 @@ extension PostgresEntityStore {
         let hashes = fingerprints.keys.map(\.hex)
         let blobs = fingerprints.values.map { ByteBuffer(data: FingerprintCoding.encode($0)) }
         do {
-            try await write("saving fingerprints") { connection in
+            try await write("save fingerprints") { connection in
                 // At most 1,000 fingerprints (about 4 MB) per statement.
                 for start in stride(from: 0, to: hashes.count, by: 1_000) {
                     let end = min(start + 1_000, hashes.count)

@@ -136,13 +136,13 @@ public final class PostgresEntityStore: EntityStore, Sendable {
                 return try await body(connection)
             }
         } catch let error as PSQLError {
-            throw storeError(operation, error)
+            throw storeError("trying to " + operation, error)
         } catch let error as PostgresTransactionError {
             if let closure = error.closureError {
-                if closure is PSQLError { throw storeError(operation, closure) }
+                if closure is PSQLError { throw storeError("trying to " + operation, closure) }
                 throw closure
             }
-            throw storeError(operation, error.commitError ?? error.beginError ?? error.rollbackError ?? error)
+            throw storeError("trying to " + operation, error.commitError ?? error.beginError ?? error.rollbackError ?? error)
         }
     }
 

@@ -1,8 +1,10 @@
 import Foundation
 
-/// A self-contained HTML contact sheet of a batch match (`glimpse match --report`): each
-/// photo's thumbnail beside the thumbnails, titles and scores of its matched landmarks,
-/// or its error. Every image is inlined as a `data:` URI (JPEG, or PNG for sources with
+/// A self-contained HTML contact sheet of a batch match (`glimpse match --report`): a
+/// summary with counts, a filter (all / matched / no match / failed: radio buttons and CSS,
+/// no script), and a grid with one card per photo: its thumbnail, status, and the cards of
+/// its matched landmarks (thumbnail, title, score) or its error. Same look as the search
+/// page (``PageStyle``). Every image is inlined as a `data:` URI (JPEG, or PNG for sources with
 /// transparency) made with the project's encoders, and the CSS is inline: the file opens
 /// anywhere, offline, with nothing beside it.
 public struct ContactSheet: Sendable {
@@ -42,49 +44,69 @@ public struct ContactSheet: Sendable {
             }
         }
         let images = await thumbnails(of: files, progress: progress)
+        let counts = Dictionary(grouping: records, by: \.status).mapValues(\.count)
         var html = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>\(Self.escaped(title))</title>
-            <style>\(Self.style)</style></head>
-            <body><h1>\(Self.escaped(title))</h1>
+            <style>\(PageStyle.css)</style></head>
+            <body><header class="top"><h1>\(Self.escaped(title))</h1><p>Batch match report of <code>glimpse match</code></p></header>
+            <main>
+            <p class="summary">\(records.count) photos: \(counts[.matched] ?? 0) matched, \(counts[.noMatch] ?? 0) no match, \(counts[.failed] ?? 0) failed.</p>
+            <fieldset class="filters"><legend>Show</legend>
+            <label><input type="radio" name="show" id="show-all" checked> All <b>\(records.count)</b></label>
 
             """
-        let counts = Dictionary(grouping: records, by: \.status).mapValues(\.count)
-        html += "<p class=\"summary\">\(records.count) photos: \(counts[.matched] ?? 0) matched, "
-            + "\(counts[.noMatch] ?? 0) no match, \(counts[.failed] ?? 0) failed.</p>\n"
+        for status in PhotoMatchRecord.Status.allCases {
+            html += "<label><input type=\"radio\" name=\"show\" id=\"show-\(status.rawValue)\"> \(Self.label(status)) <b>\(counts[status] ?? 0)</b></label>\n"
+        }
+        html += "</fieldset>\n<div class=\"sheet\">\n"
         for record in records {
-            html += "<section class=\"photo \(record.status.rawValue)\">\n"
-            html += figure(images[record.photo], caption: Self.escaped(record.photo), className: "query")
-            html += "<div class=\"matches\">"
+            html += "<section class=\"photo \(record.status.rawValue)\">\n<header>"
+            html += image(images[record.photo], className: "query")
+            let badge = record.status == .matched ? "\(Self.label(.matched)) · \(record.matches.count)" : Self.label(record.status)
+            html += "<div><h2>\(Self.escaped(record.photo))</h2><span class=\"badge status\">\(badge)</span></div></header>\n"
             switch record.status {
             case .failed:
-                html += "<p class=\"error\">\(Self.escaped(record.error ?? "failed"))</p>"
+                html += "<p class=\"error-text\">\(Self.escaped(record.error ?? "failed"))</p>\n"
             case .noMatch:
-                html += "<p class=\"none\">No match</p>"
+                html += "<p class=\"none\">No landmark in the catalog matches this photo.</p>\n"
             case .matched:
+                html += "<ul class=\"grid matches\">"
                 for match in record.matches {
-                    let image = landmarkThumbnails[match.url].flatMap { images[$0] }
+                    let thumbnail = landmarkThumbnails[match.url].flatMap { images[$0] }
                     let title = match.title.isEmpty ? match.id : match.title
-                    let caption = "<b>\(Self.escaped(title))</b><br><span class=\"score\">\(String(format: "%.3f", match.score))</span> "
-                        + "<code>\(Self.escaped(match.url))</code>"
-                    html += figure(image, caption: caption, className: "match")
+                    let subtitle = match.subtitle.map { "<span class=\"subtitle\">\(Self.escaped($0))</span>" } ?? ""
+                    let score = String(format: "%.3f", match.score)
+                    html += "<li><div class=\"card \(match.kind.rawValue)\">"
+                    html += image(thumbnail, className: "thumb")
+                    html += "<div class=\"body\"><span class=\"title\">\(Self.escaped(title))</span>\(subtitle)"
+                    html += "<span class=\"meta\"><span class=\"badge\">\(match.kind.rawValue)</span><span class=\"score\">\(score)</span></span>"
+                    html += "<code>\(Self.escaped(match.url))</code></div></div></li>"
                 }
+                html += "</ul>\n"
             }
-            html += "</div>\n</section>\n"
+            html += "</section>\n"
         }
-        return html + "</body></html>\n"
+        return html + "</div>\n</main></body></html>\n"
     }
 
-    private func figure(_ image: Result<EncodedImage, ThumbnailError>?, caption: String, className: String) -> String {
-        let body: String
-        switch image {
-        case .success(let encoded)?: body = "<img src=\"\(encoded.dataURI)\" alt=\"\">"
-        case .failure(let error)?: body = "<div class=\"missing\" title=\"\(Self.escaped(error.description))\">no preview</div>"
-        case nil: body = "<div class=\"missing\">no preview</div>"
+    /// What the summary and the filter call `status`.
+    private static func label(_ status: PhotoMatchRecord.Status) -> String {
+        switch status {
+        case .matched: "Matched"
+        case .noMatch: "No match"
+        case .failed: "Failed"
         }
-        return "<figure class=\"\(className)\">\(body)<figcaption>\(caption)</figcaption></figure>"
+    }
+
+    private func image(_ image: Result<EncodedImage, ThumbnailError>?, className: String) -> String {
+        switch image {
+        case .success(let encoded)?: "<img class=\"\(className)\" src=\"\(encoded.dataURI)\" alt=\"\">"
+        case .failure(let error)?: "<div class=\"missing \(className)\" title=\"\(Self.escaped(error.description))\">no preview</div>"
+        case nil: "<div class=\"missing \(className)\">no preview</div>"
+        }
     }
 
     private func thumbnails(of files: [String], progress: (Int, Int) -> Void) async -> [String: Result<EncodedImage, ThumbnailError>] {
@@ -126,18 +148,4 @@ public struct ContactSheet: Sendable {
         }
         return out
     }
-
-    static let style = """
-        body{font:14px/1.4 system-ui,sans-serif;margin:24px;background:#fafafa;color:#222}\
-        h1{font-size:20px;margin:0 0 4px}.summary{color:#555;margin:0 0 16px}\
-        section.photo{display:flex;gap:16px;align-items:flex-start;background:#fff;border:1px solid #ddd;\
-        border-radius:8px;padding:12px;margin:0 0 12px}\
-        section.error{border-color:#d33}section.no_match{border-color:#bbb}\
-        figure{margin:0;width:168px}figure.query{width:200px}\
-        figure img,.missing{display:block;max-width:160px;max-height:160px;border-radius:4px;background:#eee}\
-        .missing{width:160px;height:100px;line-height:100px;text-align:center;color:#888}\
-        figcaption{font-size:12px;word-break:break-all;margin-top:4px}\
-        .matches{display:flex;flex-wrap:wrap;gap:12px}.score{font-weight:600;color:#06c}\
-        .error{color:#c00}.none{color:#777}code{font-size:11px;color:#666}
-        """
 }

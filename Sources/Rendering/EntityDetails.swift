@@ -55,50 +55,16 @@ public struct EntityDetails: Sendable, Hashable {
 
     // MARK: JSON
 
-    /// One JSON object: `kind, id, url, title, subtitle, thumbnail`, then for a landmark
-    /// `description, continent, keywords, location, images, collections` and, when
-    /// computed, `image_statistics`; for a collection `landmarks`. O(fields).
-    public var json: String {
-        let display = entity.displayRepresentation
-        var fields: [(String, String)] = [
-            ("kind", JSONText.string(entity.kind.rawValue)), ("id", JSONText.string(entity.reference.id)),
-            ("url", JSONText.string(entity.url)), ("title", JSONText.string(display.title)),
-            ("subtitle", JSONText.string(display.subtitle)), ("thumbnail", JSONText.string(display.thumbnailPath)),
-        ]
-        let relatedJSON = JSONText.array(related.map { item in
-            let d = item.displayRepresentation
-            return JSONText.object([
-                ("kind", JSONText.string(item.kind.rawValue)), ("id", JSONText.string(item.reference.id)),
-                ("title", JSONText.string(d.title)), ("subtitle", JSONText.string(d.subtitle)), ("url", JSONText.string(item.url)),
-            ])
-        })
-        switch entity {
-        case .landmark(let landmark):
-            fields += [
-                ("description", JSONText.string(landmark.description)), ("continent", JSONText.string(landmark.continent)),
-                ("keywords", JSONText.array(landmark.keywords.map { JSONText.string($0) })),
-                ("location", landmark.location.map { JSONText.object([("latitude", String($0.latitude)), ("longitude", String($0.longitude))]) } ?? "null"),
-                ("images", JSONText.array(landmark.referenceImages.map { JSONText.string($0.path) })),
-                ("collections", relatedJSON),
-            ]
-            if let statistics = imageStatistics {
-                fields.append(("image_statistics", JSONText.object([
-                    ("searchable", statistics.isSearchable ? "true" : "false"),
-                    ("images", JSONText.array(statistics.images.map { image in
-                        JSONText.object([
-                            ("path", JSONText.string(image.path)), ("file_size", image.fileSize.map { String($0) } ?? "null"),
-                            ("views", String(image.viewCount)), ("informative_views", String(image.informativeViewCount)),
-                            ("mean_quality", String(format: "%.1f", image.meanQuality)),
-                            ("dominant_color_bins", JSONText.array(image.dominantColorBins.map { String($0) })),
-                        ])
-                    })),
-                ])))
-            }
-        case .collection:
-            fields.append(("landmarks", relatedJSON))
-        }
-        return JSONText.object(fields)
+    /// The entity's wire document (``EntityDocument``: the one JSON form of an entity,
+    /// shared with the HTTP API).
+    public var document: EntityDocument {
+        EntityDocument(entity: entity, related: related, imageStatistics: imageStatistics)
     }
+
+    /// One JSON object (``EntityDocument``): `kind, id, url, title, subtitle, thumbnail`, then for a landmark
+    /// `description, continent, keywords, location, images, collections` and, when
+    /// computed, `image_statistics`; for a collection `landmarks`; keys sorted. O(fields).
+    public var json: String { document.json }
 
     // MARK: Text
 

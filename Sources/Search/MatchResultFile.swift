@@ -21,7 +21,8 @@ public enum MatchOutputFormat: String, Sendable, Hashable, CaseIterable {
     func couldStartRow(_ partial: String, afterHeader: Bool) -> Bool {
         switch self {
         case .jsonl:
-            let start = "{\"photo\": "
+            // WireJSON sorts keys: every row starts with its "error" field.
+            let start = "{\"error\":"
             return partial.hasPrefix(start) || start.hasPrefix(partial)
         case .csv:
             return afterHeader || PhotoMatchRecord.csvHeader.hasPrefix(partial)

@@ -42,41 +42,15 @@ public struct PhotoMatchRecord: Sendable, Hashable {
 
     // MARK: JSON Lines
 
-    /// `{"photo", "status", "matches": [{"kind", "id", "title", "subtitle", "score", "url"}], "error"}`
-    /// on one line (no newline). O(matches).
-    public var jsonLine: String {
-        JSONText.object([
-            ("photo", JSONText.string(photo)), ("status", JSONText.string(status.rawValue)),
-            ("matches", JSONText.array(matches.map(\.json))), ("error", JSONText.string(error)),
-        ])
-    }
+    /// The record as one JSON line (no newline): `{"error", "matches": [{"id", "kind",
+    /// "score", "subtitle", "title", "url"}], "photo", "status"}`; the Codable form lives
+    /// in `WireFormat/PhotoMatchRecord+Codable.swift`. O(matches).
+    public var jsonLine: String { WireJSON.line(self) }
 
     /// Parses a line written by ``jsonLine``; `nil` when it is not one.
     public init?(jsonLine line: String) {
-        guard let row = try? JSONDecoder().decode(JSONRow.self, from: Data(line.utf8)),
-              let status = Status(rawValue: row.status) else { return nil }
-        var matches: [SearchResultRow] = []
-        for match in row.matches {
-            guard let kind = EntityKind(rawValue: match.kind) else { return nil }
-            matches.append(SearchResultRow(kind: kind, id: match.id, title: match.title, subtitle: match.subtitle,
-                                           score: match.score, url: match.url))
-        }
-        self.init(photo: row.photo, status: status, matches: matches, error: row.error)
-    }
-
-    private struct JSONRow: Decodable {
-        struct Match: Decodable {
-            var kind: String
-            var id: String
-            var title: String
-            var subtitle: String?
-            var score: Double
-            var url: String
-        }
-        var photo: String
-        var status: String
-        var matches: [Match]
-        var error: String?
+        guard let record = try? WireJSON.decode(PhotoMatchRecord.self, from: Array(line.utf8)) else { return nil }
+        self = record
     }
 
     // MARK: CSV
@@ -89,8 +63,8 @@ public struct PhotoMatchRecord: Sendable, Hashable {
     public var csvLine: String {
         let best = matches.first
         let fields = [
-            photo, status.rawValue, best?.id ?? "", best?.title ?? "", best.map { JSONText.score($0.score) } ?? "",
-            best?.url ?? "", matches.map { "\($0.url) \(JSONText.score($0.score))" }.joined(separator: ";"), error ?? "",
+            photo, status.rawValue, best?.id ?? "", best?.title ?? "", best.map { CSVText.score($0.score) } ?? "",
+            best?.url ?? "", matches.map { "\($0.url) \(CSVText.score($0.score))" }.joined(separator: ";"), error ?? "",
         ]
         return fields.map(CSVText.field).joined(separator: ",")
     }
@@ -114,6 +88,13 @@ public struct PhotoMatchRecord: Sendable, Hashable {
 
 /// RFC 4180 fields: quoted when they hold a comma, quote, CR or LF; quotes doubled.
 public enum CSVText {
+    /// A score in 0…1 as CSV shows it: four decimals (`0.8123`), non-finite values as 0.
+    ///
+    /// - Complexity: O(1).
+    public static func score(_ value: Double) -> String {
+        String(format: "%.4f", value.isFinite ? value : 0)
+    }
+
     /// `text` as one CSV field. O(length).
     public static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }

@@ -17,8 +17,11 @@ actor SearchIndexCache {
     private let minimumViewQuality: Int
     private let snapshotPath: String?
     private var state: State?
+    /// When set, ``current()`` always answers this state and never reads the store's
+    /// version (a server's index, swapped from outside; see ``PreparedSearchIndex``).
+    private let pinned: State?
     private var rankings: [(key: RankingKey, ranking: SearchRanking)] = []
-    private static let rankingCapacity = 16
+    private let rankingCapacity: Int
 
     struct RankingKey: Hashable {
         var queryDigest: UInt64
@@ -26,31 +29,54 @@ actor SearchIndexCache {
         var configuration: SearchConfiguration
     }
 
-    init(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil) {
+    init(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil, rankingCapacity: Int = 16) {
         self.store = store
         self.minimumViewQuality = minimumViewQuality
         self.snapshotPath = snapshotPath
+        self.pinned = nil
+        self.rankingCapacity = max(1, rankingCapacity)
+    }
+
+    /// A cache that always answers `state` (built elsewhere), keeping up to
+    /// `rankingCapacity` complete rankings.
+    init(store: any EntityStore, pinned state: State, rankingCapacity: Int) {
+        self.store = store
+        self.minimumViewQuality = state.index.minimumViewQuality
+        self.snapshotPath = nil
+        self.pinned = state
+        self.rankingCapacity = max(1, rankingCapacity)
     }
 
     /// The state for the store's current version, reloaded when the catalog changed.
     func current() async throws(CatalogStoreError) -> State {
+        if let pinned { return pinned }
         let version = try await store.catalogVersion()
         if let state, state.index.version == version { return state }
-        let index = try await VisualIndexSnapshot.refresh(store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality).index
-        let built = State(index: index)
+        let built = try await Self.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath)
         state = built
         rankings.removeAll()
         return built
     }
 
+    /// One consistent catalog version's state: memory-mapped from the snapshot at
+    /// `snapshotPath` when it is sound and current, otherwise built from the catalog (and the
+    /// snapshot rewritten when the folder is writable). O(views) when built, O(1) when mapped.
+    static func build(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil) async throws(CatalogStoreError) -> State {
+        State(index: try await VisualIndexSnapshot.refresh(store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality).index)
+    }
+
+    /// The cached ranking for `key`, marked most recently used.
     func ranking(for key: RankingKey) -> SearchRanking? {
-        rankings.first { $0.key == key }?.ranking
+        guard let index = rankings.lastIndex(where: { $0.key == key }) else { return nil }
+        let hit = rankings.remove(at: index)
+        rankings.append(hit)
+        return hit.ranking
     }
 
     func remember(_ ranking: SearchRanking, for key: RankingKey) {
         guard !ranking.isPartial else { return }
         rankings.removeAll { $0.key == key }
         rankings.append((key, ranking))
-        if rankings.count > Self.rankingCapacity { rankings.removeFirst() }
+        if rankings.count > rankingCapacity { rankings.removeFirst() }
     }
 }

@@ -57,7 +57,8 @@ public enum VisualIndexSnapshot {
     ///   bytes (memory-bandwidth bound: about 120 bytes per view).
     public static func load(path: String, expecting version: CatalogVersion,
                             minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) -> LoadOutcome {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        // O_NONBLOCK: a FIFO (or device) at the path must not block the open; it is refused below.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else { return .missing }
         defer { close(fd) }
         var info = stat()
@@ -184,12 +185,21 @@ extension VisualIndex {
     /// - Throws: the store's error, or ``CatalogStoreError/database(_:reason:)`` when the
     ///   catalog kept changing.
     public init(store: any EntityStore, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) async throws(CatalogStoreError) {
+        let (snapshot, collections) = try await Self.readConsistently(from: store)
+        self.init(version: snapshot.version, entries: snapshot.entries, collections: collections, minimumViewQuality: minimumViewQuality)
+    }
+
+    /// The fingerprints and live collections of one catalog version, read again when the
+    /// catalog changed in between (up to three times).
+    ///
+    /// - Throws: the store's error, or ``CatalogStoreError/database(_:reason:)`` when the
+    ///   catalog kept changing.
+    static func readConsistently(from store: any EntityStore) async throws(CatalogStoreError) -> (FingerprintSnapshot, [CollectionEntity]) {
         for _ in 0..<3 {
             let snapshot = try await store.fingerprintSnapshot()
             let collections = try await store.allCollections()
             guard try await store.catalogVersion() == snapshot.version else { continue }
-            self.init(version: snapshot.version, entries: snapshot.entries, collections: collections, minimumViewQuality: minimumViewQuality)
-            return
+            return (snapshot, collections)
         }
         throw .database("building the visual index", reason: "the catalog kept changing while it was read")
     }

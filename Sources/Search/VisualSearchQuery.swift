@@ -43,6 +43,18 @@ public final class VisualSearchQuery: Sendable {
         self.cache = SearchIndexCache(store: store, minimumViewQuality: configuration.scoring.minimumViewQuality, snapshotPath: snapshotPath)
     }
 
+    /// Creates a query that always searches `prepared` (never rebuilding it when the store
+    /// changes: the owner swaps in a new query over a newly prepared index instead), reading
+    /// entities from `store`, and keeps up to `rankingCapacity` complete rankings so later
+    /// pages cost no rescan.
+    public init(store: any EntityStore, prepared: PreparedSearchIndex, configuration: SearchConfiguration = SearchConfiguration(),
+                rankingCapacity: Int = 64, fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
+        self.store = store
+        self.configuration = configuration
+        self.queryFingerprint = fingerprint
+        self.cache = SearchIndexCache(store: store, pinned: prepared.state, rankingCapacity: rankingCapacity)
+    }
+
     /// Creates a query over `store` that fingerprints query pixels with `fingerprinter`
     /// (by default Glimpse's query layout, ``ImageFingerprinter/query``).
     public convenience init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(),

@@ -58,13 +58,7 @@ struct CatalogListCommand: AsyncParsableCommand {
             if kind != .landmark { entities += try await store.allCollections().map(VisualSearchResult.collection) }
         } catch { throw database.storeFailure(error) }
         if json {
-            for entity in entities {
-                let d = entity.displayRepresentation
-                print(JSONText.object([
-                    ("kind", JSONText.string(entity.kind.rawValue)), ("id", JSONText.string(entity.reference.id)),
-                    ("title", JSONText.string(d.title)), ("subtitle", JSONText.string(d.subtitle)), ("url", JSONText.string(entity.url)),
-                ]))
-            }
+            for entity in entities { print(WireJSON.line(EntitySummary(entity))) }
             return
         }
         let rows = entities.map { entity in
@@ -85,13 +79,7 @@ struct CatalogListCommand: AsyncParsableCommand {
         do { removals = try await store.removals() } catch { throw database.storeFailure(error) }
         let formatter = ISO8601DateFormatter()
         if json {
-            for removal in removals {
-                print(JSONText.object([
-                    ("id", String(removal.id)), ("reason", JSONText.string(removal.reason.label)),
-                    ("date", JSONText.string(formatter.string(from: removal.date))), ("undone", removal.isUndone ? "true" : "false"),
-                    ("entities", JSONText.array(removal.entities.map { JSONText.string($0.url) })),
-                ]))
-            }
+            for removal in removals { print(WireJSON.line(RemovalBody.Item(removal))) }
             return
         }
         guard !removals.isEmpty else { return print("No removals.") }

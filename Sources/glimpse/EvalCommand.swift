@@ -40,6 +40,12 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Write every query as PNG under DIR/<transformation>/<id>.png and exit (for comparisons with other tools).")
     var exportQueries: String?
 
+    @Option(help: "Query orientations tried: upright, upright-mirror or all (default).")
+    var orientations: QueryOrientations = .all
+
+    @Option(help: ArgumentHelp("Also write every query's outcome (scores, distances) as JSON lines to this file.", valueName: "file"))
+    var outcomes: String?
+
     @Flag(help: "List every query whose first landmark was wrong.")
     var showMisses = false
 
@@ -74,9 +80,19 @@ struct EvalCommand: AsyncParsableCommand {
         if let threshold { configuration.scoring.noMatchThreshold = threshold }
         let report: EvaluationReport
         do {
-            report = try await runner.run(catalogFolder: catalog, negativesFolder: negatives, configuration: configuration)
+            report = try await runner.run(catalogFolder: catalog, negativesFolder: negatives, configuration: configuration,
+                                          query: .query(orientations: orientations))
         } catch {
             throw failure(error.description)
+        }
+        if let outcomes {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            var text = ""
+            for outcome in report.outcomes { text += String(decoding: try encoder.encode(outcome), as: UTF8.self) + "\n" }
+            do { try text.write(toFile: outcomes, atomically: true, encoding: .utf8) } catch {
+                throw failure("eval: cannot write \(outcomes): \(error.localizedDescription)")
+            }
         }
         if json {
             let encoder = JSONEncoder()

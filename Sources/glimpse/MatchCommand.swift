@@ -40,6 +40,9 @@ struct MatchCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
+    @Option(help: "Orientations of the picture tried: upright, upright-mirror or all (rotations by 90°, 180°, 270°, flips, transposes).")
+    var orientations: QueryOrientations = .all
+
     @Option(help: ArgumentHelp("Append rows to this file, resuming after the photos it already holds (default: stdout).", valueName: "file"))
     var out: String?
 
@@ -84,7 +87,7 @@ struct MatchCommand: AsyncParsableCommand {
         for folder in scan.unreadableFolders { printError("glimpse: \(folder.description)") }
         if file == nil && rowFormat == .csv { writeLine(PhotoMatchRecord.csvHeader) }
 
-        let fingerprinting = ImageFingerprinter.query
+        let fingerprinting = ImageFingerprinter.query(orientations: orientations)
         let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
         await noteOutdatedFingerprints(search, database: database)
         let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, matchesPerPhoto: matches)

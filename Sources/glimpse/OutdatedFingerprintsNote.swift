@@ -1,3 +1,4 @@
+import ArgumentParser
 import Search
 
 /// Tells the user, on stderr, when the catalog still holds fingerprints of an older view
@@ -13,3 +14,5 @@ func noteOutdatedFingerprints(_ search: VisualSearchQuery, database: DatabaseOpt
         (SOURCE: the manifest or folder the catalog was indexed from) to recompute them.
         """)
 }
+
+extension QueryOrientations: ExpressibleByArgument {}

@@ -13,10 +13,11 @@ struct QueryCommand: AsyncParsableCommand {
             that fetches the next page. Scores are similarities in 0…1, higher is better, \
             comparable across queries; results below the no-match threshold are not shown.
 
-            With --json, prints one object per image per line:
-              {"query": PATH, "results": [{"kind", "id", "title", "subtitle", "score", "url"}],
-               "next_page_token": TOKEN|null, "partial": BOOL, "elapsed_ms": N}
-            "partial" is true when --deadline-ms cut the scan short.
+            With --json, prints one object per image per line (keys sorted):
+              {"elapsed_ms": N, "next_page_token": TOKEN|null, "partial": BOOL, "query": PATH,
+               "results": [{"id", "kind", "score", "subtitle", "title", "url"}]}
+            "partial" is true when --deadline-ms cut the scan short. An image that failed \
+            gets a line too, with "error" (the reason) and no results.
 
             Example:
               glimpse query testdata/samples/screenshot-hurricane-ridge.png --region 4,211,712,332
@@ -34,6 +35,9 @@ struct QueryCommand: AsyncParsableCommand {
     var images: [String]
 
     @OptionGroup var database: DatabaseOption
+
+    @Option(help: "Orientations of the picture tried: upright, upright-mirror or all (rotations by 90°, 180°, 270°, flips, transposes).")
+    var orientations: QueryOrientations = .all
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Search only this rectangle, in pixels of the upright image.", valueName: "X,Y,W,H"))
     var region: PixelRegionArgument?
@@ -76,7 +80,7 @@ struct QueryCommand: AsyncParsableCommand {
 
     func run() async throws {
         let store = try await database.openExisting()
-        let fingerprinting = ImageFingerprinter.query
+        let fingerprinting = ImageFingerprinter.query(orientations: orientations)
         let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
         // Maps the snapshot beside the catalog (or builds the index) before the first image.
         await noteOutdatedFingerprints(search, database: database)
@@ -97,11 +101,15 @@ struct QueryCommand: AsyncParsableCommand {
                 page = try await search.values(for: fingerprint, labels: labelList, page: remaining)
             } catch let error as DecodeError {
                 printError("glimpse: \(error.description)")
+                if json { print(QueryResultRecord.failure(query: image, reason: error.description, elapsed: ContinuousClock.now - started).jsonLine) }
                 failed += 1
                 continue
             } catch let error as VisualSearchError {
                 if case .store = error { throw database.storeFailure(error) }
                 printError("glimpse: \(image): \(error.description)")
+                if json {
+                    print(QueryResultRecord.failure(query: image, reason: "\(image): \(error.description)", elapsed: ContinuousClock.now - started).jsonLine)
+                }
                 failed += 1
                 continue
             }
@@ -131,7 +139,7 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     private func printTable(_ record: QueryResultRecord, page: ResultPage<VisualSearchResult>) {
-        var heading = shown(record.query)
+        var heading = shown(record.query ?? "")
         if let region { heading += " (region \(regionText(region)))" }
         if let regionFraction { heading += " (region fraction \(fractionText(regionFraction)))" }
         if labels != nil { heading += " [labels: \(labelList.joined(separator: ", "))]" }
@@ -152,10 +160,11 @@ struct QueryCommand: AsyncParsableCommand {
         }
         print(TextTable(header: ["RANK", "KIND", "ID", "TITLE", "SCORE", "URL"], rows: rows, rightAligned: [0, 4]).text)
         if let token = record.nextPageToken {
-            var arguments = ["glimpse", "query", record.query] + database.arguments
+            var arguments = ["glimpse", "query", record.query ?? ""] + database.arguments
             if let region { arguments += ["--region", regionText(region)] }
             if let regionFraction { arguments += ["--region-fraction", fractionText(regionFraction)] }
             if let labels { arguments += ["--labels", labels] }
+            if orientations != .all { arguments += ["--orientations", orientations.rawValue] }
             if pageSize != 10 { arguments += ["--page-size", String(pageSize)] }
             if deadlineMs != 500 { arguments += ["--deadline-ms", String(deadlineMs)] }
             arguments += ["--page-token", token]

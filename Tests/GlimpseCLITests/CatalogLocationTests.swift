@@ -20,8 +20,8 @@ struct CatalogLocationTests {
         try FileManager.default.moveItem(atPath: built, toPath: moved)
         let again = try Glimpse.run(["export", "landmark:apricot", "--db", "g.sqlite"], in: moved)
         #expect(again.status == 0, "\(again.stderr)")
-        #expect(again.stdout.contains(#""thumbnail": "photos/apricot.jpg""#), "\(again.stdout)")
-        #expect(again.stdout.contains(#""images": ["photos/apricot.jpg"]"#), "\(again.stdout)")
+        #expect(again.stdout.contains(#""thumbnail":"photos/apricot.jpg""#), "\(again.stdout)")
+        #expect(again.stdout.contains(#""images":["photos/apricot.jpg"]"#), "\(again.stdout)")
         // The image is found at its new place: the PNG thumbnail renders and re-indexing
         // skips the unchanged file.
         let png = try Glimpse.run(["export", "landmark:apricot", "--as", "png", "--out", "t.png", "--db", "g.sqlite"], in: moved)

@@ -97,4 +97,26 @@ struct NewFormatsCommandTests {
         #expect(run.status == 1)
         #expect(run.stderr.hasPrefix("glimpse: \(path): truncated HEIF file"), "\(run.stderr)")
     }
+
+    /// dav1d's default logger prints "Error parsing frame header" and the like to stderr;
+    /// libheif's dav1d plugin keeps it. Damaged AVIFs must give one `glimpse:` line, nothing else.
+    @Test func damagedAvifsPrintNothingButTheError() throws {
+        let original = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Glimpse.testdata("avif/photo.avif"))))
+        let mdat = try #require((0..<(original.count - 4)).first { original[$0..<($0 + 4)].elementsEqual("mdat".utf8) })
+        let folder = try Glimpse.scratchFolder("formats-avif")
+        var state: UInt64 = 7
+        func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(state >> 33) }
+        var refused = 0
+        for trial in 0..<24 {
+            var bytes = original
+            for _ in 0..<(1 + next() % 6) { bytes[mdat + 4 + next() % 56] = UInt8(next() % 256) }
+            let path = folder + "/damaged-\(trial).avif"
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            let run = try Glimpse.run(["inspect", path])
+            let stray = run.errorLines.filter { !$0.hasPrefix("glimpse: \(path): ") }
+            #expect(stray.isEmpty, "trial \(trial): \(stray)")
+            if run.status != 0 { refused += 1 }
+        }
+        #expect(refused > 0, "some of the damaged files must be refused")
+    }
 }

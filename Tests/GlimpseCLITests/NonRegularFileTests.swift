@@ -21,8 +21,8 @@ struct NonRegularFileTests {
         #expect(run.status == 2, "\(run)")
         let rows = run.stdout.split(separator: "\n")
         #expect(rows.count == 2)
-        #expect(rows.contains { $0.contains("\"f/apricot.jpg\", \"status\": \"matched\"") }, "\(run)")
-        #expect(rows.contains { $0.contains("\"f/p.jpg\", \"status\": \"error\"") && $0.contains("FIFO") }, "\(run)")
+        #expect(rows.contains { $0.contains("\"photo\":\"f/apricot.jpg\",\"status\":\"matched\"") }, "\(run)")
+        #expect(rows.contains { $0.contains("\"photo\":\"f/p.jpg\",\"status\":\"error\"") && $0.contains("FIFO") }, "\(run)")
     }
 
     @Test func indexReportsAFIFOAndIndexesTheRestWithoutBlocking() throws {

@@ -43,7 +43,7 @@ struct NonUTF8FileNameTests {
         #expect(run.status == 0, "\(run)")
         let rows = try String(contentsOfFile: scratch + "/rows.jsonl", encoding: .utf8).split(separator: "\n")
         #expect(rows.count == 1, "resumed, not redone: \(rows)")
-        #expect(rows.first?.hasPrefix(#"{"photo": "u8/bad\\xFFname.jpg", "status": "matched""#) == true, "\(rows)")
+        #expect(rows.first?.contains(#""photo":"u8/bad\\xFFname.jpg","status":"matched""#) == true, "\(rows)")
         #expect(run.stderr.contains("1 already in rows.jsonl"), "\(run)")
     }
 

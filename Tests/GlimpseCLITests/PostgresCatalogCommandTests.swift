@@ -86,6 +86,118 @@ struct PostgresCatalogCommandTests {
         #expect(list.errorLines.count == 1 && list.errorLines[0].contains("not a Glimpse catalog (an empty database"), "\(list.stderr)")
         #expect(try PostgresCluster.psql(db, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'") == "0")
     }
+    /// Read commands (and `glimpse serve` without admin endpoints) open a PostgreSQL catalog
+    /// read-only: they all work for a role that may only SELECT (in read-only transactions,
+    /// without temporary tables), and the catalog's tables are the same afterwards. Commands
+    /// that change the catalog say in one line that they cannot.
+    @Test func readCommandsWorkForARoleThatMayOnlyReadAndChangeNothing() throws {
+        let db = try PostgresCluster.createDatabase()
+        let indexing = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
+        try #require(indexing.status == 0, "\(indexing.stderr)")
+        let reader = try PostgresCluster.createReadOnlyRole(on: db)
+        let before = try PostgresCluster.contentDigest(db)
+
+        let folder = try Glimpse.scratchFolder("pg-readonly")
+        let commands: [[String]] = [
+            ["catalog", "list"],
+            ["catalog", "list", "--removed", "--json"],
+            ["open", "landmark:food/apricot"],
+            ["export", "landmark:food/apricot", "--as", "text"],
+            ["query", Glimpse.testdata("catalog/food/apricot.jpg"), "--json"],
+            ["match", Glimpse.testdata("catalog/food"), "--out", folder + "/matches.jsonl"],
+        ]
+        for command in commands {
+            let run = try Glimpse.run(command + ["--db", reader])
+            #expect(run.status == 0, "\(command): \(run.stderr)")
+        }
+        let query = try Glimpse.run(["query", Glimpse.testdata("catalog/food/apricot.jpg"), "--json", "--db", reader])
+        #expect(query.stdout.contains("\"food/apricot\""), "\(query.stdout.prefix(300))")
+
+        // glimpse serve (no admin token) answers searches for that role too.
+        let served = try ServedCatalog(db: reader)
+        defer { served.stop() }
+        let ready = try served.get("/readyz")
+        #expect(ready.hasPrefix("HTTP/1.1 200"), "\(ready.prefix(300))")
+        let entity = try served.get("/v1/landmarks/food%2Fapricot")
+        #expect(entity.hasPrefix("HTTP/1.1 200") && entity.contains("Apricot"), "\(entity.prefix(300))")
+
+        // Changes are refused in one line, by the database.
+        for command in [["catalog", "remove", "landmark:food/apricot", "--archive"], ["catalog", "undo"],
+                        ["index", Glimpse.testdata("catalog/manifest.json")]] {
+            let run = try Glimpse.run(command + ["--db", reader])
+            // (index prints its progress on stderr too; one error line.)
+            #expect(run.status != 0 && run.errorLines.filter { $0.hasPrefix("glimpse:") }.count == 1, "\(command): \(run.stderr)")
+        }
+        #expect(try PostgresCluster.contentDigest(db) == before)
+    }
+}
+
+/// A `glimpse serve` process on a catalog, on a free loopback port.
+final class ServedCatalog {
+    let process = Process()
+    let port: Int
+
+    init(db: String) throws {
+        process.executableURL = URL(fileURLWithPath: try #require(Glimpse.binary))
+        process.arguments = ["serve", "--db", db, "--port", "0", "--log-level", "notice"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var seen = ""
+        var found: Int?
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, found == nil {
+            let data = errors.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+            if let range = seen.range(of: #"address=http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                found = Int(seen[range].split(separator: ":").last ?? "")
+            }
+        }
+        guard let found else {
+            process.terminate()
+            process.waitUntilExit()
+            throw PostgresCluster.Failure(description: "glimpse serve did not start: \(seen)")
+        }
+        port = found
+        // Until the index is loaded /readyz is 503.
+        for _ in 0..<600 where !((try? get("/readyz"))?.hasPrefix("HTTP/1.1 200") ?? false) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    /// `GET path` on a new connection: the whole response (status line, headers, body).
+    func get(_ path: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw PostgresCluster.Failure(description: "socket") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw PostgresCluster.Failure(description: "connect to \(port)") }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            response += buffer[0..<count]
+        }
+        return String(decoding: response, as: UTF8.self)
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
 }
 
 /// The test cluster, through `psql` (installed with PostgreSQL).
@@ -104,6 +216,30 @@ enum PostgresCluster {
         guard var components = URLComponents(string: admin) else { throw Failure(description: "bad URL \(admin)") }
         components.path = "/" + name
         return components.string ?? admin
+    }
+
+    /// A new role that may only read the catalog in `db` (SELECT on its tables, read-only
+    /// transactions, no temporary tables); the URL of `db` as that role.
+    static func createReadOnlyRole(on db: String) throws -> String {
+        guard let admin = adminURL, var components = URLComponents(string: db) else { throw Failure(description: "no cluster") }
+        let role = "glimpse_reader_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        let database = String(components.path.dropFirst())
+        _ = try psql(admin, "CREATE ROLE \(role) LOGIN")
+        _ = try psql(admin, "ALTER ROLE \(role) SET default_transaction_read_only = on")
+        _ = try psql(admin, "REVOKE TEMPORARY ON DATABASE \(database) FROM PUBLIC")
+        _ = try psql(db, "GRANT USAGE ON SCHEMA public TO \(role)")
+        _ = try psql(db, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role)")
+        components.user = role
+        return components.string ?? db
+    }
+
+    /// A digest of every table's rows in `db`'s public schema (name and md5 of the sorted rows).
+    static func contentDigest(_ db: String) throws -> String {
+        let tables = try psql(db, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
+            .split(separator: "\n").map(String.init)
+        return try tables.map { table in
+            "\(table)=" + (try psql(db, "SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM \"\(table)\" t"))
+        }.joined(separator: ",")
     }
 
     /// Runs one statement and returns its output (tuples only, unaligned).

@@ -39,8 +39,8 @@ struct QueryCommandTests {
             #expect(score >= 0 && score <= 1)
         }
         #expect(results.first?["id"] as? String == "landmarks/hurricane-ridge")
-        // Field order is the documented one.
-        #expect(lines[0].hasPrefix("{\"query\": "))
+        // Keys come out sorted (WireJSON), so the line is deterministic.
+        #expect(lines[0].hasPrefix("{\"elapsed_ms\":"))
     }
 
     @Test func thePageTokenFetchesTheNextPage() throws {
@@ -87,7 +87,10 @@ struct QueryCommandTests {
         let db = try Glimpse.sampleCatalog.get()
         let run = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "missing.png", "--region-fraction", "0,0.14,1,0.23", "--db", db, "--json"])
         #expect(run.status == 2)
-        #expect(run.stdout.split(separator: "\n").count == 1)
+        // One JSON line per query image: the missing one says why, in "error".
+        let lines = run.stdout.split(separator: "\n")
+        #expect(lines.count == 2)
+        #expect(lines.last?.contains("\"error\":\"missing.png: ") == true)
         #expect(run.errorLines.count == 1)
     }
 
@@ -99,7 +102,25 @@ struct QueryCommandTests {
         try Data(try FlatPNG.grey(width: 64, height: 48)).write(to: URL(fileURLWithPath: flat))
         let run = try Glimpse.run(["query", "--deadline-ms", "60000", flat, "--db", db, "--json"])
         #expect(run.status == 3)
-        #expect(run.stdout.contains("\"results\": []"))
+        #expect(run.stdout.contains("\"results\":[]"))
+    }
+
+    @Test func jsonPrintsOneLinePerImageAndAFailedImageCarriesItsError() throws {
+        let db = try Glimpse.sampleCatalog.get()
+        let folder = try Glimpse.scratchFolder("json-failed")
+        let empty = folder + "/empty.jpg"
+        try Data().write(to: URL(fileURLWithPath: empty))
+        let run = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, empty, "--db", db, "--json"])
+        #expect(run.status == 2)
+        let lines = run.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2)
+        let good = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(good["query"] as? String == Self.screenshot && good["error"] == nil)
+        let failed = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect(failed["query"] as? String == empty)
+        #expect((failed["error"] as? String)?.contains("empty") == true)
+        #expect((failed["results"] as? [Any])?.isEmpty == true)
+        #expect(failed["next_page_token"] is NSNull && failed["partial"] as? Bool == false)
     }
 
     @Test func badUsageIsOneErrorLineAndExitStatus1() throws {

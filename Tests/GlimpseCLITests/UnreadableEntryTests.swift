@@ -51,7 +51,7 @@ struct UnreadableEntryTests {
         #expect(match.status == 2, "\(match)")
         #expect(match.errorLines.contains("glimpse: photos/locked: cannot read folder: Permission denied"), "\(match)")
         #expect(match.stderr.contains("1 unreadable folder"), "\(match)")
-        #expect(match.stdout.contains("\"photos/apricot.jpg\", \"status\": \"matched\""), "\(match)")
+        #expect(match.stdout.contains("\"photo\":\"photos/apricot.jpg\",\"status\":\"matched\""), "\(match)")
 
         let index = try ShellRun.run("$GLIMPSE index photos --db g.sqlite", in: scratch, unprivileged: true)
         #expect(index.status == 2, "\(index)")

@@ -221,6 +221,21 @@ import Testing
         }
     }
 
+    /// An overlay (iovl) or identity (iden) primary gets its canvas or source from data the
+    /// declared-size checks do not read: refused as unsupported, before decoding.
+    @Test func derivedPrimaryImagesOtherThanGridsAreRefused() throws {
+        var heic = try TestData.readFile(TestData.path("heif/photo.heic"))
+        let type = try #require(Self.find(Array("hvc1".utf8), in: heic))
+        heic.replaceSubrange(type..<(type + 4), with: Array("iovl".utf8))
+        do {
+            _ = try Self.decoder.decode(heic, source: "overlay.heic")
+            Issue.record("an overlay primary decoded")
+        } catch {
+            guard case .unsupported(let source, _, let reason) = error else { Issue.record("\(error)"); return }
+            #expect(source == "overlay.heic" && reason.contains("'iovl'"), "\(reason)")
+        }
+    }
+
     // MARK: Helpers
 
     static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {

@@ -44,6 +44,18 @@ struct RenderingTests {
         #expect(html.components(separatedBy: "src=\"data:image/jpeg;base64,").count - 1 == 3)
         #expect(html.contains("missing.jpg: cannot read file"))
         #expect(html.contains("0.900"))
+        // The grid of photo cards and the filter: one radio per status with its count, and
+        // a rule in the shared stylesheet that hides the other rows when it is checked.
+        #expect(html.contains("<div class=\"sheet\">"))
+        #expect(html.components(separatedBy: "<section class=\"photo ").count - 1 == 3)
+        #expect(html.contains("id=\"show-all\" checked> All <b>3</b>"))
+        for status in PhotoMatchRecord.Status.allCases {
+            #expect(html.contains("id=\"show-\(status.rawValue)\">"))
+            #expect(html.components(separatedBy: "<section class=\"photo \(status.rawValue)\">").count - 1 == 1)
+            #expect(PageStyle.css.contains("body:has(#show-\(status.rawValue):checked) section.photo:not(.\(status.rawValue))"))
+        }
+        #expect(html.contains("Matched <b>1</b>") && html.contains("No match <b>1</b>") && html.contains("Failed <b>1</b>"))
+        #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script"))
     }
 
     @Test func exportFormatsAreListedRichestFirst() {

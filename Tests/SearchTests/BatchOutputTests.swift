@@ -7,14 +7,17 @@ struct BatchOutputTests {
     static let row = SearchResultRow(kind: .landmark, id: "a/b \"c\"", title: "Tour, \"Eiffel\"", subtitle: nil, score: 0.91234,
                                      url: EntityReference(kind: .landmark, id: "a/b \"c\"").url)
 
-    @Test func jsonTextEscapesQuotesBackslashesAndControlCharacters() {
-        #expect(JSONText.string("a\"b\\c\nd\u{01}é") == #""a\"b\\c\nd\u0001é""#)
-        #expect(JSONText.score(0.123456) == "0.1235")
+    @Test func csvScoresHaveFourDecimalsAndFieldsAreQuotedOnlyWhenNeeded() {
+        #expect(CSVText.score(0.123456) == "0.1235")
+        #expect(CSVText.score(.nan) == "0.0000")
+        #expect(CSVText.field("plain") == "plain")
+        #expect(CSVText.field("a,\"b\"\nc") == "\"a,\"\"b\"\"\nc\"")
     }
 
     @Test func aRecordSurvivesAJSONLinesRoundTrip() throws {
         let record = PhotoMatchRecord.matches([Self.row], photo: "photos/x, \"y\".jpg")
-        #expect(record.jsonLine.hasPrefix(#"{"photo": "photos/x, \"y\".jpg", "status": "matched", "matches": [{"kind": "landmark""#))
+        #expect(record.jsonLine.hasPrefix(#"{"error":null,"matches":[{"id":"#))
+        #expect(record.jsonLine.hasSuffix(#""photo":"photos/x, \"y\".jpg","status":"matched"}"#))
         let parsed = try #require(PhotoMatchRecord(jsonLine: record.jsonLine))
         #expect(parsed.photo == record.photo && parsed.status == .matched)
         #expect(parsed.matches.first?.id == Self.row.id && parsed.matches.first?.score == 0.9123)
@@ -44,7 +47,7 @@ struct BatchOutputTests {
         }
         let handle = try #require(FileHandle(forWritingAtPath: path))
         try handle.seekToEnd()
-        try handle.write(contentsOf: Data("{\"photo\": \"c.j".utf8))
+        try handle.write(contentsOf: Data("{\"error\":null,\"matches\":[],\"photo\":\"c.j".utf8))
         try handle.close()
         let resumed = try MatchResultFile(path: path, format: .jsonl)
         #expect(resumed.existingRecords == [a, b])

@@ -11,9 +11,9 @@ import SQLiteStore
     /// Debug builds on a busy machine fingerprint slowly; these tests check answers, not time.
     static let unhurried = PageRequest(size: 10, deadline: .seconds(120))
 
-    func indexedSample() async throws -> (SQLiteEntityStore, IndexReport) {
+    func indexedSample(_ fingerprinter: ImageFingerprinter = .catalog) async throws -> (SQLiteEntityStore, IndexReport) {
         let store = try SQLiteEntityStore()
-        let report = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
+        let report = try await CatalogIndexer(store: store, fingerprinter: fingerprinter)
             .index(ManifestCatalogSource(manifestPath: Self.catalogFolder.appendingPathComponent("manifest.json").path))
         return (store, report)
     }
@@ -44,5 +44,51 @@ import SQLiteStore
         let first = try #require(page.items.first { $0.value.landmark != nil })
         #expect(first.value.landmark?.id == landmark.id)
         #expect(first.matchedLabels == ["snow"])
+    }
+
+    /// A catalog whose fingerprints are of an older layout version is still searched
+    /// correctly, and the query says how many are outdated (the CLI prints what to run).
+    @Test func aCatalogOfOlderFingerprintsStillAnswersAndIsReportedOutdated() async throws {
+        var oldLayout = FingerprintViewLayout.catalog
+        oldLayout.version = 1
+        let (store, report) = try await indexedSample(ImageFingerprinter(layout: oldLayout))
+        let query = VisualSearchQuery(store: store)
+        let counts = try await query.outdatedFingerprintCount(currentVersion: 2)
+        #expect(counts.outdated == report.added.count && counts.total == report.added.count)
+        #expect(try await query.outdatedFingerprintCount(currentVersion: 1).outdated == 0)
+        let landmark = try #require(try await store.landmark(id: "landmarks/hurricane-ridge"))
+        let path = try #require(landmark.referenceImages.first?.path)
+        let page = try await query.values(for: try ImageFingerprinter.query.fingerprint(file: path), page: Self.unhurried)
+        #expect(page.values.first?.landmark?.id == landmark.id)
+    }
+
+    /// A catalog photo turned by 90°, 180° or mirrored top to bottom finds its landmark first.
+    @Test func rotatedAndFlippedPhotosFindTheirLandmark() async throws {
+        let (store, _) = try await indexedSample()
+        let query = VisualSearchQuery(store: store)
+        let landmark = try #require(try await store.landmark(id: "landmarks/hurricane-ridge"))
+        let path = try #require(landmark.referenceImages.first?.path)
+        let pixels = try ImageDecoder().decode(file: path).pixels
+        for transform in [Dihedral.rotate90, .rotate180, .flipX, .flipMinus1] {
+            let page = try await query.values(for: SemanticContentDescriptor(pixelBuffer: Self.oriented(pixels, transform)), page: Self.unhurried)
+            #expect(page.values.first?.landmark?.id == landmark.id, "\(transform)")
+            let upright = VisualSearchQuery(store: store, fingerprinter: .query(orientations: .upright))
+            let missed = try await upright.values(for: SemanticContentDescriptor(pixelBuffer: Self.oriented(pixels, transform)), page: Self.unhurried)
+            #expect(missed.values.first?.landmark?.id != landmark.id, "upright-only must not find \(transform)")
+        }
+    }
+
+    static func oriented(_ buffer: PixelBuffer, _ transform: Dihedral) -> PixelBuffer {
+        let bpp = buffer.format.bytesPerPixel, w = buffer.width, h = buffer.height
+        let src = buffer.packedBytes()
+        let (ow, oh) = transform.swapsAxes ? (h, w) : (w, h)
+        var out = [UInt8](repeating: 0, count: src.count)
+        for r in 0..<oh {
+            for c in 0..<ow {
+                let s = transform.sourceCell(row: r, column: c, rows: h, columns: w)
+                for k in 0..<bpp { out[(r * ow + c) * bpp + k] = src[(s.row * w + s.column) * bpp + k] }
+            }
+        }
+        return try! PixelBuffer(format: buffer.format, width: ow, height: oh, bytes: out)
     }
 }

@@ -2,13 +2,14 @@ import Foundation
 import Testing
 @testable import Search
 
-/// The plane-layout, many-queries-per-pass scan gives exactly the answers of the scan it
-/// replaced (one query view at a time over interleaved PDQ words, first pair seen wins ties),
-/// on random and real fingerprints, on every instruction set.
+/// The plane-layout, many-queries-per-pass scan gives exactly the answers of a plain scan
+/// (one query view at a time over interleaved PDQ words, first pair seen wins ties; full-frame
+/// query views against every catalog view, the others against catalog full frames), on
+/// random and real fingerprints, on every instruction set.
 @Suite struct VisualIndexScanEquivalenceTests {
     static let version = CatalogVersion(catalogID: "equivalence", generation: 3, tokenKey: SIMD2(5, 6))
 
-    /// The search as it was before the plane layout, written out plainly from the entries.
+    /// The search written out plainly from the entries, one query view at a time.
     static func referenceSearch(_ entries: [FingerprintSnapshot.Entry], _ query: Fingerprint, scoring: SimilarityScoring,
                                 minimumScore: Double, minimumViewQuality: Int) -> [LandmarkMatch] {
         let sorted = entries.enumerated().sorted { ($0.element.landmarkID, $0.offset) < ($1.element.landmarkID, $1.offset) }.map(\.element)
@@ -31,7 +32,9 @@ import Testing
         let informative = query.views.indices.filter { query.views[$0].quality >= minimumViewQuality }
         for q in informative {
             let qv = query.views[q]
-            let fullOnly = q != informative.first || qv.region != .full
+            // Every full-frame query view (the full frame in each orientation) against every
+            // catalog view; the other query views against full frames only.
+            let fullOnly = qv.region != .full
             let codes = fullOnly ? fullWords : words
             codes.withUnsafeBufferPointer { buffer in
                 HammingScan.forEachMatch(of: qv.pdq, in: buffer, maxDistance: max(0, min(256, scoring.candidatePDQRadius)), using: .portable) { i, d in
@@ -75,7 +78,7 @@ import Testing
             view.region = query.views[slot].region
             for _ in 0..<Int(generator.next() % 40) { view.pdq.words[Int(generator.next() % 4)] ^= 1 << (generator.next() % 64) }
             query.views[slot] = view
-            if k % 5 == 4 { query.views[0].quality = 0 } // first view blank: crops scan full frames only
+            if k % 5 == 4 { query.views[0].quality = 0 } // a blank view is skipped
             return query
         }
     }

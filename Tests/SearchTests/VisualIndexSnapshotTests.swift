@@ -113,6 +113,18 @@ import SQLiteStore
             ("one flipped bit", flipped), ("truncated", good.prefix(good.count - 64)), ("header only", good.prefix(100)),
             ("empty", Data()), ("not a snapshot", Data(repeating: 0x47, count: 4096)), ("a count changed", wrongCount),
         ]
+        // A FIFO in the snapshot's place is refused without blocking, and replaced.
+        try FileManager.default.removeItem(atPath: path)
+        #expect(mkfifo(path, 0o644) == 0)
+        switch VisualIndexSnapshot.load(path: path, expecting: version) {
+        case .damaged: break
+        default: Issue.record("a FIFO must be reported damaged")
+        }
+        _ = try await VisualSearchQuery(store: store, snapshotPath: path).landmarkMatches(for: try Self.queries(store)[0])
+        guard case .loaded = VisualIndexSnapshot.load(path: path, expecting: version) else {
+            Issue.record("the FIFO must have been replaced by a snapshot")
+            return
+        }
         for (name, bytes) in damaged {
             try bytes.write(to: URL(fileURLWithPath: path))
             switch VisualIndexSnapshot.load(path: path, expecting: version) {

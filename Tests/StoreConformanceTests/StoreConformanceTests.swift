@@ -228,11 +228,14 @@ import CatalogStores
         let (versions, continuation) = AsyncStream.makeStream(of: CatalogVersion.self)
         let watching = Task { await CatalogChangeWatcher(store: reader, pollInterval: poll).run { continuation.yield($0) } }
         defer { watching.cancel() }
-        try await Task.sleep(for: .milliseconds(500))  // listening
+        var iterator = versions.makeAsyncIterator()
+        // A first change, seen without a time limit, proves the watcher is listening (on a
+        // loaded machine setting up LISTEN can take seconds); then the timed one.
+        try await writer.remove(EntityReference(kind: .landmark, id: "eiffel-tower"))
+        _ = await iterator.next()
         let before = try await reader.catalogVersion()
         let started = ContinuousClock.now
         try await writer.remove(EntityReference(kind: .landmark, id: "great-wall"))
-        var iterator = versions.makeAsyncIterator()
         let seen = await iterator.next()
         let elapsed = ContinuousClock.now - started
         #expect(seen?.generation == before.generation + 1)

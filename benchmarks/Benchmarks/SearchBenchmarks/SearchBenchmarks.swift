@@ -21,11 +21,14 @@ struct SplitMix: RandomNumberGenerator {
 
 /// A fingerprint of `views` random, informative views; view 0 is the full frame.
 func syntheticFingerprint(_ generator: inout SplitMix, views: Int) -> Fingerprint {
-    Fingerprint(views: (0..<views).map { index in
+    // The default layouts' regions (a query's 8 oriented full frames are full frames too).
+    let regions = views == FingerprintViewLayout.query.viewCount ? FingerprintViewLayout.query.viewRegions
+        : views == FingerprintViewLayout.catalog.viewCount ? FingerprintViewLayout.catalog.viewRegions : nil
+    return Fingerprint(views: (0..<views).map { index in
         var bins = [UInt8](repeating: 0, count: 64)
         for _ in 0..<32 { bins[Int(generator.next() % 64)] &+= 8 }
         return FingerprintView(
-            region: index == 0 ? .full : ViewRegion(x: 0.125, y: 0.125, width: 0.75, height: 0.75),
+            region: regions?[index] ?? (index == 0 ? .full : ViewRegion(x: 0.125, y: 0.125, width: 0.75, height: 0.75)),
             aHash: generator.next(), dHash: generator.next(), pHash: generator.next(),
             pdq: PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next())),
             quality: 90, histogram: ColorHistogram(bins: bins))

@@ -1,6 +1,11 @@
+import Catalog
+
 /// One result flattened for output (a table row, a JSON object, a CSV cell group): what a
 /// person needs to recognise and open it. Same fields for landmarks and collections.
-public struct SearchResultRow: Sendable, Hashable {
+///
+/// JSON (``WireJSON``): `{"id", "kind", "score", "subtitle", "title", "url"}`; `subtitle`
+/// may be `null`, `score` has four decimals. Golden file: `testdata/wire/query-page.json`.
+public struct SearchResultRow: Sendable, Hashable, Codable {
     /// Landmark or collection.
     public var kind: EntityKind
     /// The entity id.
@@ -13,7 +18,7 @@ public struct SearchResultRow: Sendable, Hashable {
     public var score: Double
     /// `glimpse://<kind>/<id>`.
     public var url: String
-    /// The entity's thumbnail image file, if any (not part of ``json``).
+    /// The entity's thumbnail image file, if any (not part of the JSON).
     public var thumbnailPath: String?
 
     /// Creates a row.
@@ -41,11 +46,28 @@ public struct SearchResultRow: Sendable, Hashable {
                   score: score, url: landmark.url, thumbnailPath: display.thumbnailPath)
     }
 
-    /// `{"kind", "id", "title", "subtitle", "score", "url"}` in that order; subtitle may be null.
-    public var json: String {
-        JSONText.object([
-            ("kind", JSONText.string(kind.rawValue)), ("id", JSONText.string(id)), ("title", JSONText.string(title)),
-            ("subtitle", JSONText.string(subtitle)), ("score", JSONText.score(score)), ("url", JSONText.string(url)),
-        ])
+    enum CodingKeys: String, CodingKey { case kind, id, title, subtitle, score, url }
+
+    /// Decodes the JSON form (the thumbnail path is not part of it).
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(kind: try c.decode(EntityKind.self, forKey: .kind), id: try c.decode(String.self, forKey: .id),
+                  title: try c.decode(String.self, forKey: .title), subtitle: try c.decodeIfPresent(String.self, forKey: .subtitle),
+                  score: try c.decode(Double.self, forKey: .score), url: try c.decode(String.self, forKey: .url))
     }
+
+    /// Encodes the JSON form: every field, `subtitle` as `null` when absent, the score
+    /// rounded to four decimals.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(kind, forKey: .kind)
+        try c.encode(id, forKey: .id)
+        try c.encode(title, forKey: .title)
+        try c.encode(subtitle, forKey: .subtitle)
+        try c.encode(WireJSON.score(score), forKey: .score)
+        try c.encode(url, forKey: .url)
+    }
+
+    /// The JSON object on one line. O(1).
+    public var json: String { WireJSON.line(self) }
 }

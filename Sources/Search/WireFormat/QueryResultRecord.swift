@@ -1,0 +1,85 @@
+import Catalog
+
+/// One result page, as `glimpse query --json` prints it (one object per query image per
+/// line) and as `POST /v1/search` answers it:
+///
+///     {"elapsed_ms": N, "next_page_token": TOKEN|null, "partial": BOOL, "query": PATH,
+///      "results": [{"id", "kind", "score", "subtitle", "title", "url"}]}
+///
+/// `query` is present on the CLI only; a query image that failed has `error` (its
+/// one-line reason) and no results. Keys come out sorted (``WireJSON``). Golden files:
+/// `testdata/wire/query-page.json`, `testdata/wire/query-failed.json`.
+public struct QueryResultRecord: Sendable, Hashable, Codable {
+    /// The query image as given (CLI), or `nil` (HTTP: the image was the request body).
+    public var query: String?
+    /// This page's results in rank order.
+    public var results: [SearchResultRow]
+    /// Token of the next page, `nil` on the last page.
+    public var nextPageToken: String?
+    /// Whether the deadline cut the scan short (see ``ResultPage/isPartial``).
+    public var isPartial: Bool
+    /// Wall time of decode, fingerprint and search, in milliseconds.
+    public var elapsedMilliseconds: Int
+    /// Why this query image failed (CLI, one line naming the file), or `nil`.
+    public var error: String?
+
+    /// Creates a record.
+    public init(query: String?, results: [SearchResultRow], nextPageToken: String?, isPartial: Bool, elapsedMilliseconds: Int,
+                error: String? = nil) {
+        self.query = query
+        self.results = results
+        self.nextPageToken = nextPageToken
+        self.isPartial = isPartial
+        self.elapsedMilliseconds = elapsedMilliseconds
+        self.error = error
+    }
+
+    /// The record of one result page. O(page size).
+    public init(query: String?, page: ResultPage<VisualSearchResult>, elapsed: Duration, nextPageToken: String? = nil) {
+        self.init(query: query, results: page.items.map(SearchResultRow.init), nextPageToken: nextPageToken ?? page.nextPageToken?.text,
+                  isPartial: page.isPartial, elapsedMilliseconds: Self.milliseconds(elapsed))
+    }
+
+    /// The record of a query image that failed: no results, `error` set. O(1).
+    public static func failure(query: String?, reason: String, elapsed: Duration) -> QueryResultRecord {
+        QueryResultRecord(query: query, results: [], nextPageToken: nil, isPartial: false,
+                          elapsedMilliseconds: milliseconds(elapsed), error: reason)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case query, results, error
+        case nextPageToken = "next_page_token"
+        case isPartial = "partial"
+        case elapsedMilliseconds = "elapsed_ms"
+    }
+
+    /// Decodes the JSON form.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(query: try c.decodeIfPresent(String.self, forKey: .query), results: try c.decode([SearchResultRow].self, forKey: .results),
+                  nextPageToken: try c.decodeIfPresent(String.self, forKey: .nextPageToken),
+                  isPartial: try c.decode(Bool.self, forKey: .isPartial), elapsedMilliseconds: try c.decode(Int.self, forKey: .elapsedMilliseconds),
+                  error: try c.decodeIfPresent(String.self, forKey: .error))
+    }
+
+    /// Encodes the JSON form: `next_page_token` always (`null` on the last page); `query`
+    /// and `error` only when set.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(query, forKey: .query)
+        try c.encode(results, forKey: .results)
+        try c.encode(nextPageToken, forKey: .nextPageToken)
+        try c.encode(isPartial, forKey: .isPartial)
+        try c.encode(elapsedMilliseconds, forKey: .elapsedMilliseconds)
+        try c.encodeIfPresent(error, forKey: .error)
+    }
+
+    /// The one-line JSON object. O(results).
+    public var jsonLine: String { WireJSON.line(self) }
+
+    /// Whole milliseconds in `duration`, rounded to nearest.
+    public static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return Int(seconds) * 1000 + Int((Double(attoseconds) / 1e15).rounded())
+    }
+}

@@ -1,0 +1,28 @@
+import Hummingbird
+
+/// Turns every error a route throws into a JSON error answer (``APIError``): Hummingbird's
+/// own errors (unknown route 404, method not allowed, bad request) keep their status with
+/// a JSON body; anything unexpected becomes 500 `internal_error` without details.
+struct ErrorMiddleware: RouterMiddleware {
+    typealias Context = GlimpseRequestContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let error as APIError {
+            return try error.response(from: request, context: context)
+        } catch let error as HTTPError {
+            let code = switch error.status {
+            case .notFound: "not_found"
+            case .methodNotAllowed: "method_not_allowed"
+            case .contentTooLarge: "payload_too_large"
+            default: error.status.code < 500 ? "bad_request" : "internal_error"
+            }
+            let message = error.body ?? (error.status == .notFound ? "no such route: \(request.method) \(request.uri.path)" : error.status.reasonPhrase)
+            return try APIError(error.status, code, message).response(from: request, context: context)
+        } catch {
+            context.logger.error("unexpected error", metadata: ["error": "\(error)"])
+            return try APIError(.internalServerError, "internal_error", "the server failed to answer this request").response(from: request, context: context)
+        }
+    }
+}

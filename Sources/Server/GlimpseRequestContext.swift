@@ -1,0 +1,19 @@
+import Hummingbird
+
+/// The per-request context: Hummingbird's core storage plus the request id that the log
+/// line and the `X-Request-ID` response header carry.
+public struct GlimpseRequestContext: RequestContext {
+    /// Hummingbird's storage (logger, endpoint path, parameters).
+    public var coreContext: CoreRequestContextStorage
+    /// The client's `X-Request-ID` when it sent a sane one, otherwise a new random id.
+    public var requestID: String
+
+    /// Creates the context of a new request.
+    public init(source: Source) {
+        coreContext = .init(source: source)
+        requestID = ""
+    }
+
+    /// Bodies are read by the handlers themselves with their own limits.
+    public var maxUploadSize: Int { 64 << 10 }
+}

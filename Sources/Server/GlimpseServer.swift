@@ -1,0 +1,68 @@
+import Hummingbird
+import HummingbirdCore
+import Logging
+import Search
+import ServiceLifecycle
+
+/// `glimpse serve`: the HTTP API on Hummingbird 2. Builds the application (routes,
+/// middlewares, the index reloader service) and runs it under swift-service-lifecycle:
+/// SIGTERM/SIGINT stop accepting connections, in-flight requests get
+/// ``ServerConfiguration/shutdownGraceSeconds`` to finish, then the process exits 0.
+public enum GlimpseServer {
+    /// The router with every route and the middlewares (outermost first: request log and
+    /// metrics, JSON errors).
+    public static func makeRouter(state: ServerState) -> Router<GlimpseRequestContext> {
+        let router = Router(context: GlimpseRequestContext.self)
+        router.add(middleware: RequestLogMiddleware(logger: state.logger, metrics: state.metrics))
+        router.add(middleware: ErrorMiddleware())
+        GlimpseAPI.addRoutes(to: router, state: state)
+        return router
+    }
+
+    /// The application over `store`: the index is loaded by its reloader service when it
+    /// starts (``ServerState/holder`` is empty, `/readyz` 503, until then).
+    ///
+    /// Catalog changes are noticed by a `CatalogChangeWatcher`: the store's push
+    /// notifications when it has them (PostgreSQL LISTEN/NOTIFY), and a poll of the version
+    /// every ``ServerConfiguration/reloadPollMilliseconds`` as the fallback.
+    ///
+    /// - Parameters:
+    ///   - onServerRunning: called with the bound port once the server listens.
+    public static func makeApplication(
+        configuration: ServerConfiguration, store: any EntityStore, logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> (application: some ApplicationProtocol, state: ServerState) {
+        let metrics = ServerMetrics()
+        let holder = IndexHolder()
+        let watcher = CatalogChangeWatcher(store: store, pollInterval: .milliseconds(max(10, configuration.reloadPollMilliseconds)))
+        let reloader = IndexReloader(store: store, holder: holder, watcher: watcher, rankingCacheCapacity: configuration.rankingCacheCapacity,
+                                     metrics: metrics, logger: logger)
+        let state = ServerState(store: store, holder: holder, configuration: configuration,
+                                slots: SearchSlots(capacity: configuration.maxConcurrentSearches), metrics: metrics,
+                                reloader: reloader, logger: logger)
+        let application = Application(
+            router: makeRouter(state: state),
+            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(max(1, configuration.idleTimeoutSeconds))))),
+            configuration: ApplicationConfiguration(
+                address: .hostname(configuration.host, port: configuration.port), serverName: "glimpse",
+                availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
+            services: [reloader],
+            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            logger: logger)
+        return (application, state)
+    }
+
+    /// Serves `store` (opened by the caller through `CatalogStores.open`: read-only unless
+    /// the admin endpoints are enabled) until SIGTERM or SIGINT, then drains within the
+    /// grace period and returns.
+    ///
+    /// - Throws: errors binding the address.
+    public static func run(configuration: ServerConfiguration, store: any EntityStore, logger: Logger) async throws {
+        let (application, _) = makeApplication(configuration: configuration, store: store, logger: logger) { port in
+            logger.notice("glimpse serve listening", metadata: ["address": "http://\(configuration.host):\(port)", "catalog": "\(configuration.catalog)"])
+        }
+        var groupConfiguration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        groupConfiguration.maximumGracefulShutdownDuration = .seconds(max(1, configuration.shutdownGraceSeconds))
+        try await ServiceGroup(configuration: groupConfiguration).run()
+    }
+}

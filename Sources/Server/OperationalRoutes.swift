@@ -1,0 +1,36 @@
+import Hummingbird
+import Search
+
+/// `GET /healthz` (the process answers), `GET /readyz` (503 until the index is loaded),
+/// `GET /metrics` (Prometheus text) and `GET /openapi.yaml` (the API description, built
+/// into the binary from `Sources/Server/openapi.yaml`).
+struct OperationalRoutes {
+    let state: ServerState
+
+    /// `{"status": "ok"}` or `{"status": "ready", "catalog", "generation", "views", "landmarks"}`.
+    struct Status: Codable {
+        var status: String
+        var catalog: String?
+        var generation: Int64?
+        var views: Int?
+        var landmarks: Int?
+    }
+
+    func add(to router: Router<GlimpseRequestContext>) {
+        router.get("/healthz") { _, _ in JSONResponse.make(Status(status: "ok")) }
+        router.get("/readyz") { _, _ in
+            guard let index = state.holder.index else { throw APIError.notReady }
+            let version = index.prepared.version
+            return JSONResponse.make(Status(status: "ready", catalog: version.catalogID, generation: version.generation,
+                                            views: index.prepared.viewCount, landmarks: index.prepared.landmarkCount))
+        }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: state.metrics.exposition())))
+        }
+        router.get("/openapi.yaml") { _, _ in
+            Response(status: .ok, headers: [.contentType: "application/yaml; charset=utf-8"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: PackageResources.openapi_yaml)))
+        }
+    }
+}

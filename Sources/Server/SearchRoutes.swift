@@ -1,0 +1,129 @@
+import Foundation
+import Hummingbird
+import Search
+
+/// `POST /v1/search` (image bytes), `GET /v1/search?page_token=…` (the next page, no
+/// re-upload) and `POST /v1/search/fingerprint` (hash lookup). Every answer is a
+/// ``QueryResultRecord`` page, the same type `glimpse query --json` prints.
+struct SearchRoutes {
+    let state: ServerState
+
+    /// Largest fingerprint-lookup body, in bytes.
+    static let maximumLookupBodyBytes = 64 << 10
+
+    func add(to router: Router<GlimpseRequestContext>) {
+        router.post("/v1/search") { request, _ in try await search(request) }
+        router.get("/v1/search") { request, _ in try await nextPage(request) }
+        router.post("/v1/search/fingerprint") { request, _ in try await lookup(request) }
+    }
+
+    /// The first page for an uploaded image (any format ``ImageDecoder`` recognises by its bytes).
+    func search(_ request: Request) async throws -> Response {
+        let started = ContinuousClock.now
+        let parameters = try SearchParameters(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
+        guard let index = state.holder.index else { throw APIError.notReady }
+        return try await state.slots.withSlot {
+            let body = try await RequestBody.collect(request, limit: state.configuration.maxBodyBytes)
+            let fingerprinter = ImageFingerprinter(layout: .query, maxPixels: state.configuration.maxPixels)
+            let fingerprint: Fingerprint
+            do {
+                fingerprint = try body.withUnsafeReadableBytes { bytes in
+                    try fingerprinter.fingerprint(decoding: bytes, source: "request body", region: parameters.region)
+                }
+            } catch let error as DecodeError { throw Self.apiError(error) }
+            return try await page(for: fingerprint, labels: parameters.labels, profile: ServedIndex.visualProfile, pageSize: parameters.pageSize,
+                                  token: nil, deadline: parameters.deadline, index: index, started: started)
+        }
+    }
+
+    /// The page a ``SearchContinuation`` token names, recomputing the ranking from the
+    /// fingerprint it carries when this replica has not cached it.
+    func nextPage(_ request: Request) async throws -> Response {
+        let started = ContinuousClock.now
+        guard let text = request.uri.queryParameters.get("page_token") else {
+            throw APIError.badRequest("missing_parameter", "GET /v1/search needs page_token (the next_page_token of the previous page); start a search with POST /v1/search")
+        }
+        let deadline = Duration.milliseconds(try SearchParameters.integer(
+            request.uri.queryParameters, "deadline_ms", default: state.configuration.defaultDeadlineMilliseconds,
+            in: 1...SearchParameters.maximumDeadlineMilliseconds))
+        guard let index = state.holder.index else { throw APIError.notReady }
+        let continuation: SearchContinuation
+        do { continuation = try SearchContinuation(text: text, key: index.prepared.version.tokenKey) } catch { throw Self.apiError(error) }
+        guard (1...SearchParameters.maximumPageSize).contains(continuation.pageSize) else {
+            throw APIError.badRequest("invalid_page_token", "page token names an invalid page size")
+        }
+        return try await state.slots.withSlot {
+            try await page(for: continuation.fingerprint, labels: continuation.labels, profile: continuation.profile,
+                           pageSize: continuation.pageSize, token: continuation.pageToken, deadline: deadline, index: index, started: started)
+        }
+    }
+
+    /// The first page for a fingerprint computed by the client.
+    func lookup(_ request: Request) async throws -> Response {
+        let started = ContinuousClock.now
+        let parameters = try SearchParameters(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
+        guard parameters.region == nil else {
+            throw APIError.badRequest("invalid_parameter", "region and region_fraction apply to image searches only")
+        }
+        let body = try await RequestBody.collect(request, limit: Self.maximumLookupBodyBytes)
+        let lookup = try FingerprintLookup(json: body)
+        guard let index = state.holder.index else { throw APIError.notReady }
+        return try await state.slots.withSlot {
+            try await page(for: lookup.fingerprint, labels: parameters.labels, profile: lookup.profile, pageSize: parameters.pageSize,
+                           token: nil, deadline: parameters.deadline, index: index, started: started)
+        }
+    }
+
+    private func page(for fingerprint: Fingerprint, labels: [String], profile: UInt8, pageSize: Int, token: PageToken?,
+                      deadline: Duration, index: ServedIndex, started: ContinuousClock.Instant) async throws -> Response {
+        guard let query = index.query(profile: profile) else {
+            throw APIError.badRequest("invalid_page_token", "page token names an unknown scoring profile")
+        }
+        let page: ResultPage<VisualSearchResult>
+        do {
+            page = try await query.values(for: fingerprint, labels: labels, page: PageRequest(size: pageSize, token: token, deadline: deadline))
+        } catch { throw Self.apiError(error) }
+        let next = page.nextPageToken.map {
+            SearchContinuation(fingerprint: fingerprint, labels: labels, profile: profile, pageSize: pageSize, pageToken: $0)
+                .text(signedWith: page.catalogVersion.tokenKey)
+        }
+        let record = QueryResultRecord(query: nil, page: page, elapsed: ContinuousClock.now - started, nextPageToken: next)
+        return JSONResponse.make(record)
+    }
+
+    /// The HTTP error of a decode failure: 415 not an image / unsupported, 422 corrupt,
+    /// truncated or over the pixel cap, 400 a region that does not fit the image.
+    static func apiError(_ error: DecodeError) -> APIError {
+        switch error {
+        case .unrecognisedFormat, .unsupported:
+            APIError(.unsupportedMediaType, "unsupported_image", error.description)
+        case .emptyFile:
+            APIError(.unprocessableContent, "empty_image", "the request body is empty: send the image bytes")
+        case .corruptData, .truncated, .unreadableFile:
+            APIError(.unprocessableContent, "corrupt_image", error.description)
+        case .tooLarge:
+            APIError(.unprocessableContent, "image_too_large", error.description)
+        case .regionOutside, .emptyRegion, .invalidOptions:
+            APIError(.badRequest, "invalid_region", error.description)
+        case .outOfMemory:
+            APIError(.serviceUnavailable, "out_of_memory", error.description, headers: [.retryAfter: "1"])
+        }
+    }
+
+    /// The HTTP error of a refused search: 410 for a token of an older catalog version
+    /// (its ranking cannot be recomputed), 400 for any other refused token or page size,
+    /// 503 when the store failed.
+    static func apiError(_ error: VisualSearchError) -> APIError {
+        switch error {
+        case .pageToken(let tokenError): apiError(tokenError)
+        case .invalidPageSize: APIError.badRequest("invalid_parameter", error.description)
+        case .store(let storeError): APIError.store(storeError)
+        }
+    }
+
+    /// 410 `page_token_expired` for a changed catalog, 400 `invalid_page_token` otherwise.
+    static func apiError(_ error: PageTokenError) -> APIError {
+        if case .catalogChanged = error { return APIError(.gone, "page_token_expired", error.description) }
+        return APIError.badRequest("invalid_page_token", error.description)
+    }
+}

@@ -1,0 +1,66 @@
+import Foundation
+import Search
+import Synchronization
+
+/// One catalog version as the server searches it: the prepared index and the two query
+/// front-ends over it (images are scored with every code; hash-only lookups with PDQ
+/// alone), each with its own bounded cache of complete rankings. Immutable once built.
+public struct ServedIndex: Sendable {
+    /// Scoring profile of a ``SearchContinuation``: image searches and full-code lookups.
+    static let visualProfile: UInt8 = 0
+    /// Scoring profile of a ``SearchContinuation``: PDQ-only lookups.
+    static let pdqOnlyProfile: UInt8 = 1
+
+    /// The prepared index.
+    public let prepared: PreparedSearchIndex
+    /// Queries scored with every code (PDQ, pHash, dHash, histogram).
+    let visual: VisualSearchQuery
+    /// Queries that carry only a PDQ hash, scored by PDQ distance alone.
+    let pdqOnly: VisualSearchQuery
+
+    /// Builds the served index of `contents` (read from `store` with
+    /// ``PreparedSearchIndex/read(from:)``); entities are read from `store` when answering.
+    /// CPU only: run it off the request executors.
+    ///
+    /// - Complexity: O(views log views + collection memberships).
+    static func build(store: any EntityStore, contents: PreparedSearchIndex.Contents, rankingCacheCapacity: Int) -> ServedIndex {
+        let prepared = PreparedSearchIndex(contents: contents)
+        let fingerprinter = ImageFingerprinter.query
+        let fingerprint: @Sendable (PixelBuffer) -> Fingerprint = { fingerprinter.fingerprint(of: $0) }
+        var pdqScoring = SimilarityScoring(pdqWeight: 1, pHashWeight: 0, dHashWeight: 0, histogramWeight: 0)
+        pdqScoring.candidatePDQRadius = SimilarityScoring.default.candidatePDQRadius
+        return ServedIndex(
+            prepared: prepared,
+            visual: VisualSearchQuery(store: store, prepared: prepared, rankingCapacity: rankingCacheCapacity, fingerprint: fingerprint),
+            pdqOnly: VisualSearchQuery(store: store, prepared: prepared, configuration: SearchConfiguration(scoring: pdqScoring),
+                                       rankingCapacity: rankingCacheCapacity, fingerprint: fingerprint))
+    }
+
+    /// The query front-end of a continuation profile, `nil` for an unknown one.
+    func query(profile: UInt8) -> VisualSearchQuery? {
+        switch profile {
+        case Self.visualProfile: visual
+        case Self.pdqOnlyProfile: pdqOnly
+        default: nil
+        }
+    }
+}
+
+/// Holds the index requests use and swaps in a new one atomically: a request takes the
+/// current ``ServedIndex`` once and finishes on it even if a reload replaces it meanwhile
+/// (the old one is freed when its last request ends). Lock-free for readers in practice
+/// (a mutex held for one reference copy).
+public final class IndexHolder: Sendable {
+    private let current = Mutex<ServedIndex?>(nil)
+
+    /// Creates an empty holder (not ready).
+    public init() {}
+
+    /// The index to use, or `nil` until the first one is loaded. O(1).
+    public var index: ServedIndex? { current.withLock { $0 } }
+
+    /// Makes `index` the one new requests use. O(1).
+    func install(_ index: ServedIndex) {
+        current.withLock { $0 = index }
+    }
+}

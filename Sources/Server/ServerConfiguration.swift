@@ -1,0 +1,51 @@
+/// Everything `glimpse serve` can be told: where to listen, which catalog, the limits.
+/// Every limit has a default a demanding user would accept on a 2-core machine.
+public struct ServerConfiguration: Sendable {
+    /// Address to bind (default loopback only).
+    public var host: String
+    /// TCP port; 0 picks a free one (tests).
+    public var port: Int
+    /// The catalog, for messages and logs: an SQLite file path or a `postgres://` URL
+    /// without its password (the store itself is opened by the caller).
+    public var catalog: String
+    /// The admin bearer token (from `--admin-token-file`); `nil` disables the admin endpoints.
+    public var adminToken: String?
+    /// Largest request body, in bytes, checked while the body streams in (413 above it).
+    public var maxBodyBytes: Int
+    /// Largest image accepted by `POST /v1/search`, in pixels (checked from its header).
+    public var maxPixels: Int
+    /// Searches decoded and scanned at once; one more is answered 429 at once (no queue).
+    public var maxConcurrentSearches: Int
+    /// Seconds a connection may stay idle (no bytes either way) before it is closed.
+    public var idleTimeoutSeconds: Int
+    /// How often the catalog generation is checked for changes, in milliseconds.
+    public var reloadPollMilliseconds: Int
+    /// Seconds in-flight requests get to finish after SIGTERM/SIGINT.
+    public var shutdownGraceSeconds: Int
+    /// Complete rankings kept per index for "more results" pages.
+    public var rankingCacheCapacity: Int
+    /// Deadline of a search when the request names none, in milliseconds.
+    public var defaultDeadlineMilliseconds: Int
+    /// Most simultaneous connections accepted.
+    public var maxConnections: Int
+
+    /// Creates a configuration with the documented defaults.
+    public init(host: String = "127.0.0.1", port: Int = 8080, catalog: String = "glimpse.sqlite", adminToken: String? = nil,
+                maxBodyBytes: Int = 32 << 20, maxPixels: Int = 50_000_000, maxConcurrentSearches: Int = 8,
+                idleTimeoutSeconds: Int = 30, reloadPollMilliseconds: Int = 250, shutdownGraceSeconds: Int = 10,
+                rankingCacheCapacity: Int = 256, defaultDeadlineMilliseconds: Int = 500, maxConnections: Int = 512) {
+        self.host = host
+        self.port = port
+        self.catalog = catalog
+        self.adminToken = adminToken
+        self.maxBodyBytes = maxBodyBytes
+        self.maxPixels = maxPixels
+        self.maxConcurrentSearches = maxConcurrentSearches
+        self.idleTimeoutSeconds = idleTimeoutSeconds
+        self.reloadPollMilliseconds = reloadPollMilliseconds
+        self.shutdownGraceSeconds = shutdownGraceSeconds
+        self.rankingCacheCapacity = rankingCacheCapacity
+        self.defaultDeadlineMilliseconds = defaultDeadlineMilliseconds
+        self.maxConnections = maxConnections
+    }
+}

@@ -1,0 +1,61 @@
+import Metrics
+import Prometheus
+
+/// The server's metrics, through swift-metrics into its own Prometheus registry (no
+/// process-global bootstrap, so several servers can live in one test process):
+///
+/// - `glimpse_http_requests_total{method,route,status}` and
+///   `glimpse_http_request_duration_seconds{method,route,status}` (histogram);
+/// - `glimpse_rejected_requests_total{reason}` (429, 413, 503 not ready…);
+/// - `glimpse_index_views`, `glimpse_index_landmarks`, `glimpse_index_generation`,
+///   `glimpse_index_build_seconds`, `glimpse_index_reloads_total`,
+///   `glimpse_index_reload_failures_total`.
+public final class ServerMetrics: Sendable {
+    let registry: PrometheusCollectorRegistry
+    let factory: PrometheusMetricsFactory
+
+    /// Creates empty metrics with their own registry.
+    public init() {
+        registry = PrometheusCollectorRegistry()
+        var factory = PrometheusMetricsFactory(registry: registry)
+        factory.defaultDurationHistogramBuckets = [
+            .microseconds(500), .milliseconds(1), .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+            .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500), .seconds(1), .seconds(2.5), .seconds(5),
+        ]
+        self.factory = factory
+    }
+
+    /// Counts one answered request and records its duration. O(1) amortised.
+    func recordRequest(method: String, route: String, status: Int, duration: Duration) {
+        let dimensions = [("method", method), ("route", route), ("status", String(status))]
+        Counter(label: "glimpse_http_requests_total", dimensions: dimensions, factory: factory).increment()
+        Timer(label: "glimpse_http_request_duration_seconds", dimensions: dimensions, factory: factory)
+            .recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+    }
+
+    /// Counts a request refused by a limit (`reason` is the error code).
+    func recordRejection(_ reason: String) {
+        Counter(label: "glimpse_rejected_requests_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    /// Records a newly installed index.
+    func indexInstalled(_ index: ServedIndex, isReload: Bool, seconds: Duration) {
+        Gauge(label: "glimpse_index_views", factory: factory).record(index.prepared.viewCount)
+        Gauge(label: "glimpse_index_landmarks", factory: factory).record(index.prepared.landmarkCount)
+        Gauge(label: "glimpse_index_generation", factory: factory).record(index.prepared.version.generation)
+        Gauge(label: "glimpse_index_build_seconds", factory: factory)
+            .record(Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18)
+        let reloads = Counter(label: "glimpse_index_reloads_total", factory: factory)
+        if isReload { reloads.increment() }
+    }
+
+    /// Counts a failed index build.
+    func reloadFailed() {
+        Counter(label: "glimpse_index_reload_failures_total", factory: factory).increment()
+    }
+
+    /// The Prometheus text exposition of every metric. O(metrics).
+    func exposition() -> [UInt8] {
+        registry.emitToBuffer()
+    }
+}

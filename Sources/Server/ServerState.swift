@@ -1,0 +1,24 @@
+import Logging
+import Rendering
+import Search
+
+/// What the routes share: the store, the current index, the limits and the metrics.
+/// One per server; immutable apart from the ``IndexHolder``'s swaps.
+public struct ServerState: Sendable {
+    /// The catalog, only through the store protocol.
+    public let store: any EntityStore
+    /// The index requests search (swapped on reload).
+    public let holder: IndexHolder
+    /// The server's settings.
+    public let configuration: ServerConfiguration
+    /// The bounded search concurrency.
+    let slots: SearchSlots
+    /// Request and index metrics.
+    let metrics: ServerMetrics
+    /// The index reloader (admin changes ask it to check at once).
+    let reloader: IndexReloader
+    /// Thumbnails for the thumbnail endpoints (PNG, at most 256 pixels).
+    let thumbnailer = Thumbnailer(maxSide: 256)
+    /// The server's logger.
+    let logger: Logger
+}

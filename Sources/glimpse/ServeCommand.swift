@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Search
+import Server
+
+/// `glimpse serve`: the HTTP search backend (parsing only; the server is the Server module).
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the catalog over HTTP: image search, fingerprint lookup, entities, exports.",
+        discussion: """
+            Loads the visual index once, answers the API described by GET /openapi.yaml, \
+            and rebuilds the index off to the side when the catalog changes (another \
+            process runs 'glimpse index' or 'glimpse catalog remove'; a PostgreSQL catalog \
+            announces changes at once, every catalog is also polled). The catalog is opened \
+            read-only unless --admin-token-file enables the admin endpoints. Binds 127.0.0.1 \
+            unless --host says otherwise. SIGTERM or SIGINT: stop accepting, let in-flight \
+            requests finish within --shutdown-grace seconds, exit 0.
+
+            Example:
+              glimpse serve --db glimpse.sqlite --port 8080
+              glimpse serve --db postgres://glimpse@127.0.0.1:5432/glimpse --port 8080
+              curl --data-binary @testdata/samples/screenshot-hurricane-ridge.png \\
+                'http://127.0.0.1:8080/v1/search?region=4,211,712,332'
+            """
+    )
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: "Address to listen on.")
+    var host = "127.0.0.1"
+
+    @Option(help: "TCP port (0: any free port).")
+    var port = 8080
+
+    @Option(help: ArgumentHelp("A file holding the bearer token that enables the admin endpoints (remove, undo).", valueName: "path"))
+    var adminTokenFile: String?
+
+    @Option(help: "Largest request body in bytes.")
+    var maxBodyBytes = ServerConfiguration().maxBodyBytes
+
+    @Option(help: "Largest image in pixels (width × height, checked from its header).")
+    var maxPixels = ServerConfiguration().maxPixels
+
+    @Option(help: "Searches at once; more are answered 429 at once.")
+    var maxConcurrentSearches = ServerConfiguration().maxConcurrentSearches
+
+    @Option(help: "Seconds an idle connection is kept open.")
+    var idleTimeout = ServerConfiguration().idleTimeoutSeconds
+
+    @Option(help: "Seconds in-flight requests get to finish on SIGTERM/SIGINT.")
+    var shutdownGrace = ServerConfiguration().shutdownGraceSeconds
+
+    @Option(help: "Milliseconds between two checks of the catalog version.")
+    var reloadPollMs = ServerConfiguration().reloadPollMilliseconds
+
+    @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
+    var logLevel = "info"
+
+    func validate() throws {
+        guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0…65535") }
+        guard maxBodyBytes > 0, maxPixels > 0, maxConcurrentSearches > 0, idleTimeout > 0, shutdownGrace > 0, reloadPollMs > 0 else {
+            throw ValidationError("limits and timeouts must be positive")
+        }
+        guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+    }
+
+    func run() async throws {
+        var adminToken: String?
+        if let adminTokenFile {
+            guard let data = FileManager.default.contents(atPath: adminTokenFile) else {
+                throw failure("\(adminTokenFile): cannot read the admin token file")
+            }
+            let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+            guard token.utf8.count >= 16, !token.contains(where: \.isWhitespace) else {
+                throw failure("\(adminTokenFile): the admin token must be one word of at least 16 characters")
+            }
+            adminToken = token
+        }
+        // Only the admin endpoints (remove, undo) write; without them the catalog is read-only.
+        let store = adminToken == nil ? try await database.openExisting() : try await database.openForChange()
+        let configuration = ServerConfiguration(
+            host: host, port: port, catalog: store.location, adminToken: adminToken, maxBodyBytes: maxBodyBytes, maxPixels: maxPixels,
+            maxConcurrentSearches: maxConcurrentSearches, idleTimeoutSeconds: idleTimeout, reloadPollMilliseconds: reloadPollMs,
+            shutdownGraceSeconds: shutdownGrace)
+        var logger = Logger(label: "glimpse.serve")
+        logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
+        try await GlimpseServer.run(configuration: configuration, store: store, logger: logger)
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// The large-catalog tools and the visual-index snapshot seen from the command line: the
+/// synthesizer writes a catalog and its snapshot, queries map it, a damaged one is
+/// replaced, and the start-up benchmark script runs in its quick mode.
+@Suite("glimpse debug-synthesize-catalog and the index snapshot", .serialized)
+struct SnapshotCommandTests {
+    static func folder() throws -> String {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-snapshot-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url.path
+    }
+
+    static let photo = Glimpse.testdata("catalog/animals/black-rhino.jpg")
+
+    /// The result ids of one `query --json` line, in order.
+    static func resultIDs(_ line: String) -> [String] {
+        let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+        return (object?["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
+    }
+
+    @Test func theSynthesizerWritesACatalogAndASnapshotThatQueriesMap() throws {
+        let dir = try Self.folder()
+        let db = dir + "/big.sqlite"
+        // A real landmark first: synthetic ones are added beside it, and it still matches.
+        let indexed = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+        let made = try Glimpse.run(["debug-synthesize-catalog", "--db", db, "--landmarks", "300", "--collections", "4", "--seed", "9"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("Synthesized 300 landmarks × 31 views (9300 views, 4 collections, seed 9)"))
+        #expect(made.stdout.contains("visual-index snapshot written"))
+        let snapshot = db + ".vindex"
+        let written = try FileManager.default.attributesOfItem(atPath: snapshot)[.modificationDate] as? Date
+        let query = try Glimpse.run(["query", "--deadline-ms", "60000", Self.photo, "--db", db, "--json"])
+        #expect(query.status == 0, "\(query.stderr)")
+        #expect(Self.resultIDs(query.stdout).first == "animals/black-rhino")
+        // The query mapped the current snapshot: it did not rewrite it.
+        #expect(try FileManager.default.attributesOfItem(atPath: snapshot)[.modificationDate] as? Date == written)
+
+        // Damaged: the query answers the same from the catalog and replaces the file.
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        bytes[bytes.count / 2] ^= 0xFF
+        try bytes.write(to: URL(fileURLWithPath: snapshot))
+        let again = try Glimpse.run(["query", "--deadline-ms", "60000", Self.photo, "--db", db, "--json"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(Self.resultIDs(again.stdout) == Self.resultIDs(query.stdout))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) != bytes)
+
+        // Re-running with fewer landmarks replaces the synthetic ones and keeps the real ones.
+        let smaller = try Glimpse.run(["debug-synthesize-catalog", "--db", db, "--landmarks", "10"])
+        #expect(smaller.status == 0, "\(smaller.stderr)")
+        let list = try Glimpse.run(["catalog", "list", "--db", db])
+        #expect(list.stdout.contains("animals/black-rhino") && list.stdout.contains("synthetic/L00000009")
+                && !list.stdout.contains("synthetic/L00000010"))
+    }
+
+    @Test func badArgumentsAreUsageErrors() throws {
+        let dir = try Self.folder()
+        for arguments in [["--landmarks", "-1"], ["--landmarks", "5", "--views-per-landmark", "0"], ["--landmarks", "5", "--collections", "-2"]] {
+            let run = try Glimpse.run(["debug-synthesize-catalog", "--db", dir + "/x.sqlite"] + arguments)
+            #expect(run.status != 0 && !run.stderr.isEmpty, "\(arguments)")
+        }
+    }
+
+    @Test func benchSearchAndTheStartUpScriptRunInQuickMode() throws {
+        let bench = try Glimpse.run(["bench-search", "--views", "3100", "--repeat", "2", "--codes", "8"])
+        #expect(bench.status == 0, "\(bench.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(bench.stdout.utf8)) as? [String: Any])
+        #expect((object["rows"] as? [[String: Any]])?.contains { $0["isa"] as? String == "portable" } == true)
+
+        let binary = try #require(Glimpse.binary)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [Glimpse.root.appendingPathComponent("benchmarks/startup.sh").path, "--quick",
+                             "--glimpse", binary, "--image", Self.photo]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        #expect(text.contains("| query, snapshot mapped |") && text.contains("| query, no usable snapshot"))
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+@testable import Catalog
+@testable import Search
+
+/// Every wire format against its committed golden file in `testdata/wire/`: the exact
+/// bytes the CLI prints and the server sends. Regenerate a file only for an intended
+/// format change: `GLIMPSE_UPDATE_GOLDEN=1 swift test --filter WireFormatGoldenTests`.
+@Suite struct WireFormatGoldenTests {
+    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("testdata/wire")
+
+    static func check(_ text: String, golden name: String) throws {
+        let url = folder.appendingPathComponent(name)
+        if ProcessInfo.processInfo.environment["GLIMPSE_UPDATE_GOLDEN"] == "1" {
+            try (text + "\n").write(to: url, atomically: true, encoding: .utf8)
+        }
+        let expected = try String(contentsOf: url, encoding: .utf8)
+        #expect(text + "\n" == expected, "\(name) differs from the golden file")
+    }
+
+    static let landmark = LandmarkEntity(
+        id: "landmarks/hurricane-ridge", name: "Hurricane Ridge", continent: "North America",
+        description: "Snowfield below the firs, \"Olympic\" National Park.", keywords: ["mountain", "snow"],
+        location: GeoLocation(latitude: 47.9697, longitude: -123.4985),
+        referenceImages: [ReferenceImage(path: "testdata/catalog/landmarks/hurricane-ridge.jpg", fingerprint: nil)])
+    static let collection = CollectionEntity(id: "landmarks", name: "Landmarks and landscapes", landmarkIDs: ["landmarks/hurricane-ridge"],
+                                             thumbnailPath: "testdata/catalog/landmarks/hurricane-ridge.jpg")
+
+    static let rows = [
+        SearchResultRow(kind: .landmark, id: "landmarks/hurricane-ridge", title: "Hurricane Ridge", subtitle: "North America",
+                        score: 0.662_448, url: "glimpse://landmark/landmarks%2Fhurricane-ridge"),
+        SearchResultRow(kind: .collection, id: "landmarks", title: "Landmarks and landscapes", subtitle: nil,
+                        score: 0.6624, url: "glimpse://collection/landmarks"),
+    ]
+
+    @Test func aQueryPage() throws {
+        let record = QueryResultRecord(query: "testdata/samples/screenshot-hurricane-ridge.png", results: Self.rows,
+                                       nextPageToken: "R0EB", isPartial: false, elapsedMilliseconds: 12)
+        try Self.check(record.jsonLine, golden: "query-page.json")
+        #expect(try WireJSON.decode(QueryResultRecord.self, from: Array(record.jsonLine.utf8)) == QueryResultRecord(
+            query: record.query, results: Self.rows.map { var r = $0; r.score = WireJSON.score(r.score); return r },
+            nextPageToken: "R0EB", isPartial: false, elapsedMilliseconds: 12))
+    }
+
+    @Test func anHTTPPageHasNoQueryAndANullToken() throws {
+        let record = QueryResultRecord(query: nil, results: [Self.rows[0]], nextPageToken: nil, isPartial: true, elapsedMilliseconds: 501)
+        try Self.check(record.jsonLine, golden: "query-page-http.json")
+    }
+
+    @Test func aFailedQueryImage() throws {
+        let record = QueryResultRecord.failure(query: "empty.jpg", reason: "empty.jpg: empty file", elapsed: .milliseconds(3))
+        try Self.check(record.jsonLine, golden: "query-failed.json")
+    }
+
+    @Test func batchMatchLines() throws {
+        let lines = [
+            PhotoMatchRecord.matches([Self.rows[0]], photo: "photos/a, \"b\".jpg").jsonLine,
+            PhotoMatchRecord.matches([], photo: "photos/flat.png").jsonLine,
+            PhotoMatchRecord.failure("photos/bad.jpg: truncated JPEG file: premature end", photo: "photos/bad.jpg").jsonLine,
+        ]
+        try Self.check(lines.joined(separator: "\n"), golden: "photo-match.jsonl")
+        for line in lines { #expect(PhotoMatchRecord(jsonLine: line)?.jsonLine == line) }
+    }
+
+    @Test func entityDocuments() throws {
+        let landmark = EntityDocument(entity: .landmark(Self.landmark), related: [.collection(Self.collection)])
+        try Self.check(landmark.json, golden: "entity-landmark.json")
+        let withStatistics = EntityDocument(entity: .landmark(Self.landmark), related: [], imageStatistics: LandmarkImageStatistics(images: [
+            .init(path: "a.jpg", fileSize: 1234, viewCount: 31, informativeViewCount: 30, meanQuality: 71.25, dominantColorBins: [3, 9])]))
+        try Self.check(withStatistics.json, golden: "entity-landmark-statistics.json")
+        let collection = EntityDocument(entity: .collection(Self.collection), related: [.landmark(Self.landmark)])
+        try Self.check(collection.json, golden: "entity-collection.json")
+    }
+
+    @Test func errorsAndRemovals() throws {
+        try Self.check(WireJSON.line(ErrorBody(error: "not_found", message: "glimpse://landmark/nope: no such landmark")), golden: "error.json")
+        let removal = Removal(id: 3, reason: .archivedByUser, date: Date(timeIntervalSince1970: 0),
+                              entities: [EntityReference(kind: .landmark, id: "food/apricot")], isUndone: false)
+        try Self.check(WireJSON.line(RemovalBody(removal)), golden: "removal.json")
+        try Self.check(WireJSON.line(RemovalBody(nil)), golden: "removal-none.json")
+        let undone = Removal(id: 2, reason: .removedByUser, date: Date(timeIntervalSince1970: 1_795_000_000),
+                             entities: [EntityReference(kind: .collection, id: "food"), EntityReference(kind: .landmark, id: "a,b \"c\"")],
+                             isUndone: true)
+        let list = [undone, removal].map { WireJSON.line(RemovalBody.Item($0)) }
+        try Self.check(list.joined(separator: "\n"), golden: "removal-list.jsonl")
+        for line in list { #expect(try WireJSON.line(WireJSON.decode(RemovalBody.Item.self, from: Array(line.utf8))) == line) }
+    }
+
+    @Test func catalogListLines() throws {
+        let lines = [VisualSearchResult.landmark(Self.landmark), .collection(Self.collection)].map { WireJSON.line(EntitySummary($0)) }
+        try Self.check(lines.joined(separator: "\n"), golden: "catalog-list.jsonl")
+        for line in lines { #expect(try WireJSON.line(WireJSON.decode(EntitySummary.self, from: Array(line.utf8))) == line) }
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import Search
+import Testing
+
+/// A real `glimpse serve` process: it drains an in-flight request on SIGTERM and exits 0.
+@Suite struct ProcessShutdownTests {
+    /// The built `glimpse` executable next to the test bundle (or `$GLIMPSE_BIN`).
+    static let binary: String? = {
+        if let override = ProcessInfo.processInfo.environment["GLIMPSE_BIN"] { return override }
+        var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = folder.appendingPathComponent("glimpse").path
+            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            folder = folder.deletingLastPathComponent()
+        }
+        return nil
+    }()
+
+    /// Starts `glimpse serve` on a free port and returns it with the port it printed.
+    static func serve(_ catalog: String, extra: [String] = []) throws -> (Process, Int, Pipe) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(binary, "the glimpse binary is built (swift build)"))
+        process.arguments = ["serve", "--db", catalog, "--port", "0"] + extra
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var seen = ""
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline {
+            let data = errors.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+            if let range = seen.range(of: #"address=http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                let port = Int(seen[range].split(separator: ":").last ?? "") ?? 0
+                return (process, port, errors)
+            }
+        }
+        process.terminate()
+        Issue.record("glimpse serve did not report its address: \(seen)")
+        throw CancellationError()
+    }
+
+    @Test func sigtermDrainsTheInFlightRequestAndExits0() async throws {
+        let (process, port, errors) = try Self.serve(try await Harness.sharedCatalog.value)
+        // Wait until ready.
+        var ready = false
+        for _ in 0..<300 where !ready {
+            let probe = try RawConnection(port: port)
+            probe.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            ready = await probe.response().status == 200
+            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(ready)
+        // A request in flight (its body still arriving) when SIGTERM comes…
+        let image = Array(try Data(contentsOf: URL(fileURLWithPath: Harness.screenshot)))
+        let connection = try RawConnection(port: port)
+        connection.send("POST /v1/search?region=\(Harness.screenshotRegion) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(image.count)\r\n\r\n")
+        connection.send(Array(image.prefix(1000)))
+        try await Task.sleep(for: .milliseconds(200))
+        kill(process.processIdentifier, SIGTERM)
+        try await Task.sleep(for: .milliseconds(200))
+        // …is answered in full,
+        connection.send(Array(image.dropFirst(1000)))
+        let response = await connection.response()
+        #expect(response.status == 200)
+        #expect(response.text.contains("landmarks/hurricane-ridge"))
+        // and the process exits 0 within the grace period.
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning)
+        if process.isRunning { process.interrupt() }
+        #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
+    }
+
+    @Test func aMissingCatalogIsOneErrorLineAndExitStatus1() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: try #require(Self.binary))
+        process.arguments = ["serve", "--db", "/nonexistent/glimpse.sqlite", "--port", "0"]
+        let errors = Pipe()
+        process.standardError = errors
+        try process.run()
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 1)
+        #expect(String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).contains("no catalog database here"))
+    }
+}

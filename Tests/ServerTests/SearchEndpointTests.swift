@@ -1,0 +1,163 @@
+import Foundation
+import HTTPTypes
+import Search
+import Server
+import SQLiteStore
+import Testing
+
+/// `POST /v1/search`, `GET /v1/search?page_token=…` and `POST /v1/search/fingerprint`
+/// against a real server on the sample catalog.
+@Suite struct SearchEndpointTests {
+    @Test func anUploadedImageAnswersTheSamePageTypeAsTheCLI() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        let answer = try await server.search(file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)")
+        #expect(answer.status == 200)
+        #expect(answer.header("Content-Type") == "application/json")
+        let page = try WireJSON.decode(QueryResultRecord.self, from: answer.body)
+        #expect(page.query == nil && page.error == nil)
+        #expect(page.results.first?.id == "landmarks/hurricane-ridge")
+        #expect(page.results.first?.url == "glimpse://landmark/landmarks%2Fhurricane-ridge")
+        let object = try answer.json()
+        #expect(Set(object.keys) == ["results", "next_page_token", "partial", "elapsed_ms"])
+        // Same bytes as encoding the decoded page again: one wire format.
+        #expect(WireJSON.bytes(page) == answer.body)
+    }
+
+    @Test func regionFractionAndLabelsAreAccepted() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        let answer = try await server.search(file: Harness.screenshot, query: "region_fraction=0.0056,0.1426,0.9889,0.2243&labels=snow,mountain&page_size=3")
+        #expect(answer.status == 200)
+        let page = try WireJSON.decode(QueryResultRecord.self, from: answer.body)
+        #expect(page.results.count <= 3)
+        #expect(page.results.first?.id == "landmarks/hurricane-ridge")
+    }
+
+    @Test func pagesContinueWithoutReuploadingAndCoverTheWholeRanking() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        let all = try WireJSON.decode(QueryResultRecord.self, from: try await server.search(
+            file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)&page_size=100").body)
+        #expect(all.results.count >= 2, "the sample query has several results")
+        var seen: [SearchResultRow] = []
+        var answer = try await server.search(file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)&page_size=1")
+        while true {
+            #expect(answer.status == 200)
+            let page = try WireJSON.decode(QueryResultRecord.self, from: answer.body)
+            seen += page.results
+            guard let token = page.nextPageToken else { break }
+            #expect(page.results.count == 1)
+            answer = try await server.request(.get, "/v1/search?page_token=\(token)")
+        }
+        #expect(seen.map(\.id) == all.results.map(\.id))
+    }
+
+    @Test func aTokenIssuedByOneReplicaContinuesOnAnother() async throws {
+        let catalog = try await Harness.sharedCatalog.value
+        let first = try await Harness.start(catalog: catalog)
+        let second = try await Harness.start(catalog: catalog)
+        defer { Task { await first.stop(); await second.stop() } }
+        let page = try WireJSON.decode(QueryResultRecord.self, from: try await first.search(
+            file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)&page_size=1").body)
+        let token = try #require(page.nextPageToken)
+        let onFirst = try await first.request(.get, "/v1/search?page_token=\(token)")
+        let onSecond = try await second.request(.get, "/v1/search?page_token=\(token)")
+        #expect(onSecond.status == 200)
+        let a = try WireJSON.decode(QueryResultRecord.self, from: onFirst.body)
+        let b = try WireJSON.decode(QueryResultRecord.self, from: onSecond.body)
+        #expect(a.results == b.results && a.nextPageToken == b.nextPageToken)
+    }
+
+    @Test func malformedTamperedOrMissingTokensAre400() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        let page = try WireJSON.decode(QueryResultRecord.self, from: try await server.search(
+            file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)&page_size=1").body)
+        let token = try #require(page.nextPageToken)
+        var tampered = Array(token.utf8)
+        let middle = tampered.count / 2
+        tampered[middle] = tampered[middle] == UInt8(ascii: "A") ? UInt8(ascii: "B") : UInt8(ascii: "A")
+        for bad in [String(decoding: tampered, as: UTF8.self), "not-a-token", String(token.dropLast(4)), String(repeating: "A", count: 20_000)] {
+            let answer = try await server.request(.get, "/v1/search?page_token=\(bad)")
+            #expect(answer.status == 400, "\(bad.prefix(20))…")
+            #expect(answer.errorCode == "invalid_page_token")
+        }
+        let missing = try await server.request(.get, "/v1/search")
+        #expect(missing.status == 400 && missing.errorCode == "missing_parameter")
+    }
+
+    @Test func aTokenOfAChangedCatalogIs410Gone() async throws {
+        let catalog = try await Harness.newCatalog()
+        let server = try await Harness.start(catalog: catalog)
+        defer { Task { await server.stop() } }
+        let page = try WireJSON.decode(QueryResultRecord.self, from: try await server.search(
+            file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)&page_size=1").body)
+        let token = try #require(page.nextPageToken)
+        let before = try #require(server.state.holder.index?.prepared.version.generation)
+        // Another process changes the catalog.
+        try await SQLiteEntityStore(path: catalog).remove(EntityReference(kind: .landmark, id: "food/apricot"), reason: .archivedByUser)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while server.state.holder.index?.prepared.version.generation == before && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let answer = try await server.request(.get, "/v1/search?page_token=\(token)")
+        #expect(answer.status == 410)
+        #expect(answer.errorCode == "page_token_expired")
+    }
+
+    @Test func aFingerprintLookupFindsTheLandmarkWithoutPixels() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        let view = try #require(try ImageFingerprinter.query.fingerprint(file: Harness.testdata("catalog/landmarks/hurricane-ridge.jpg")).views.first)
+        let pdqOnly = try await server.request(.post, "/v1/search/fingerprint", body: Array(#"{"pdq": "\#(view.pdq.hex)"}"#.utf8))
+        #expect(pdqOnly.status == 200)
+        let page = try WireJSON.decode(QueryResultRecord.self, from: pdqOnly.body)
+        #expect(page.results.first?.id == "landmarks/hurricane-ridge")
+        #expect((page.results.first?.score ?? 0) > 0.95)
+
+        func hex(_ v: UInt64) -> String { let s = String(v, radix: 16); return String(repeating: "0", count: 16 - s.count) + s }
+        let bins = view.histogram.bins.map { String(format: "%02x", $0) }.joined()
+        let body = #"{"pdq": "\#(view.pdq.hex)", "phash": "\#(hex(view.pHash))", "dhash": "\#(hex(view.dHash))", "histogram": "\#(bins)"}"#
+        let full = try await server.request(.post, "/v1/search/fingerprint?page_size=1", body: Array(body.utf8))
+        #expect(full.status == 200)
+        let fullPage = try WireJSON.decode(QueryResultRecord.self, from: full.body)
+        #expect(fullPage.results.first?.id == "landmarks/hurricane-ridge")
+        if let token = fullPage.nextPageToken {
+            #expect(try await server.request(.get, "/v1/search?page_token=\(token)").status == 200)
+        }
+    }
+
+    @Test func badFingerprintBodiesAre400() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        let pdq = String(repeating: "ab", count: 32)
+        for body in ["", "{}", "[1]", #"{"pdq": "xyz"}"#, #"{"pdq": "\#(pdq)", "phash": "00"}"#,
+                     #"{"pdq": "\#(pdq)", "quality": 500}"#, #"{"pdq": 7}"#] {
+            let answer = try await server.request(.post, "/v1/search/fingerprint", body: Array(body.utf8))
+            #expect(answer.status == 400, "\(body)")
+            #expect(answer.errorCode == "invalid_body")
+        }
+    }
+}
+
+/// Uploads are recognised by their bytes, whatever the format (PNG, JPEG, HEIC, WebP…).
+@Suite struct UploadFormatTests {
+    @Test func aHEICUploadFindsItsLandmark() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        let answer = try await server.search(file: Harness.testdata("heif/catalog-hurricane-ridge.heic"))
+        #expect(answer.status == 200)
+        let page = try WireJSON.decode(QueryResultRecord.self, from: answer.body)
+        #expect(page.results.first?.id == "landmarks/hurricane-ridge")
+    }
+
+    @Test func webPAndPNGUploadsAreDecoded() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        for file in ["webp/lossy.webp", "samples/screenshot-hurricane-ridge.png"] {
+            let answer = try await server.search(file: Harness.testdata(file))
+            #expect(answer.status == 200, "\(file): \(answer.text)")
+        }
+    }
+}

@@ -1,0 +1,239 @@
+#!/usr/bin/env bash
+# Load test of `glimpse serve` with wrk (Debian) on loopback, bounded in time.
+#
+#   (a) POST /v1/search with a 1080p JPEG and with a 12 MP JPEG (sample catalog)
+#   (b) POST /v1/search/fingerprint (PDQ lookup) on a catalog of 1,000,000 views
+#       (built with `glimpse debug-synthesize-catalog`; --quick: the sample catalog)
+#   (c) GET /v1/landmarks/{id}
+#   (d) a re-index (`glimpse index` of a changed manifest) during search load: failed
+#       requests and the time until /readyz serves the new catalog generation
+#   (e) a soak (5 minutes; --quick: 10 s) sampling the server's RSS every 5 s
+#
+# Prints one table row per phase: requests/s, p50, p99, errors (non-2xx other than 429,
+# socket errors), 429s, the server's peak RSS, and `uptime` (the machine is shared).
+# Fails on any failed request, a reload that does not land within 5 s, or (full run)
+# an RSS that grows more than 5 % over the soak. Throughput targets are reported, not
+# enforced (figures depend on the machine's load).
+#
+# Usage: scripts/load-test.sh [--quick]    (--quick: debug build, ~3 s per phase; CI)
+# Env:   GLIMPSE_BIN=path (skip the build), GLIMPSE_LOAD_REPORT=file (also write the table),
+#        GLIMPSE_SOAK_SECONDS=N (soak length)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0
+[ "${1:-}" = "--quick" ] && quick=1
+if [ $quick -eq 1 ]; then phase=3; soak=10; reindex_load=6; else phase=20; soak=300; reindex_load=12; fi
+soak=${GLIMPSE_SOAK_SECONDS:-$soak}
+
+scripts/bootstrap.sh wrk curl
+venv=.venv-loadtest
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import PIL" 2>/dev/null; then
+  echo "load-test: installing Pillow into $venv (test images)" >&2
+  python3 -m venv "$venv"
+  "$venv/bin/pip" install -q "pillow==11.3.0"
+fi
+
+if [ -n "${GLIMPSE_BIN:-}" ]; then
+  bin=$GLIMPSE_BIN
+elif [ $quick -eq 1 ]; then
+  swift build --product glimpse 2>&1 | tail -n 1
+  bin="$(swift build --show-bin-path)/glimpse"
+else
+  swift build -c release --product glimpse --scratch-path .build-release 2>&1 | tail -n 1
+  bin="$(swift build -c release --scratch-path .build-release --show-bin-path)/glimpse"
+fi
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Test images: a catalog photo scaled to 1920x1080 and 4000x3000, JPEG quality 90.
+"$venv/bin/python" - "$work" <<'PY'
+import sys
+from PIL import Image
+src = Image.open("testdata/catalog/landmarks/hurricane-ridge.jpg").convert("RGB")
+for name, size in (("1080p", (1920, 1080)), ("12mp", (4000, 3000))):
+    src.resize(size, Image.LANCZOS).save(f"{sys.argv[1]}/{name}.jpg", quality=90)
+PY
+
+# The sample catalog, and a changed manifest (one landmark fewer, absolute paths) to re-index.
+"$bin" index testdata/catalog/manifest.json --db "$work/sample.sqlite" >/dev/null 2>&1
+python3 - "$work" <<'PY'
+import json, os, sys
+manifest = json.load(open("testdata/catalog/manifest.json"))
+root = os.path.abspath("testdata/catalog")
+manifest["landmarks"] = [dict(l, images=[os.path.join(root, p) for p in l["images"]]) for l in manifest["landmarks"] if l["id"] != "food/apricot"]
+for c in manifest["collections"]:
+    c["landmarks"] = [i for i in c["landmarks"] if i != "food/apricot"]
+json.dump(manifest, open(f"{sys.argv[1]}/changed.json", "w"))
+PY
+
+# Starts a server on a catalog; sets $port and $server_pid.
+start_server() {
+  local db=$1 log=$2
+  "$bin" serve --db "$db" --port 0 --log-level notice --max-concurrent-searches 16 --reload-poll-ms 100 2> "$log" &
+  server_pid=$!
+  pids+=("$server_pid")
+  port=""
+  for _ in $(seq 1 1200); do
+    port=$(sed -n 's/.*address=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -n 1)
+    [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && return 0
+    kill -0 "$server_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  echo "load-test: glimpse serve did not become ready:" >&2; cat "$log" >&2; exit 1
+}
+
+rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
+# CPU time (ms) the process has used: utime + stime.
+cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$1/stat"; }
+hwm_kb() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; }
+
+cat > "$work/wrk.lua" <<'LUA'
+-- BODY_FILE: POST its bytes; none: GET. Counts 429s per thread; prints one RESULT line.
+local body_file = os.getenv("BODY_FILE")
+if body_file and body_file ~= "" then
+  local f = assert(io.open(body_file, "rb"))
+  wrk.method = "POST"
+  wrk.body = f:read("*a")
+  f:close()
+  wrk.headers["Content-Type"] = os.getenv("BODY_TYPE") or "application/octet-stream"
+end
+-- RANDOM_PDQ=1: every request looks up a different random PDQ (no ranking-cache hits:
+-- each one scans the whole index).
+if os.getenv("RANDOM_PDQ") == "1" then
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/json"
+  request = function()
+    local digits = {}
+    for i = 1, 64 do digits[i] = string.format("%x", math.random(0, 15)) end
+    return wrk.format(nil, nil, nil, '{"pdq": "' .. table.concat(digits) .. '"}')
+  end
+end
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) busy = 0; failed = 0 end
+function response(status, headers, body)
+  if status == 429 then busy = busy + 1 elseif status >= 300 then failed = failed + 1 end
+end
+function done(summary, latency, requests)
+  local busy, failed = 0, 0
+  for _, t in ipairs(threads) do busy = busy + t:get("busy"); failed = failed + t:get("failed") end
+  local e = summary.errors
+  io.write(string.format("RESULT rps=%.1f p50_ms=%.2f p99_ms=%.2f requests=%d failed=%d busy=%d socket_errors=%d\n",
+    summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    summary.requests, failed, busy, e.connect + e.read + e.write + e.timeout))
+end
+LUA
+
+report=$work/report.md
+{
+  echo "| phase | requests/s | p50 ms | p99 ms | requests | errors | 429 | peak RSS MB | server CPU ms/request | uptime load (1/5/15 min) |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"
+} > "$report"
+failures=0
+
+# run_wrk NAME URL CONNECTIONS DURATION [BODY_FILE [BODY_TYPE]]
+run_wrk() {
+  local name=$1 url=$2 connections=$3 duration=$4
+  local out cpu_before
+  cpu_before=$(cpu_ms "$server_pid")
+  out=$(RANDOM_PDQ="${RANDOM_PDQ:-0}" BODY_FILE="${5:-}" BODY_TYPE="${6:-}" wrk -t2 -c"$connections" -d"${duration}s" --timeout 10s -s "$work/wrk.lua" "$url" 2>&1 | grep '^RESULT') || {
+    echo "load-test: wrk failed for $name" >&2; failures=$((failures + 1)); return; }
+  local load
+  load=$(uptime | sed 's/.*load average: //')
+  local rps p50 p99 requests failed busy sockets
+  rps=$(sed 's/.*rps=\([^ ]*\).*/\1/' <<< "$out"); p50=$(sed 's/.*p50_ms=\([^ ]*\).*/\1/' <<< "$out")
+  p99=$(sed 's/.*p99_ms=\([^ ]*\).*/\1/' <<< "$out"); requests=$(sed 's/.*requests=\([^ ]*\).*/\1/' <<< "$out")
+  failed=$(sed 's/.*failed=\([^ ]*\).*/\1/' <<< "$out"); busy=$(sed 's/.*busy=\([^ ]*\).*/\1/' <<< "$out")
+  sockets=$(sed 's/.*socket_errors=\([^ ]*\).*/\1/' <<< "$out")
+  local errors=$((failed + sockets))
+  local per_request
+  per_request=$(awk -v c="$(( $(cpu_ms "$server_pid") - cpu_before ))" -v n="$requests" 'BEGIN { printf "%.2f", (n > 0 ? c / n : 0) }')
+  echo "| $name | $rps | $p50 | $p99 | $requests | $errors | $busy | $(( $(hwm_kb "$server_pid") / 1024 )) | $per_request | $load |" >> "$report"
+  echo "load-test: $name: $out" >&2
+  [ "$errors" -eq 0 ] || { echo "load-test: $name: $errors failed requests" >&2; failures=$((failures + 1)); }
+}
+
+start_server "$work/sample.sqlite" "$work/sample.log"
+sample_pid=$server_pid
+base="http://127.0.0.1:$port"
+curl -sf -o /dev/null --data-binary @"$work/1080p.jpg" "$base/v1/search"  # warm-up
+
+run_wrk "(a) POST /v1/search, 1080p JPEG" "$base/v1/search" 4 "$phase" "$work/1080p.jpg"
+run_wrk "(a) POST /v1/search, 12 MP JPEG" "$base/v1/search" 4 "$phase" "$work/12mp.jpg"
+run_wrk "(c) GET /v1/landmarks/{id}" "$base/v1/landmarks/landmarks%2Fhurricane-ridge" 8 "$phase"
+
+# (b) the PDQ lookup: on 1,000,000 synthetic views, or the sample catalog in --quick.
+pdq=$("$bin" hash testdata/catalog/landmarks/hurricane-ridge.jpg | cut -d, -f1)
+printf '{"pdq": "%s"}' "$pdq" > "$work/lookup.json"
+run_wrk "(b) POST /v1/search/fingerprint (PDQ), sample catalog, one PDQ (cached ranking)" "$base/v1/search/fingerprint" 8 "$phase" "$work/lookup.json" application/json
+RANDOM_PDQ=1 run_wrk "(b) POST /v1/search/fingerprint, sample catalog, a random PDQ per request" "$base/v1/search/fingerprint" 8 "$phase"
+if [ $quick -eq 1 ]; then
+  :
+elif "$bin" debug-synthesize-catalog --help 2>&1 | grep -q "USAGE: glimpse debug-synthesize-catalog" &&
+     { echo "load-test: synthesizing a 1,000,000-view catalog" >&2
+       "$bin" debug-synthesize-catalog --landmarks 40000 --views-per-landmark 25 --db "$work/million.sqlite" >&2; }; then
+  start_server "$work/million.sqlite" "$work/million.log"
+  million=$server_pid
+  views=$(curl -sf "http://127.0.0.1:$port/readyz" | sed 's/.*"views":\([0-9]*\).*/\1/')
+  run_wrk "(b) POST /v1/search/fingerprint, $views views, one PDQ (cached ranking)" "http://127.0.0.1:$port/v1/search/fingerprint" 8 "$phase" "$work/lookup.json" application/json
+  RANDOM_PDQ=1 run_wrk "(b) POST /v1/search/fingerprint, $views views, a random PDQ per request (full scan)" "http://127.0.0.1:$port/v1/search/fingerprint" 8 "$phase"
+  kill "$million"; wait "$million" 2>/dev/null || true
+  server_pid=$sample_pid
+else
+  echo "| (b) fingerprint lookup, 1 M views | not measured: 'glimpse debug-synthesize-catalog --landmarks 40000 --views-per-landmark 25' is missing or failed | | | | | | | | |" >> "$report"
+fi
+
+# (d) re-index during load.
+server_pid=$sample_pid
+before=$(curl -sf "$base/readyz" | sed 's/.*"generation":\([0-9]*\).*/\1/')
+(BODY_FILE="$work/1080p.jpg" wrk -t2 -c4 -d"${reindex_load}s" --timeout 10s -s "$work/wrk.lua" "$base/v1/search" 2>&1 | grep '^RESULT' > "$work/reindex.wrk") &
+wrk_pid=$!
+sleep $((reindex_load / 3))
+"$bin" index "$work/changed.json" --db "$work/sample.sqlite" >/dev/null 2>&1
+indexed=$(date +%s%N)
+reload_ms=""
+while [ $(( ($(date +%s%N) - indexed) / 1000000 )) -lt 5000 ]; do
+  generation=$(curl -sf "$base/readyz" | sed 's/.*"generation":\([0-9]*\).*/\1/')
+  if [ "$generation" != "$before" ]; then reload_ms=$(( ($(date +%s%N) - indexed) / 1000000 )); break; fi
+  sleep 0.01
+done
+wait "$wrk_pid"
+out=$(cat "$work/reindex.wrk")
+reindex_failed=$(( $(sed 's/.*failed=\([^ ]*\).*/\1/' <<< "$out") + $(sed 's/.*socket_errors=\([^ ]*\).*/\1/' <<< "$out") ))
+echo "load-test: re-index during load: $out; new generation served ${reload_ms:-never} ms after 'glimpse index' returned" >&2
+echo "| (d) re-index during POST /v1/search load | $(sed 's/.*rps=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p50_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p99_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*requests=\([^ ]*\).*/\1/' <<< "$out") | $reindex_failed | $(sed 's/.*busy=\([^ ]*\).*/\1/' <<< "$out") | $(( $(hwm_kb "$server_pid") / 1024 )) | | $(uptime | sed 's/.*load average: //'); new catalog served after ${reload_ms:-never} ms |" >> "$report"
+[ "$reindex_failed" -eq 0 ] || { echo "load-test: requests failed during the re-index" >&2; failures=$((failures + 1)); }
+[ -n "$reload_ms" ] || { echo "load-test: the new catalog was not served within 5 s" >&2; failures=$((failures + 1)); }
+
+# (e) soak: mixed load, RSS sampled every 5 s.
+(BODY_FILE="$work/1080p.jpg" wrk -t2 -c4 -d"${soak}s" --timeout 10s -s "$work/wrk.lua" "$base/v1/search" 2>&1 | grep '^RESULT' > "$work/soak.wrk") &
+soak_pid=$!
+: > "$work/rss.txt"
+while kill -0 "$soak_pid" 2>/dev/null; do rss_kb "$server_pid" >> "$work/rss.txt"; sleep 5; done
+wait "$soak_pid"
+out=$(cat "$work/soak.wrk")
+samples=$(wc -l < "$work/rss.txt")
+fifth=$(( samples / 5 > 0 ? samples / 5 : 1 ))
+early=$(head -n "$fifth" "$work/rss.txt" | sort -n | tail -n 1)
+late=$(tail -n "$fifth" "$work/rss.txt" | sort -n | tail -n 1)
+growth=$(awk -v a="$early" -v b="$late" 'BEGIN { printf "%.1f", (b - a) * 100 / a }')
+soak_failed=$(( $(sed 's/.*failed=\([^ ]*\).*/\1/' <<< "$out") + $(sed 's/.*socket_errors=\([^ ]*\).*/\1/' <<< "$out") ))
+echo "| (e) soak ${soak} s, POST /v1/search 1080p | $(sed 's/.*rps=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p50_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*p99_ms=\([^ ]*\).*/\1/' <<< "$out") | $(sed 's/.*requests=\([^ ]*\).*/\1/' <<< "$out") | $soak_failed | $(sed 's/.*busy=\([^ ]*\).*/\1/' <<< "$out") | $(( $(hwm_kb "$server_pid") / 1024 )) | | $(uptime | sed 's/.*load average: //'); RSS $((early / 1024)) → $((late / 1024)) MB ($growth %) |" >> "$report"
+[ "$soak_failed" -eq 0 ] || { echo "load-test: requests failed during the soak" >&2; failures=$((failures + 1)); }
+if [ $quick -eq 0 ] && awk -v g="$growth" 'BEGIN { exit !(g > 5) }'; then
+  echo "load-test: RSS grew $growth % over the soak (limit 5 %)" >&2; failures=$((failures + 1))
+fi
+
+echo
+echo "glimpse serve load test ($([ $quick -eq 1 ] && echo "quick, debug build" || echo "release build")), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), ISA $(grep -o 'avx512[a-z]*\|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+cat "$report"
+[ -z "${GLIMPSE_LOAD_REPORT:-}" ] || cp "$report" "$GLIMPSE_LOAD_REPORT"
+[ "$failures" -eq 0 ] || { echo "load-test: $failures check(s) failed" >&2; exit 1; }
+echo "load-test: passed"
