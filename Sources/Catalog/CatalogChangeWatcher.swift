@@ -28,7 +28,9 @@ public struct CatalogChangeWatcher: Sendable {
     ///     version when called.
     /// - Complexity: one small read per poll and per notification.
     public func run(startingFrom initial: CatalogVersion? = nil, changed: @escaping @Sendable (CatalogVersion) async -> Void) async {
-        let tracker = VersionTracker(last: initial ?? (try? await store.catalogVersion()), changed: changed)
+        var last = initial
+        if last == nil { last = try? await store.catalogVersion() }
+        let tracker = VersionTracker(last: last, changed: changed)
         let store = self.store, pollInterval = self.pollInterval, reconnectDelay = self.reconnectDelay
         await withTaskGroup(of: Void.self) { group in
             group.addTask {
