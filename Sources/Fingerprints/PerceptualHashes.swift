@@ -90,6 +90,13 @@ public enum PerceptualHashes {
         return hash
     }
 
+    /// `contrast(samples) < threshold`, decided without the latency of the exact left-to-right
+    /// sums unless the figure is within rounding of the threshold (same answer, bit for bit).
+    /// O(n).
+    static func contrast(_ samples: [Float], isBelow threshold: Double, using isa: InstructionSet) -> Bool {
+        samples.withUnsafeBufferPointer { glimpse_below_contrast(isa.code, $0.baseAddress, Int32($0.count), threshold) != 0 }
+    }
+
     /// Standard deviation of the samples (luma levels, 0…255): the contrast measure that
     /// tells flat views from detailed ones (see ``Fingerprinter``). O(n), in Double.
     public static func contrast(_ samples: [Float]) -> Double {
