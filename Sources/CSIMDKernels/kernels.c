@@ -1283,6 +1283,18 @@ void glimpse_working_planes_u8(int isa, const uint8_t *src, size_t src_stride, i
 BODY void working_planes_push_body(glimpse_working_planes_stream *st, const uint8_t *row) {
     const int len = st->source_width * st->channels;
     const int y = st->next_source_row++;
+    if (st->x_identity && st->out_height == st->source_height) {
+        /* No resample (a 320×240 decode fits the working size): output row y is source row y
+         * with its single weight exactly 1, and 0.0f + 1.0f·v == v, so the float conversion
+         * alone gives the sums the general loop below would. */
+        float *acc = st->accumulators;
+        for (int x = 0; x < len; x++) acc[x] = (float)row[x];
+        finish_working_row(acc, st->channels, st->x_tap_start, st->x_tap_count, st->x_tap_offset, st->x_weights,
+                           st->out_width, 1, st->row_scratch, st->luma + (size_t)y * st->out_width,
+                           st->bins + (size_t)y * st->out_width);
+        st->first_open_row = y + 1;
+        return;
+    }
     for (int o = st->first_open_row; o < st->out_height && st->y_tap_start[o] <= y; o++) {
         const int t = y - st->y_tap_start[o];
         if (t >= st->y_tap_count[o]) continue;
