@@ -106,10 +106,19 @@ public struct SimilarityScoring: Sendable, Hashable, Codable {
     /// The default scoring.
     public static let `default` = SimilarityScoring()
 
+    /// The structural part of the fused distance (PDQ, pHash and dHash terms, no colour): a
+    /// lower bound of ``fusedDistance(pdq:pHash:dHash:histogram:)`` for any histogram distance,
+    /// computed with the same arithmetic, so a pair whose structure alone scores below a
+    /// minimum can be dropped before its histogram is read. O(1).
+    @inlinable
+    public func structuralDistance(pdq: Int, pHash: Int, dHash: Int) -> Double {
+        pdqWeight * Double(pdq) / 256 + pHashWeight * Double(pHash) / 64 + dHashWeight * Double(dHash) / 64
+    }
+
     /// The fused distance D (0…1.5) of four raw distances, colour confirmation included. O(1).
     @inlinable
     public func fusedDistance(pdq: Int, pHash: Int, dHash: Int, histogram: Int) -> Double {
-        let structure = pdqWeight * Double(pdq) / 256 + pHashWeight * Double(pHash) / 64 + dHashWeight * Double(dHash) / 64
+        let structure = structuralDistance(pdq: pdq, pHash: pHash, dHash: dHash)
         var distance = structure + histogramWeight * Double(histogram) / 510
         if histogram > colourAgreement && colourPenaltyWeight > 0 {
             let normalised = structure / max(1 - histogramWeight, .leastNonzeroMagnitude)

@@ -61,10 +61,23 @@ extension VisualIndex {
         for pass in passes where !pass.queries.isEmpty {
             let codes = pass.queries.map { query.views[$0].pdq }
             let subsetCount = pass.fullOnly ? fullViewCount : viewCount
-            let scanned = scan(codes, in: pass.fullOnly ? .fullFrames : .all, maxDistance: radius, deadline: deadline, using: isa) { q, viewIndex, distance in
-                let queryIndex = pass.queries[q]
-                consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: distance,
-                         scoring: scoring, minimumScore: minimumScore, best: &best)
+            let fullViews = self.fullViews, pHashes = self.pHashes, dHashes = self.dHashes
+            let scanned = scanBatches(codes, in: pass.fullOnly ? .fullFrames : .all, maxDistance: radius, deadline: deadline, using: isa) { batch in
+                // Most hits are chance pairs at the edge of the radius, each needing its own pHash
+                // and dHash lines: ask for all of the batch's lines first, then score in order.
+                for k in 0..<batch.count {
+                    let position = batch[k].index
+                    let viewIndex = pass.fullOnly ? Int(fullViews[position]) : position
+                    HammingScan.prefetch(pHashes.baseAddress! + viewIndex)
+                    HammingScan.prefetch(dHashes.baseAddress! + viewIndex)
+                }
+                for k in 0..<batch.count {
+                    let hit = batch[k]
+                    let viewIndex = pass.fullOnly ? Int(fullViews[hit.index]) : hit.index
+                    let queryIndex = pass.queries[hit.query]
+                    consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: hit.distance,
+                             scoring: scoring, minimumScore: minimumScore, best: &best)
+                }
             }
             compared += scanned * codes.count
             if scanned < subsetCount { partial = true; break }
@@ -98,19 +111,35 @@ extension VisualIndex {
         _ codes: [PDQHash], in subset: ViewSubset, maxDistance: Int, deadline: ContinuousClock.Instant? = nil,
         using isa: InstructionSet = .best, _ body: (_ query: Int, _ view: Int, _ distance: Int) -> Void
     ) -> Int {
+        let fullViews = self.fullViews, fullOnly = subset == .fullFrames
+        return scanBatches(codes, in: subset, maxDistance: maxDistance, deadline: deadline, using: isa) { batch in
+            for k in 0..<batch.count {
+                let hit = batch[k]
+                body(hit.query, fullOnly ? Int(fullViews[hit.index]) : hit.index, hit.distance)
+            }
+        }
+    }
+
+    /// ``scan(_:in:maxDistance:deadline:using:_:)`` handing over the kernel's hits a batch at a
+    /// time (indices are positions in the subset: view numbers for ``ViewSubset/all``, indices
+    /// into ``fullViews`` for ``ViewSubset/fullFrames``). Returns the views scanned.
+    func scanBatches(
+        _ codes: [PDQHash], in subset: ViewSubset, maxDistance: Int, deadline: ContinuousClock.Instant?,
+        using isa: InstructionSet, _ body: (HammingScan.PlaneMatchBatch) -> Void
+    ) -> Int {
         let fullOnly = subset == .fullFrames
         let planes = fullOnly ? fullPDQPlanes : pdqPlanes
         let count = fullOnly ? fullViewCount : viewCount
-        let fullViews = self.fullViews
         let clock = ContinuousClock()
         var start = 0
         while start < count {
             if let deadline, clock.now >= deadline { return start }
             let n = min(Self.chunkSize, count - start)
-            // The chunk's planes are the same four planes offset by `start` (stride `count`).
-            HammingScan.forEachPlaneMatch(of: codes, planes: UnsafeBufferPointer(rebasing: planes[start...]), stride: count, count: n,
-                                          maxDistance: maxDistance, using: isa) { i, q, distance in
-                body(q, fullOnly ? Int(fullViews[start + i]) : start + i, distance)
+            // The chunk's planes are the same four planes offset by `start` (stride `count`);
+            // the batch's indices count from the chunk's start, so they are shifted back.
+            HammingScan.forEachPlaneMatchBatch(of: codes, planes: UnsafeBufferPointer(rebasing: planes[start...]), stride: count, count: n,
+                                               maxDistance: maxDistance, using: isa) { batch in
+                body(batch.shifted(by: start))
             }
             start += n
         }
@@ -133,6 +162,9 @@ extension VisualIndex {
     ) {
         let pHash = (queryView.pHash ^ pHashes[viewIndex]).nonzeroBitCount
         let dHash = (queryView.dHash ^ dHashes[viewIndex]).nonzeroBitCount
+        // Colour only adds distance: a pair whose structure alone scores below the minimum is
+        // dropped before its 64-byte histogram row is read (most chance hits of the PDQ radius).
+        guard scoring.score(fusedDistance: scoring.structuralDistance(pdq: pdq, pHash: pHash, dHash: dHash)) >= minimumScore else { return }
         let rows = histograms
         let histogram = withUnsafeBytes(of: queryView.histogram.packed) { q in
             var sum: Int32 = 0
