@@ -57,26 +57,16 @@ static size_t planes_within_portable(const uint64_t *q, size_t nq, const uint64_
 }
 
 #if SCAN_X86
-/* Exact hits of codes i0 .. i0+g-1 for every query whose mask bit is set, code-major order.
- * Only the queries with a set bit are visited per code (usually one or two of many). */
-SCAN_AVX2_FN static inline size_t planes_emit(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride, size_t i0,
-                                              size_t g, const uint32_t *masks, unsigned maxd, uint32_t *indices,
-                                              uint16_t *queries_out, uint16_t *distances, size_t found) {
-    uint16_t hit[GLIMPSE_PLANE_SCAN_MAX_QUERIES];
-    size_t nh = 0;
-    for (size_t j = 0; j < nq; j++)
-        if (masks[j]) hit[nh++] = (uint16_t)j;
-    for (size_t k = 0; k < g; k++) {
-        const size_t i = i0 + k;
-        for (size_t h = 0; h < nh; h++) {
-            const size_t j = hit[h];
-            if (!((masks[j] >> k) & 1u)) continue;
-            const uint64_t *qj = q + 4 * j;
-            const unsigned d = (unsigned)(_mm_popcnt_u64(qj[0] ^ p[i]) + _mm_popcnt_u64(qj[1] ^ p[stride + i]) +
-                                          _mm_popcnt_u64(qj[2] ^ p[2 * stride + i]) +
-                                          _mm_popcnt_u64(qj[3] ^ p[3 * stride + i]));
-            if (d <= maxd) PLANE_PUSH(i, j, d);
-        }
+/* Hits of the codes i0 + k (k a set bit of `any`), code-major then query order, with the
+ * distances the vector loop stored (dist[g·j + k], written only for queries with a hit). */
+static inline size_t planes_emit_stored(size_t nq, size_t i0, uint32_t any, const uint32_t *masks, const uint64_t *dist,
+                                        size_t g, uint32_t *indices, uint16_t *queries_out, uint16_t *distances,
+                                        size_t found) {
+    while (any) {
+        const unsigned k = (unsigned)__builtin_ctz(any);
+        any &= any - 1;
+        for (size_t j = 0; j < nq; j++)
+            if ((masks[j] >> k) & 1u) PLANE_PUSH(i0 + k, j, dist[g * j + k]);
     }
     return found;
 }
@@ -102,6 +92,7 @@ SCAN_AVX2_FN static size_t planes_within_avx2(const uint64_t *q, size_t nq, cons
             nib[8 * j + 2 * w + 1] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
         }
     uint32_t masks[GLIMPSE_PLANE_SCAN_MAX_QUERIES];
+    uint64_t dist[4 * GLIMPSE_PLANE_SCAN_MAX_QUERIES];
     for (; i + 4 <= n; i += 4) {
         if (found + 4 * nq > capacity) { *scanned = i; return found; }
         __m256i c[8];
@@ -124,10 +115,11 @@ SCAN_AVX2_FN static size_t planes_within_avx2(const uint64_t *q, size_t nq, cons
             const __m256i d = _mm256_sad_epu8(_mm256_add_epi8(_mm256_add_epi8(s0, s1), _mm256_add_epi8(s2, s3)), zero);
             const uint32_t m = (~(uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(d, vmax)))) & 0xFu;
             masks[j] = m;
+            if (__builtin_expect(m != 0, 0)) _mm256_storeu_si256((__m256i *)(dist + 4 * j), d);
             any |= m;
         }
         if (__builtin_expect(any != 0, 0))
-            found = planes_emit(q, nq, p, stride, i, 4, masks, maxd, indices, queries_out, distances, found);
+            found = planes_emit_stored(nq, i, any, masks, dist, 4, indices, queries_out, distances, found);
     }
     for (; i < n; i++) {
         if (found + nq > capacity) break;
@@ -142,13 +134,15 @@ SCAN_AVX2_FN static size_t planes_within_avx2(const uint64_t *q, size_t nq, cons
 
 
 /* 8 codes per step (one zmm per plane): VPOPCNTQ of the four planes added, one unsigned
- * compare with the radius per query; only the rare hits leave the vector unit. */
+ * compare with the radius per query; only the rare hits leave the vector unit (their
+ * distances stored as computed, never recomputed). */
 SCAN_AVX512_FN static size_t planes_within_avx512(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride,
                                                   size_t n, unsigned maxd, uint32_t *indices, uint16_t *queries_out,
                                                   uint16_t *distances, size_t capacity, size_t *scanned) {
     size_t found = 0, i = 0;
     const __m512i vmax = _mm512_set1_epi64((long long)maxd);
     uint32_t masks[GLIMPSE_PLANE_SCAN_MAX_QUERIES];
+    uint64_t dist[8 * GLIMPSE_PLANE_SCAN_MAX_QUERIES];
     for (; i + 8 <= n; i += 8) {
         if (found + 8 * nq > capacity) { *scanned = i; return found; }
         const __m512i w0 = _mm512_loadu_si512(p + i);
@@ -162,12 +156,14 @@ SCAN_AVX512_FN static size_t planes_within_avx512(const uint64_t *q, size_t nq, 
                                                _mm512_popcnt_epi64(_mm512_xor_si512(w1, _mm512_set1_epi64((long long)qj[1]))));
             const __m512i b = _mm512_add_epi64(_mm512_popcnt_epi64(_mm512_xor_si512(w2, _mm512_set1_epi64((long long)qj[2]))),
                                                _mm512_popcnt_epi64(_mm512_xor_si512(w3, _mm512_set1_epi64((long long)qj[3]))));
-            const uint32_t m = (uint32_t)_mm512_cmple_epu64_mask(_mm512_add_epi64(a, b), vmax);
+            const __m512i d = _mm512_add_epi64(a, b);
+            const uint32_t m = (uint32_t)_mm512_cmple_epu64_mask(d, vmax);
             masks[j] = m;
+            if (__builtin_expect(m != 0, 0)) _mm512_storeu_si512(dist + 8 * j, d);
             any |= m;
         }
         if (__builtin_expect(any != 0, 0))
-            found = planes_emit(q, nq, p, stride, i, 8, masks, maxd, indices, queries_out, distances, found);
+            found = planes_emit_stored(nq, i, any, masks, dist, 8, indices, queries_out, distances, found);
     }
     for (; i < n; i++) {
         if (found + nq > capacity) break;
