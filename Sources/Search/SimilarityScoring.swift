@@ -45,7 +45,13 @@
 /// threshold is 31–70). This keeps the scan to 32 bytes per view, the memory-bandwidth
 /// bound of the search; it is the one place where the ranking is approximate (a pair
 /// beyond the radius would need its three other distances all well below chance to
-/// reach the threshold). The evaluation measures its effect.
+/// reach the threshold). The evaluation measures its effect. Within the radius, colour only
+/// adds distance, so a pair whose ``structuralDistance(pdq:pHash:dHash:)`` alone already
+/// scores below the minimum is dropped before its histogram is read (exact, no answer
+/// changes). No cheaper first test was found that keeps every answer: on the three
+/// evaluations and the hard negatives, best pairs scoring ≥ 0.40 reach PDQ 104, pHash 28
+/// and 26 of the 64 lowest-frequency PDQ bits, radii that pass a large share of unrelated
+/// views (docs/PERFORMANCE.md, "A cheaper first stage?").
 ///
 /// **Informative views.** Views with PDQ quality below ``minimumViewQuality`` (default
 /// 10) are neither indexed nor used as query views, so blank or uniform pictures never

@@ -28,12 +28,18 @@ extension VisualIndex {
     /// with no informative view matches nothing.
     ///
     /// Stage 1 compares the PDQ distance of every view with the radius inside the SIMD kernel
-    /// of ``HammingScan/forEachPlaneMatch(of:planes:stride:count:maxDistance:using:_:)`` over the
-    /// index's PDQ word planes (32 bytes read per view, all query views of a pass compared in
-    /// the same pass, nothing written per rejected view). Views within
-    /// ``SimilarityScoring/candidatePDQRadius`` then get their pHash, dHash and histogram
-    /// distances and the exact fused score. Cost: O(views + full views × extra query
-    /// views); see the benchmark for figures.
+    /// of ``HammingScan/forEachPlaneMatchBatch(of:planes:stride:count:maxDistance:using:_:)`` over
+    /// the index's PDQ word planes (32 bytes read per view, all query views of a pass compared
+    /// in the same pass, nothing written per rejected view; with the 8 full-frame codes of the
+    /// default query the scan is bound by the popcounts, not by memory). Views within
+    /// ``SimilarityScoring/candidatePDQRadius`` come back a batch at a time: their pHash and
+    /// dHash lines are prefetched for the whole batch, then each pair gets its pHash and dHash
+    /// distances, and only when those and PDQ alone still reach `minimumScore`
+    /// (``SimilarityScoring/structuralDistance(pdq:pHash:dHash:)``, a lower bound of the fused
+    /// distance) its histogram distance and the exact fused score. That bound drops most
+    /// chance hits at the edge of the radius without reading their 64-byte histogram rows,
+    /// and never changes an answer. Cost: O(views + full views × extra query views); see the
+    /// benchmark for figures.
     ///
     /// - Parameters:
     ///   - minimumScore: the least score reported; pass the no-match threshold for
