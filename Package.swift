@@ -2,6 +2,7 @@
 // Glimpse: image search over pixel buffers. One module per stage of the data flow
 // (see docs/ARCHITECTURE.md):
 //   CImageCodecs → PixelBuffers → Fingerprints (+ CSIMDKernels) → Catalog → Search → glimpse (CLI)
+// with the stores beside the Catalog: SQLiteStore, PostgresStore (CatalogStores opens either).
 import PackageDescription
 
 let package = Package(
@@ -11,12 +12,16 @@ let package = Package(
         .library(name: "PixelBuffers", targets: ["PixelBuffers"]),
         .library(name: "Fingerprints", targets: ["Fingerprints"]),
         .library(name: "Catalog", targets: ["Catalog"]),
+        .library(name: "SQLiteStore", targets: ["SQLiteStore"]),
+        .library(name: "PostgresStore", targets: ["PostgresStore"]),
+        .library(name: "CatalogStores", targets: ["CatalogStores"]),
         .library(name: "Search", targets: ["Search"]),
         .executable(name: "glimpse", targets: ["glimpse"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
         // glimpse serve (issue 10): HTTP server, lifecycle, logging, metrics.
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
@@ -40,10 +45,17 @@ let package = Package(
         .target(name: "CSIMDKernels"),
         .target(name: "PixelBuffers", dependencies: ["CImageCodecs"]),
         .target(name: "Fingerprints", dependencies: ["PixelBuffers", "CSIMDKernels"]),
+        // The entity model, catalog sources, the EntityStore protocol and the indexer.
+        .target(name: "Catalog", dependencies: ["Fingerprints"]),
+        // EntityStore on one SQLite file (GRDB): the zero-set-up default.
+        .target(name: "SQLiteStore", dependencies: ["Catalog", .product(name: "GRDB", package: "GRDB.swift")]),
+        // EntityStore on a shared PostgreSQL database (postgres-nio): many indexers and replicas.
         .target(
-            name: "Catalog",
-            dependencies: ["Fingerprints", .product(name: "GRDB", package: "GRDB.swift")]
+            name: "PostgresStore",
+            dependencies: ["Catalog", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
         ),
+        // Opens the store a location names: a file path (SQLite) or a postgres:// URL.
+        .target(name: "CatalogStores", dependencies: ["Catalog", "SQLiteStore", "PostgresStore"]),
         .target(name: "Search", dependencies: ["Catalog"]),
         // Presentations of search data: thumbnails, entity details and exports, the HTML contact sheet.
         .target(name: "Rendering", dependencies: ["Search"]),
@@ -63,31 +75,39 @@ let package = Package(
             resources: [.embedInCode("openapi.yaml")]
         ),
         // Accuracy evaluation: transformed queries from a catalog, recall/MRR/TPR@FPR.
-        .target(name: "Evaluation", dependencies: ["Search"]),
+        .target(name: "Evaluation", dependencies: ["Search", "SQLiteStore"]),
         .executableTarget(
             name: "glimpse",
             dependencies: [
-                "Search", "Rendering", "Evaluation", "Server", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                "Search", "Rendering", "Evaluation", "Server", "CatalogStores", "SQLiteStore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers"]),
         .testTarget(name: "FingerprintsTests", dependencies: ["Fingerprints"]),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
-        .testTarget(name: "SearchTests", dependencies: ["Search"]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // One suite of EntityStore behaviour, run against every store kind.
+        // The PostgreSQL cases run on the throwaway cluster of scripts/pg-test-cluster.sh.
+        .testTarget(
+            name: "StoreConformanceTests",
+            dependencies: ["CatalogStores", "PostgresStore", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(name: "SearchTests", dependencies: ["Search", "SQLiteStore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering"]),
         // Test tool: runs a program and reports its own peak RSS (ResourceLimitTests).
         .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
         .testTarget(
             name: "GlimpseCLITests",
             // GRDB: the crash-safety test runs PRAGMA integrity_check on its own connection.
-            dependencies: ["Search", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["Search", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"]),
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server",
+                "Server", "CatalogStores", "SQLiteStore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

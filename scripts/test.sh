@@ -6,7 +6,24 @@ cd "$(dirname "$0")/.."
 # chromium + chromium-driver + python3-venv: the browser tests (contact sheet, search page).
 scripts/bootstrap.sh chromium chromium-driver python3-venv
 log=$(mktemp)
-trap 'rm -f "$log"' EXIT
+# The PostgreSQL store's tests run on a throwaway cluster (initdb in a temporary folder, as
+# an unprivileged user, loopback port). In CI (CI=true) a cluster that cannot start fails.
+pgdir=""
+cleanup() { rm -f "$log"; if [ -n "$pgdir" ]; then scripts/pg-test-cluster.sh stop "$pgdir"; fi; }
+trap cleanup EXIT
+if [ -z "${GLIMPSE_TEST_POSTGRES_URL:-}" ]; then
+  pgdir=$(mktemp -d /tmp/glimpse-pg.XXXXXX)
+  if url=$(scripts/pg-test-cluster.sh start "$pgdir"); then
+    export GLIMPSE_TEST_POSTGRES_URL="$url"
+  elif [ "${CI:-}" = "true" ]; then
+    echo "test.sh: cannot start the PostgreSQL test cluster (CI: the PostgreSQL tests must run)" >&2
+    exit 1
+  else
+    echo "test.sh: warning: no PostgreSQL test cluster; the PostgreSQL tests will not run" >&2
+    rm -rf "$pgdir"
+    pgdir=""
+  fi
+fi
 # The CLI tests run the real executable: build it first (swift test alone may not).
 swift build --product glimpse 2>&1 | tail -n 3
 set +e

@@ -19,7 +19,7 @@ extension CatalogIndexer {
     ///   when `progress` throws (nothing is then committed).
     public func index(
         precomputed content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void = { _ in }
-    ) throws(CatalogIndexError) -> IndexReport {
+    ) async throws(CatalogIndexError) -> IndexReport {
         do {
             // Image paths are stored relative to the database's folder, as the indexer stores them.
             var content = content
@@ -29,8 +29,8 @@ extension CatalogIndexer {
                     content.landmarks[index].referenceImages[image].path = locator.stored(content.landmarks[index].referenceImages[image].path)
                 }
             }
-            let state = try store.indexingState()
-            var report = IndexReport(version: try store.catalogVersion())
+            let state = try await store.indexingState()
+            var report = IndexReport(version: try await store.catalogVersion())
             var hashes: [String: ContentHash] = [:]
             var fingerprints: [ContentHash: Fingerprint] = [:]
             for landmark in content.landmarks {
@@ -56,8 +56,8 @@ extension CatalogIndexer {
             report.added.sort()
             report.updated.sort()
             report.unchanged.sort()
-            try store.saveFileStates([], fingerprints: fingerprints)
-            return try store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
+            try await store.saveFileStates([], fingerprints: fingerprints)
+            return try await store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
         } catch let error as CatalogStoreError {
             throw .store(error)
         } catch {

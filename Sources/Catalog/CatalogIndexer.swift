@@ -15,12 +15,12 @@ import PixelBuffers
 ///    ``maxConcurrency`` files at a time. Results are saved in small transactions to a
 ///    cache the catalog does not read yet, so an interrupted run loses at most a batch.
 ///    A file that fails is reported with its reason and the run goes on.
-/// 3. **Write**: the whole new catalog is written in one SQLite transaction. A crash,
+/// 3. **Write**: the whole new catalog is written in one transaction of the ``EntityStore``. A crash,
 ///    `kill -9`, cancellation or a throwing progress callback before it commits leaves the
 ///    previous catalog exactly as it was; re-running finishes the job.
 public struct CatalogIndexer: Sendable {
     /// Where the catalog is stored.
-    public var store: SQLiteEntityStore
+    public var store: any EntityStore
     /// Decodes and fingerprints images.
     public var fingerprinter: any ImageFingerprinting
     /// Most images fingerprinted at once (default: the number of active cores).
@@ -29,7 +29,7 @@ public struct CatalogIndexer: Sendable {
     public var batchSize = 32
 
     /// Creates an indexer.
-    public init(store: SQLiteEntityStore, fingerprinter: any ImageFingerprinting, maxConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
+    public init(store: any EntityStore, fingerprinter: any ImageFingerprinting, maxConcurrency: Int = ProcessInfo.processInfo.activeProcessorCount) {
         self.store = store
         self.fingerprinter = fingerprinter
         self.maxConcurrency = max(1, maxConcurrency)
@@ -60,6 +60,8 @@ public struct CatalogIndexer: Sendable {
         } catch let error as CatalogSourceError {
             throw .source(error)
         } catch let error as CatalogStoreError {
+            // A store interrupted by the cancellation reports it as its own error.
+            if Task.isCancelled { throw .cancelled }
             throw .store(error)
         } catch is CancellationError {
             throw .cancelled
@@ -85,9 +87,9 @@ public struct CatalogIndexer: Sendable {
             }
         }
         content.unreadable = content.unreadable.map { .init(path: locator.stored($0.path), reason: $0.reason) }
-        let state = try store.indexingState()
+        let state = try await store.indexingState()
         let layoutVersion = fingerprinter.layoutVersion
-        var report = IndexReport(version: try store.catalogVersion())
+        var report = IndexReport(version: try await store.catalogVersion())
         report.failed = content.unreadable
         let paths = content.imagePaths
         var hashes: [String: ContentHash] = [:]
@@ -144,7 +146,7 @@ public struct CatalogIndexer: Sendable {
                     }
                 }
                 if pendingStates.count >= batchSize {
-                    try store.saveFileStates(pendingStates, fingerprints: pendingFingerprints)
+                    try await store.saveFileStates(pendingStates, fingerprints: pendingFingerprints)
                     pendingStates = []
                     pendingFingerprints = [:]
                 }
@@ -152,7 +154,7 @@ public struct CatalogIndexer: Sendable {
                 launch()
             }
         }
-        try store.saveFileStates(pendingStates, fingerprints: pendingFingerprints)
+        try await store.saveFileStates(pendingStates, fingerprints: pendingFingerprints)
 
         // Classify against the catalog as it was; a failed file keeps its last good hash.
         for path in paths {
@@ -196,7 +198,7 @@ public struct CatalogIndexer: Sendable {
         report.unchanged.sort()
         report.failed.sort { $0.path < $1.path }
         try Task.checkCancellation()
-        return try store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
+        return try await store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
     }
 
     /// Size and modification time (ns) of a regular file, or why not (never opens it, so

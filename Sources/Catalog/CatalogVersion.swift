@@ -22,3 +22,26 @@ public struct CatalogVersion: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { "\(catalogID)@\(generation)" }
 }
+
+extension CatalogVersion {
+    /// A new catalog's identity: a random RFC 4122 version-4 UUID string and a random
+    /// 128-bit token key, as every store writes once when it creates a catalog.
+    public static func newIdentity(using generator: inout some RandomNumberGenerator) -> (catalogID: String, tokenKey: SIMD2<UInt64>) {
+        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        let hex = bytes.map { b in String(b >> 4, radix: 16) + String(b & 0x0F, radix: 16) }
+        let id = hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-"
+            + hex[8..<10].joined() + "-" + hex[10..<16].joined()
+        return (id, SIMD2(generator.next(), generator.next()))
+    }
+
+    /// The token key as stored in a catalog's metadata: `"<word0>:<word1>"` in decimal.
+    public var storedTokenKey: String { "\(tokenKey[0]):\(tokenKey[1])" }
+
+    /// Parses ``storedTokenKey``; zero when malformed.
+    public static func tokenKey(stored: String) -> SIMD2<UInt64> {
+        let parts = stored.split(separator: ":").compactMap { UInt64($0) }
+        return parts.count == 2 ? SIMD2(parts[0], parts[1]) : .zero
+    }
+}

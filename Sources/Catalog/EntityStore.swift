@@ -1,57 +1,152 @@
-/// Where a catalog's entities live: lookups, the derived values computed from them,
-/// fingerprints for the visual index, and soft removal with undo.
-///
-/// Reads see only live entities (not removed). Implementations are thread-safe.
-/// ``SQLiteEntityStore`` is the default implementation.
-public protocol EntityStore: Sendable {
-    /// The catalog's identity and generation. O(1).
-    func catalogVersion() throws(CatalogStoreError) -> CatalogVersion
+import Fingerprints
 
-    /// The live landmark with this id, or `nil`. O(log n).
-    func landmark(id: String) throws(CatalogStoreError) -> LandmarkEntity?
-    /// The live collection with this id, or `nil`. O(log n + members).
-    func collection(id: String) throws(CatalogStoreError) -> CollectionEntity?
+/// Where a catalog lives: the one protocol every store implements (the embedded SQLite
+/// file of `SQLiteStore`, the shared PostgreSQL database of `PostgresStore`) and the only
+/// thing the indexer, the search, the CLI and the server see.
+///
+/// It covers lookups and the values derived from them, the fingerprints a visual index is
+/// built from (all at once, or only what changed since a generation), soft removal with
+/// archive and undo, and the indexer's side: its caches and the single transaction that
+/// replaces the catalog's content.
+///
+/// Reads see only live entities (not removed). Every write is one transaction: a crash or
+/// `kill -9` at any moment leaves either the old or the new state. Every committed change
+/// that alters what a query can return increments ``CatalogVersion/generation`` and
+/// records which entities it touched (``changes(since:)``). Implementations are
+/// thread-safe; share one instance.
+public protocol EntityStore: Sendable {
+    /// Where the catalog is, for messages: a file path, or a `postgres://` URL without
+    /// its password.
+    var location: String { get }
+
+    /// How image paths are stored and resolved (``CatalogPaths``): relative to an SQLite
+    /// catalog's folder; absolute in a PostgreSQL catalog (shared by several machines,
+    /// which then see the images at the same paths).
+    var paths: CatalogPaths { get }
+
+    // MARK: Version
+
+    /// The catalog's identity, generation and page-token key. O(1).
+    func catalogVersion() async throws(CatalogStoreError) -> CatalogVersion
+
+    // MARK: Entities
 
     /// The live landmarks among `ids`, in the order given, skipping unknown or removed
     /// ids and repeats (like App Intents' `EntityQuery.entities(for:)`).
-    func landmarks(ids: [String]) throws(CatalogStoreError) -> [LandmarkEntity]
+    ///
+    /// - Complexity: a constant number of queries whatever the count (batched), O(ids + images).
+    func landmarks(ids: [String]) async throws(CatalogStoreError) -> [LandmarkEntity]
     /// The live collections among `ids`, in the order given, skipping unknown or removed
     /// ids and repeats.
-    func collections(ids: [String]) throws(CatalogStoreError) -> [CollectionEntity]
+    ///
+    /// - Complexity: a constant number of queries (batched), O(ids + members).
+    func collections(ids: [String]) async throws(CatalogStoreError) -> [CollectionEntity]
 
-    /// Every live landmark, sorted by id. O(n).
-    func allLandmarks() throws(CatalogStoreError) -> [LandmarkEntity]
-    /// Every live collection, sorted by id. O(n).
-    func allCollections() throws(CatalogStoreError) -> [CollectionEntity]
+    /// Every live landmark, sorted by id.
+    ///
+    /// - Complexity: a constant number of queries, O(landmarks + images).
+    func allLandmarks() async throws(CatalogStoreError) -> [LandmarkEntity]
+    /// Every live collection, sorted by id.
+    ///
+    /// - Complexity: a constant number of queries, O(collections + members).
+    func allCollections() async throws(CatalogStoreError) -> [CollectionEntity]
 
     /// The live collections holding the landmark, sorted by id: a value computed from
     /// membership, never stored on the landmark.
-    func collections(containing landmarkID: String) throws(CatalogStoreError) -> [CollectionEntity]
+    ///
+    /// - Complexity: O(log n + collections holding it).
+    func collections(containing landmarkID: String) async throws(CatalogStoreError) -> [CollectionEntity]
+
+    // MARK: Fingerprints
 
     /// Every live landmark's fingerprints, with the catalog version they belong to, read
-    /// consistently. O(images) including decoding the stored fingerprints.
-    func fingerprintSnapshot() throws(CatalogStoreError) -> FingerprintSnapshot
-
-    /// Soft-deletes one live landmark or collection: it disappears from reads and
-    /// queries but stays stored, and ``undoLastRemoval()`` restores it. Removing a
-    /// landmark keeps collection memberships (they reappear on undo).
+    /// consistently (one transaction), in bulk.
     ///
-    /// - Throws: ``CatalogStoreError/unknownEntity(_:)`` when it is unknown or already removed.
-    @discardableResult
-    func remove(_ reference: EntityReference) throws(CatalogStoreError) -> Removal
+    /// - Complexity: O(images) including decoding the stored fingerprints; one streamed query.
+    func fingerprintSnapshot() async throws(CatalogStoreError) -> FingerprintSnapshot
 
-    /// Like ``remove(_:)`` but recorded with `reason` (``Removal/Reason/archivedByUser``
-    /// archives, ``Removal/Reason/removedByUser`` deletes); both are soft and undoable.
+    /// What changed since `generation` of this catalog, with the fingerprints of the
+    /// landmarks that are live now among those changed, read consistently: what a
+    /// replica needs to bring an index built at `generation` up to date without reading
+    /// the whole catalog. ``CatalogChanges/isComplete`` is `false` when the log does not
+    /// reach back that far (then reload with ``fingerprintSnapshot()``).
     ///
-    /// - Throws: ``CatalogStoreError/unknownEntity(_:)`` when it is unknown or already removed.
+    /// - Complexity: O(changes + their images).
+    func changes(since generation: Int64) async throws(CatalogStoreError) -> CatalogChanges
+
+    /// The generations announced by committed changes, as they happen, for a store that
+    /// pushes them (PostgreSQL: `LISTEN glimpse_catalog`); `nil` for one that cannot (SQLite:
+    /// poll ``catalogVersion()``). The stream first yields -1 once it listens (check for
+    /// changes missed before), and ends with an error when the connection is lost (listen
+    /// again; poll meanwhile).
+    func changeNotifications() -> AsyncThrowingStream<Int64, any Error>?
+
+    // MARK: Removal
+
+    /// Soft-removes one live landmark or collection for `reason`: it disappears from reads
+    /// and queries but stays stored, and ``undoLastRemoval()`` restores it. Removing a
+    /// landmark keeps collection memberships (they reappear on undo). Indexing never
+    /// revives a user's removal or archive. One transaction.
+    ///
+    /// - Throws: ``CatalogStoreError/unknownEntity(_:)`` when it is unknown or already
+    ///   removed; ``CatalogStoreError/readOnly(_:)`` on a catalog opened read-only.
     @discardableResult
-    func remove(_ reference: EntityReference, reason: Removal.Reason) throws(CatalogStoreError) -> Removal
+    func remove(_ reference: EntityReference, reason: Removal.Reason) async throws(CatalogStoreError) -> Removal
 
     /// Restores every entity of the most recent removal not yet undone, and returns it;
-    /// `nil` when there is nothing to undo.
+    /// `nil` when there is nothing to undo. One transaction.
     @discardableResult
-    func undoLastRemoval() throws(CatalogStoreError) -> Removal?
+    func undoLastRemoval() async throws(CatalogStoreError) -> Removal?
 
-    /// Every removal, newest first, with its entities.
-    func removals() throws(CatalogStoreError) -> [Removal]
+    /// Every removal, newest first, with its entities. O(removals).
+    func removals() async throws(CatalogStoreError) -> [Removal]
+
+    // MARK: Indexing (used by ``CatalogIndexer``)
+
+    /// What the indexer needs to know before a run (file states, catalog hashes, cached
+    /// fingerprints), read consistently. O(files).
+    func indexingState() async throws(CatalogStoreError) -> IndexingState
+
+    /// Records file states and newly computed fingerprints in one small transaction.
+    /// Catalog reads do not see them until ``commit(_:hashes:sourceDescription:report:progress:)``
+    /// points landmark images at them, so an interrupted run loses at most one batch.
+    ///
+    /// - Complexity: O(states + fingerprints), batched statements.
+    func saveFileStates(_ states: [FileState], fingerprints: [ContentHash: Fingerprint]) async throws(CatalogStoreError)
+
+    /// Replaces the catalog's content with `content` in ONE transaction: upserts landmarks
+    /// and collections (keeping user removals), soft-deletes those gone from the source as
+    /// one ``Removal`` (reason ``Removal/Reason/missingFromSource``), restores ones a
+    /// previous run removed as missing, drops cache rows nothing refers to, records what
+    /// changed and bumps the generation if anything visible changed. `progress` may throw
+    /// to abort: the transaction rolls back and nothing changes.
+    ///
+    /// - Returns: `report` completed with the removed and restored entities and the new version.
+    /// - Throws: ``CatalogStoreError``, or the error `progress` threw.
+    func commit(
+        _ content: CatalogContent, hashes: [String: ContentHash], sourceDescription: String, report: IndexReport,
+        progress: (IndexProgress) throws -> Void
+    ) async throws -> IndexReport
+}
+
+extension EntityStore {
+    /// No push notifications: readers poll ``catalogVersion()``.
+    public func changeNotifications() -> AsyncThrowingStream<Int64, any Error>? { nil }
+
+    /// The live landmark with this id, or `nil`. O(log n + images).
+    public func landmark(id: String) async throws(CatalogStoreError) -> LandmarkEntity? {
+        try await landmarks(ids: [id]).first
+    }
+
+    /// The live collection with this id, or `nil`. O(log n + members).
+    public func collection(id: String) async throws(CatalogStoreError) -> CollectionEntity? {
+        try await collections(ids: [id]).first
+    }
+
+    /// Soft-deletes one live landmark or collection (reason ``Removal/Reason/removedByUser``);
+    /// see ``remove(_:reason:)``.
+    @discardableResult
+    public func remove(_ reference: EntityReference) async throws(CatalogStoreError) -> Removal {
+        try await remove(reference, reason: .removedByUser)
+    }
 }

@@ -36,16 +36,16 @@ public struct EntityDetails: Sendable, Hashable {
                             with deferred: [DeferredProperty] = []) async throws(EntityDetailsError) -> EntityDetails {
         let resolver = EntityResolver(store: store)
         let entity: VisualSearchResult
-        do { entity = try resolver.entity(for: reference) } catch { throw .resolution(error) }
+        do { entity = try await resolver.entity(for: reference) } catch { throw .resolution(error) }
         var details = EntityDetails(entity: entity, related: [])
         switch entity {
         case .landmark(let landmark):
-            do { details.related = try store.collections(containing: landmark.id).map(VisualSearchResult.collection) } catch {
+            do { details.related = try await store.collections(containing: landmark.id).map(VisualSearchResult.collection) } catch {
                 throw .resolution(.store(error))
             }
             if deferred.contains(.imageStatistics) { details.imageStatistics = await landmark.imageStatistics }
         case .collection(let collection):
-            do { details.related = try resolver.landmarks(for: collection.landmarkIDs).map(VisualSearchResult.landmark) } catch {
+            do { details.related = try await resolver.landmarks(for: collection.landmarkIDs).map(VisualSearchResult.landmark) } catch {
                 throw .resolution(error)
             }
             if let property = deferred.first { throw .unsupportedProperty(property.rawValue, kind: .collection) }

@@ -55,7 +55,7 @@ public struct BatchMatcher: Sendable {
                 for: fingerprint, minimumScore: query.configuration.scoring.noMatchThreshold, limit: matchesPerPhoto)
         } catch { return .failure(.search(error)) }
         let landmarks: [LandmarkEntity]
-        do { landmarks = try query.store.landmarks(ids: matches.map(\.landmarkID)) } catch { return .failure(.search(.store(error))) }
+        do { landmarks = try await query.store.landmarks(ids: matches.map(\.landmarkID)) } catch { return .failure(.search(.store(error))) }
         let byID = Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let rows = matches.compactMap { match in byID[match.landmarkID].map { SearchResultRow(landmark: $0, score: match.score) } }
         return .success(.matches(rows, photo: path))

@@ -15,26 +15,26 @@ public struct EntityResolver: Sendable {
     ///
     /// - Throws: ``EntityResolutionError/invalidURL(_:)``, ``EntityResolutionError/notFound(_:)``
     ///   (unknown or removed), or ``EntityResolutionError/store(_:)``.
-    public func entity(for url: String) throws(EntityResolutionError) -> VisualSearchResult {
+    public func entity(for url: String) async throws(EntityResolutionError) -> VisualSearchResult {
         let reference: EntityReference
         do { reference = try EntityReference(url: url) } catch { throw .invalidURL(error) }
-        return try entity(for: reference)
+        return try await entity(for: reference)
     }
 
     /// The live entity of this kind and id.
     ///
     /// - Throws: ``EntityResolutionError/notFound(_:)`` or ``EntityResolutionError/store(_:)``.
-    public func entity(for reference: EntityReference) throws(EntityResolutionError) -> VisualSearchResult {
-        guard let found = try entities(for: [reference]).first else { throw .notFound(reference) }
+    public func entity(for reference: EntityReference) async throws(EntityResolutionError) -> VisualSearchResult {
+        guard let found = try await entities(for: [reference]).first else { throw .notFound(reference) }
         return found
     }
 
     /// The live entities among `references`, in the order given, skipping unknown or
     /// removed ones and repeats. O(references) lookups.
-    public func entities(for references: [EntityReference]) throws(EntityResolutionError) -> [VisualSearchResult] {
+    public func entities(for references: [EntityReference]) async throws(EntityResolutionError) -> [VisualSearchResult] {
         do {
-            let landmarks = Dictionary(try store.landmarks(ids: references.filter { $0.kind == .landmark }.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-            let collections = Dictionary(try store.collections(ids: references.filter { $0.kind == .collection }.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let landmarks = Dictionary(try await store.landmarks(ids: references.filter { $0.kind == .landmark }.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let collections = Dictionary(try await store.collections(ids: references.filter { $0.kind == .collection }.map(\.id)).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
             var seen = Set<EntityReference>()
             return references.compactMap { reference in
                 guard seen.insert(reference).inserted else { return nil }
@@ -47,13 +47,13 @@ public struct EntityResolver: Sendable {
     }
 
     /// The live landmarks among `ids`, in order, skipping unknown ones (`EntityQuery.entities(for:)`).
-    public func landmarks(for ids: [String]) throws(EntityResolutionError) -> [LandmarkEntity] {
-        do { return try store.landmarks(ids: ids) } catch { throw .store(error) }
+    public func landmarks(for ids: [String]) async throws(EntityResolutionError) -> [LandmarkEntity] {
+        do { return try await store.landmarks(ids: ids) } catch { throw .store(error) }
     }
 
     /// The live collections among `ids`, in order, skipping unknown ones.
-    public func collections(for ids: [String]) throws(EntityResolutionError) -> [CollectionEntity] {
-        do { return try store.collections(ids: ids) } catch { throw .store(error) }
+    public func collections(for ids: [String]) async throws(EntityResolutionError) -> [CollectionEntity] {
+        do { return try await store.collections(ids: ids) } catch { throw .store(error) }
     }
 }
 

@@ -63,8 +63,8 @@ public struct PhotoMatchRecord: Sendable, Hashable {
     public var csvLine: String {
         let best = matches.first
         let fields = [
-            photo, status.rawValue, best?.id ?? "", best?.title ?? "", best.map { JSONText.score($0.score) } ?? "",
-            best?.url ?? "", matches.map { "\($0.url) \(JSONText.score($0.score))" }.joined(separator: ";"), error ?? "",
+            photo, status.rawValue, best?.id ?? "", best?.title ?? "", best.map { CSVText.score($0.score) } ?? "",
+            best?.url ?? "", matches.map { "\($0.url) \(CSVText.score($0.score))" }.joined(separator: ";"), error ?? "",
         ]
         return fields.map(CSVText.field).joined(separator: ",")
     }
@@ -88,6 +88,13 @@ public struct PhotoMatchRecord: Sendable, Hashable {
 
 /// RFC 4180 fields: quoted when they hold a comma, quote, CR or LF; quotes doubled.
 public enum CSVText {
+    /// A score in 0…1 as CSV shows it: four decimals (`0.8123`), non-finite values as 0.
+    ///
+    /// - Complexity: O(1).
+    public static func score(_ value: Double) -> String {
+        String(format: "%.4f", value.isFinite ? value : 0)
+    }
+
     /// `text` as one CSV field. O(length).
     public static func field(_ text: String) -> String {
         guard text.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return text }

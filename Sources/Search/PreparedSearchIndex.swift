@@ -7,12 +7,48 @@ import Catalog
 public struct PreparedSearchIndex: Sendable {
     let state: SearchIndexCache.State
 
+    init(state: SearchIndexCache.State) {
+        self.state = state
+    }
+
     /// The catalog state it was built from.
     public var version: CatalogVersion { state.index.version }
     /// Number of searchable views.
     public var viewCount: Int { state.index.viewCount }
     /// Number of landmarks with at least one searchable view.
     public var landmarkCount: Int { state.index.landmarkIDs.count }
+
+    /// The catalog data one index is built from: every live landmark's fingerprints and
+    /// the live collections, read from one consistent catalog version.
+    public struct Contents: Sendable {
+        /// The fingerprints, with the version they belong to.
+        public let snapshot: FingerprintSnapshot
+        /// The live collections with their live members.
+        public let collections: [CollectionEntity]
+
+        /// The version the contents belong to.
+        public var version: CatalogVersion { snapshot.version }
+    }
+
+    /// Reads what ``init(contents:minimumViewQuality:)`` builds from, consistently (read
+    /// again if the catalog changes in between): the I/O half of a build, so that a server
+    /// can `await` it and then do the CPU-heavy half on a thread of its own.
+    ///
+    /// - Complexity: O(images + collection memberships), one bulk read of each.
+    /// - Throws: ``CatalogStoreError`` when the store fails or keeps changing while read.
+    public static func read(from store: any EntityStore) async throws(CatalogStoreError) -> Contents {
+        let (snapshot, collections) = try await VisualIndex.readConsistently(from: store)
+        return Contents(snapshot: snapshot, collections: collections)
+    }
+
+    /// Builds the index of `contents` (CPU only, no I/O).
+    ///
+    /// - Complexity: O(views log views + collection memberships).
+    public init(contents: Contents, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) {
+        state = SearchIndexCache.State(index: VisualIndex(
+            version: contents.snapshot.version, entries: contents.snapshot.entries, collections: contents.collections,
+            minimumViewQuality: minimumViewQuality))
+    }
 
     /// Reads one consistent version of `store` and builds its index, or maps it from the
     /// snapshot at `snapshotPath` when that is sound and current (``VisualIndexSnapshot``).
@@ -21,7 +57,7 @@ public struct PreparedSearchIndex: Sendable {
     ///   O(1) plus page faults when mapped from a current snapshot.
     /// - Throws: ``CatalogStoreError`` when the store fails or keeps changing while read.
     public static func build(from store: any EntityStore, snapshotPath: String? = nil,
-                             minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) throws(CatalogStoreError) -> PreparedSearchIndex {
-        PreparedSearchIndex(state: try SearchIndexCache.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath))
+                             minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) async throws(CatalogStoreError) -> PreparedSearchIndex {
+        PreparedSearchIndex(state: try await SearchIndexCache.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath))
     }
 }

@@ -48,11 +48,11 @@ actor SearchIndexCache {
     }
 
     /// The state for the store's current version, reloaded when the catalog changed.
-    func current() throws(CatalogStoreError) -> State {
+    func current() async throws(CatalogStoreError) -> State {
         if let pinned { return pinned }
-        let version = try store.catalogVersion()
+        let version = try await store.catalogVersion()
         if let state, state.index.version == version { return state }
-        let built = try Self.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath)
+        let built = try await Self.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath)
         state = built
         rankings.removeAll()
         return built
@@ -61,8 +61,8 @@ actor SearchIndexCache {
     /// One consistent catalog version's state: memory-mapped from the snapshot at
     /// `snapshotPath` when it is sound and current, otherwise built from the catalog (and the
     /// snapshot rewritten when the folder is writable). O(views) when built, O(1) when mapped.
-    static func build(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil) throws(CatalogStoreError) -> State {
-        State(index: try VisualIndexSnapshot.refresh(store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality).index)
+    static func build(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil) async throws(CatalogStoreError) -> State {
+        State(index: try await VisualIndexSnapshot.refresh(store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality).index)
     }
 
     /// The cached ranking for `key`, marked most recently used.

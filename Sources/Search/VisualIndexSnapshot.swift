@@ -164,14 +164,14 @@ public enum VisualIndexSnapshot {
     /// - Throws: the store's error when the catalog cannot be read.
     public static func refresh(store: any EntityStore, path: String?,
                                minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality)
-        throws(CatalogStoreError) -> (index: VisualIndex, action: RefreshAction) {
+        async throws(CatalogStoreError) -> (index: VisualIndex, action: RefreshAction) {
         if let path {
-            let version = try store.catalogVersion()
+            let version = try await store.catalogVersion()
             if case .loaded(let index) = load(path: path, expecting: version, minimumViewQuality: minimumViewQuality) {
                 return (index, .upToDate)
             }
         }
-        let index = try VisualIndex(store: store, minimumViewQuality: minimumViewQuality)
+        let index = try await VisualIndex(store: store, minimumViewQuality: minimumViewQuality)
         guard let path else { return (index, .notWritten("in-memory catalog")) }
         do { try write(index, to: path) } catch { return (index, .notWritten(error.description)) }
         return (index, .written)
@@ -184,13 +184,22 @@ extension VisualIndex {
     ///
     /// - Throws: the store's error, or ``CatalogStoreError/database(_:reason:)`` when the
     ///   catalog kept changing.
-    public init(store: any EntityStore, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) throws(CatalogStoreError) {
+    public init(store: any EntityStore, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) async throws(CatalogStoreError) {
+        let (snapshot, collections) = try await Self.readConsistently(from: store)
+        self.init(version: snapshot.version, entries: snapshot.entries, collections: collections, minimumViewQuality: minimumViewQuality)
+    }
+
+    /// The fingerprints and live collections of one catalog version, read again when the
+    /// catalog changed in between (up to three times).
+    ///
+    /// - Throws: the store's error, or ``CatalogStoreError/database(_:reason:)`` when the
+    ///   catalog kept changing.
+    static func readConsistently(from store: any EntityStore) async throws(CatalogStoreError) -> (FingerprintSnapshot, [CollectionEntity]) {
         for _ in 0..<3 {
-            let snapshot = try store.fingerprintSnapshot()
-            let collections = try store.allCollections()
-            guard try store.catalogVersion() == snapshot.version else { continue }
-            self.init(version: snapshot.version, entries: snapshot.entries, collections: collections, minimumViewQuality: minimumViewQuality)
-            return
+            let snapshot = try await store.fingerprintSnapshot()
+            let collections = try await store.allCollections()
+            guard try await store.catalogVersion() == snapshot.version else { continue }
+            return (snapshot, collections)
         }
         throw .database("building the visual index", reason: "the catalog kept changing while it was read")
     }

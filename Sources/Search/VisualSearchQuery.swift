@@ -96,7 +96,7 @@ public final class VisualSearchQuery: Sendable {
         let started = ContinuousClock.now
         guard let pixels = descriptor.pixelBuffer else {
             guard (1...1000).contains(page.size) else { throw .invalidPageSize(page.size) }
-            return try emptyPage()
+            return try await emptyPage()
         }
         return try await values(for: queryFingerprint(pixels), labels: descriptor.labels, page: page, started: started)
     }
@@ -129,9 +129,9 @@ public final class VisualSearchQuery: Sendable {
         return SipHash24(key: SIMD2(0x7175_6572_7964_6967, 0x6573_7420_6b65_7931)).hash(bytes)
     }
 
-    private func emptyPage() throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
+    private func emptyPage() async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
         let version: CatalogVersion
-        do { version = try store.catalogVersion() } catch { throw .store(error) }
+        do { version = try await store.catalogVersion() } catch { throw .store(error) }
         return ResultPage(items: [], nextPageToken: nil, isPartial: false, totalCount: 0, offset: 0, catalogVersion: version)
     }
 
@@ -155,7 +155,7 @@ public final class VisualSearchQuery: Sendable {
                 fingerprint, scoring: configuration.scoring, minimumScore: configuration.scoring.noMatchThreshold,
                 deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults)
             let landmarks: [LandmarkEntity]
-            do { landmarks = try store.landmarks(ids: outcome.matches.map(\.landmarkID)) } catch { throw .store(error) }
+            do { landmarks = try await store.landmarks(ids: outcome.matches.map(\.landmarkID)) } catch { throw .store(error) }
             ranking = SearchRanking.rank(
                 matches: outcome.matches, landmarks: Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
                 labels: labels, collectionsByLandmark: state.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID)),
@@ -170,7 +170,7 @@ public final class VisualSearchQuery: Sendable {
         let collectionIDs = slice.filter { $0.reference.kind == .collection }.map(\.reference.id)
         let collections: [String: CollectionEntity]
         do {
-            collections = Dictionary(try store.collections(ids: collectionIDs).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            collections = Dictionary(try await store.collections(ids: collectionIDs).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         } catch { throw .store(error) }
         let items: [ScoredValue<VisualSearchResult>] = slice.compactMap { entry in
             switch entry.reference.kind {

@@ -18,7 +18,7 @@ struct AdminRoutes {
     func add(to router: Router<GlimpseRequestContext>) {
         let group = router.group("/v1/admin").add(middleware: AdminAuthMiddleware(token: state.configuration.adminToken))
         group.post("remove") { request, _ in try await remove(request) }
-        group.post("undo") { _, _ in try undo() }
+        group.post("undo") { _, _ in try await undo() }
     }
 
     func remove(_ request: Request) async throws -> Response {
@@ -38,7 +38,7 @@ struct AdminRoutes {
         }
         let reference = EntityReference(kind: kind, id: parsed.id)
         do {
-            let removal = try state.store.remove(reference, reason: reason)
+            let removal = try await state.store.remove(reference, reason: reason)
             state.reloader.requestCheck()
             state.logger.notice("catalog change over HTTP", metadata: ["removed": "\(reference.url)", "mode": "\(parsed.mode)"])
             return JSONResponse.make(RemovalBody(removal))
@@ -48,9 +48,9 @@ struct AdminRoutes {
         }
     }
 
-    func undo() throws -> Response {
+    func undo() async throws -> Response {
         do {
-            let removal = try state.store.undoLastRemoval()
+            let removal = try await state.store.undoLastRemoval()
             state.reloader.requestCheck()
             return JSONResponse.make(RemovalBody(removal))
         } catch { throw APIError.store(error) }

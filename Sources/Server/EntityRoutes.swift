@@ -24,7 +24,7 @@ struct EntityRoutes {
             router.get(RouterPath(base + "/thumbnail")) { request, context in try await thumbnail(kind, request, context) }
             router.get(RouterPath(base + "/export")) { request, context in try await export(kind, request, context) }
         }
-        router.get("/v1/entities") { request, _ in try entities(request) }
+        router.get("/v1/entities") { request, _ in try await entities(request) }
     }
 
     /// The reference named by the `{id}` path segment (percent-decoded).
@@ -52,7 +52,7 @@ struct EntityRoutes {
         } catch { throw Self.apiError(error) }
     }
 
-    func entities(_ request: Request) throws -> Response {
+    func entities(_ request: Request) async throws -> Response {
         guard let list = request.uri.queryParameters.get("ids") else {
             throw APIError.badRequest("missing_parameter", "ids is required: comma-separated entity ids or glimpse:// URLs")
         }
@@ -66,13 +66,13 @@ struct EntityRoutes {
             return EntityKind.allCases.map { EntityReference(kind: $0, id: item) }
         }
         do {
-            let found = try EntityResolver(store: state.store).entities(for: references)
+            let found = try await EntityResolver(store: state.store).entities(for: references)
             var documents: [EntityDocument] = []
             for entity in found {
                 let related: [VisualSearchResult]
                 switch entity {
-                case .landmark(let landmark): related = try state.store.collections(containing: landmark.id).map(VisualSearchResult.collection)
-                case .collection(let collection): related = try state.store.landmarks(ids: collection.landmarkIDs).map(VisualSearchResult.landmark)
+                case .landmark(let landmark): related = try await state.store.collections(containing: landmark.id).map(VisualSearchResult.collection)
+                case .collection(let collection): related = try await state.store.landmarks(ids: collection.landmarkIDs).map(VisualSearchResult.landmark)
                 }
                 documents.append(EntityDocument(entity: entity, related: related))
             }
@@ -87,7 +87,7 @@ struct EntityRoutes {
     func thumbnail(_ kind: EntityKind, _ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
         let reference = try reference(kind, context)
         let entity: VisualSearchResult
-        do { entity = try EntityResolver(store: state.store).entity(for: reference) } catch { throw Self.apiError(.resolution(error)) }
+        do { entity = try await EntityResolver(store: state.store).entity(for: reference) } catch { throw Self.apiError(.resolution(error)) }
         guard let path = entity.displayRepresentation.thumbnailPath else {
             throw APIError(.notFound, "no_thumbnail", "\(reference.url) has no thumbnail image")
         }

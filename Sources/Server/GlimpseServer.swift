@@ -22,18 +22,20 @@ public enum GlimpseServer {
     /// The application over `store`: the index is loaded by its reloader service when it
     /// starts (``ServerState/holder`` is empty, `/readyz` 503, until then).
     ///
+    /// Catalog changes are noticed by a `CatalogChangeWatcher`: the store's push
+    /// notifications when it has them (PostgreSQL LISTEN/NOTIFY), and a poll of the version
+    /// every ``ServerConfiguration/reloadPollMilliseconds`` as the fallback.
+    ///
     /// - Parameters:
-    ///   - changeSource: how catalog changes are noticed; default: poll the version every
-    ///     ``ServerConfiguration/reloadPollMilliseconds``.
     ///   - onServerRunning: called with the bound port once the server listens.
     public static func makeApplication(
         configuration: ServerConfiguration, store: any EntityStore, logger: Logger,
-        changeSource: (any CatalogChangeSource)? = nil, onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> (application: some ApplicationProtocol, state: ServerState) {
         let metrics = ServerMetrics()
         let holder = IndexHolder()
-        let source = changeSource ?? PollingCatalogChangeSource(store: store, interval: .milliseconds(max(10, configuration.reloadPollMilliseconds)))
-        let reloader = IndexReloader(store: store, holder: holder, source: source, rankingCacheCapacity: configuration.rankingCacheCapacity,
+        let watcher = CatalogChangeWatcher(store: store, pollInterval: .milliseconds(max(10, configuration.reloadPollMilliseconds)))
+        let reloader = IndexReloader(store: store, holder: holder, watcher: watcher, rankingCacheCapacity: configuration.rankingCacheCapacity,
                                      metrics: metrics, logger: logger)
         let state = ServerState(store: store, holder: holder, configuration: configuration,
                                 slots: SearchSlots(capacity: configuration.maxConcurrentSearches), metrics: metrics,
@@ -50,13 +52,12 @@ public enum GlimpseServer {
         return (application, state)
     }
 
-    /// Opens the catalog (``EntityStoreFactory``) and serves until SIGTERM or SIGINT, then
-    /// drains within the grace period and returns.
+    /// Serves `store` (opened by the caller through `CatalogStores.open`: read-only unless
+    /// the admin endpoints are enabled) until SIGTERM or SIGINT, then drains within the
+    /// grace period and returns.
     ///
-    /// - Throws: ``CatalogStoreError`` when the catalog cannot be opened; errors binding
-    ///   the address.
-    public static func run(configuration: ServerConfiguration, logger: Logger) async throws {
-        let store = try EntityStoreFactory.open(configuration.catalog)
+    /// - Throws: errors binding the address.
+    public static func run(configuration: ServerConfiguration, store: any EntityStore, logger: Logger) async throws {
         let (application, _) = makeApplication(configuration: configuration, store: store, logger: logger) { port in
             logger.notice("glimpse serve listening", metadata: ["address": "http://\(configuration.host):\(port)", "catalog": "\(configuration.catalog)"])
         }

@@ -4,14 +4,15 @@ import Search
 import ServiceLifecycle
 
 /// The service that loads the index at start-up and rebuilds it whenever the
-/// ``CatalogChangeSource`` reports a change, then swaps it into the ``IndexHolder``.
+/// `CatalogChangeWatcher` reports a change (PostgreSQL: at once through LISTEN/NOTIFY;
+/// every store: a version poll as the fallback), then swaps it into the ``IndexHolder``.
 /// Builds run one at a time, off the request path; requests keep using the previous index
 /// until the swap, so no request fails because of a reload. A failed build keeps the old
 /// index and is retried at the next change (or after a second).
 public struct IndexReloader: Service {
     let store: any EntityStore
     let holder: IndexHolder
-    let source: any CatalogChangeSource
+    let watcher: CatalogChangeWatcher
     let rankingCacheCapacity: Int
     let metrics: ServerMetrics
     let logger: Logger
@@ -19,11 +20,11 @@ public struct IndexReloader: Service {
     private let requests: AsyncStream<Void>
 
     /// Creates the reloader.
-    init(store: any EntityStore, holder: IndexHolder, source: any CatalogChangeSource, rankingCacheCapacity: Int,
+    init(store: any EntityStore, holder: IndexHolder, watcher: CatalogChangeWatcher, rankingCacheCapacity: Int,
          metrics: ServerMetrics, logger: Logger) {
         self.store = store
         self.holder = holder
-        self.source = source
+        self.watcher = watcher
         self.rankingCacheCapacity = rankingCacheCapacity
         self.metrics = metrics
         self.logger = logger
@@ -43,7 +44,8 @@ public struct IndexReloader: Service {
                 // behind searches, or a reload would land seconds late.
                 group.addTask(priority: .high) {
                     // Change notifications become check requests (coalesced to one pending).
-                    try await source.run { continuation.yield() }
+                    // Runs until cancelled.
+                    await watcher.run { _ in continuation.yield() }
                 }
                 group.addTask(priority: .high) {
                     // Retry a failed first load every second until one succeeds (then idle).
@@ -59,8 +61,8 @@ public struct IndexReloader: Service {
                         await reloadIfChanged()
                     }
                 }
-                // The first task to end is the reload loop (graceful shutdown) or a failed
-                // change source; either way the others stop too.
+                // The first task to end is the reload loop (graceful shutdown); the others
+                // stop with it.
                 _ = try await group.next()
                 group.cancelAll()
             }
@@ -72,14 +74,16 @@ public struct IndexReloader: Service {
     /// Builds and installs a new index when the catalog version differs from the served one.
     func reloadIfChanged() async {
         let served = holder.index?.prepared.version
-        guard let version = try? store.catalogVersion(), version != served else { return }
+        guard let version = try? await store.catalogVersion(), version != served else { return }
         let started = ContinuousClock.now
         do {
+            // The reads are awaited (the store's own I/O); the build is CPU only.
+            let contents = try await PreparedSearchIndex.read(from: store)
             let store = store, capacity = rankingCacheCapacity
             // On a thread of its own, not the request executors: building is seconds of
             // CPU for big catalogs, and busy request threads must not delay it either.
-            let index = try await DedicatedThread.run { () throws(CatalogStoreError) -> ServedIndex in
-                try ServedIndex.build(store: store, rankingCacheCapacity: capacity)
+            let index = try await DedicatedThread.run { () -> ServedIndex in
+                ServedIndex.build(store: store, contents: contents, rankingCacheCapacity: capacity)
             }
             holder.install(index)
             let elapsed = ContinuousClock.now - started

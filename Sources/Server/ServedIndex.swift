@@ -18,12 +18,13 @@ public struct ServedIndex: Sendable {
     /// Queries that carry only a PDQ hash, scored by PDQ distance alone.
     let pdqOnly: VisualSearchQuery
 
-    /// Builds the served index of `store`'s current version.
+    /// Builds the served index of `contents` (read from `store` with
+    /// ``PreparedSearchIndex/read(from:)``); entities are read from `store` when answering.
+    /// CPU only: run it off the request executors.
     ///
-    /// - Complexity: O(views) plus reading the catalog.
-    /// - Throws: ``CatalogStoreError`` when the store fails.
-    static func build(store: any EntityStore, rankingCacheCapacity: Int) throws(CatalogStoreError) -> ServedIndex {
-        let prepared = try PreparedSearchIndex.build(from: store)
+    /// - Complexity: O(views log views + collection memberships).
+    static func build(store: any EntityStore, contents: PreparedSearchIndex.Contents, rankingCacheCapacity: Int) -> ServedIndex {
+        let prepared = PreparedSearchIndex(contents: contents)
         let fingerprinter = ImageFingerprinter.query
         let fingerprint: @Sendable (PixelBuffer) -> Fingerprint = { fingerprinter.fingerprint(of: $0) }
         var pdqScoring = SimilarityScoring(pdqWeight: 1, pHashWeight: 0, dHashWeight: 0, histogramWeight: 0)

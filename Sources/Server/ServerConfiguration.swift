@@ -5,7 +5,8 @@ public struct ServerConfiguration: Sendable {
     public var host: String
     /// TCP port; 0 picks a free one (tests).
     public var port: Int
-    /// The catalog: a SQLite file path (see ``EntityStoreFactory``).
+    /// The catalog, for messages and logs: an SQLite file path or a `postgres://` URL
+    /// without its password (the store itself is opened by the caller).
     public var catalog: String
     /// The admin bearer token (from `--admin-token-file`); `nil` disables the admin endpoints.
     public var adminToken: String?

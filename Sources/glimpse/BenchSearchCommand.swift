@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Search
+import SQLiteStore
 
 /// `glimpse bench-search`: times ``VisualIndex/search(_:scoring:minimumScore:deadline:limit:using:)``
 /// and the many-code stage-1 scan over a synthetic in-memory index, per instruction set, for
@@ -89,10 +90,10 @@ struct BenchSearchCommand: AsyncParsableCommand {
         guard let snapshotPath = VisualIndexSnapshot.path(forCatalogAt: path) else { throw failure("bench-search: --db needs a file") }
         var viewCount = 0
         let open = try RunTimer.measure(runs: runs) {
-            do { _ = try SQLiteEntityStore(path: path).catalogVersion() } catch { throw failure("\(error)") }
+            do { _ = try SQLiteEntityStore(path: path, mode: .readOnly).catalogVersion() } catch { throw failure("\(error)") }
         }
         let version: CatalogVersion
-        do { version = try SQLiteEntityStore(path: path).catalogVersion() } catch { throw failure(error.description) }
+        do { version = try SQLiteEntityStore(path: path, mode: .readOnly).catalogVersion() } catch { throw failure(error.description) }
         let map = try RunTimer.measure(runs: runs) {
             guard case .loaded(let index) = VisualIndexSnapshot.load(path: snapshotPath, expecting: version) else {
                 throw failure("bench-search: \(snapshotPath) is not a current snapshot of \(path)")

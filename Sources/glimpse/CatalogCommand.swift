@@ -50,21 +50,15 @@ struct CatalogListCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let store = try database.openExisting()
-        if removed { return try listRemovals(store) }
+        let store = try await database.openExisting()
+        if removed { return try await listRemovals(store) }
         var entities: [VisualSearchResult] = []
         do {
-            if kind != .collection { entities += try store.allLandmarks().map(VisualSearchResult.landmark) }
-            if kind != .landmark { entities += try store.allCollections().map(VisualSearchResult.collection) }
+            if kind != .collection { entities += try await store.allLandmarks().map(VisualSearchResult.landmark) }
+            if kind != .landmark { entities += try await store.allCollections().map(VisualSearchResult.collection) }
         } catch { throw database.storeFailure(error) }
         if json {
-            for entity in entities {
-                let d = entity.displayRepresentation
-                print(JSONText.object([
-                    ("kind", JSONText.string(entity.kind.rawValue)), ("id", JSONText.string(entity.reference.id)),
-                    ("title", JSONText.string(d.title)), ("subtitle", JSONText.string(d.subtitle)), ("url", JSONText.string(entity.url)),
-                ]))
-            }
+            for entity in entities { print(WireJSON.line(EntitySummary(entity))) }
             return
         }
         let rows = entities.map { entity in
@@ -80,18 +74,12 @@ struct CatalogListCommand: AsyncParsableCommand {
         }
     }
 
-    private func listRemovals(_ store: SQLiteEntityStore) throws {
+    private func listRemovals(_ store: any EntityStore) async throws {
         let removals: [Removal]
-        do { removals = try store.removals() } catch { throw database.storeFailure(error) }
+        do { removals = try await store.removals() } catch { throw database.storeFailure(error) }
         let formatter = ISO8601DateFormatter()
         if json {
-            for removal in removals {
-                print(JSONText.object([
-                    ("id", String(removal.id)), ("reason", JSONText.string(removal.reason.label)),
-                    ("date", JSONText.string(formatter.string(from: removal.date))), ("undone", removal.isUndone ? "true" : "false"),
-                    ("entities", JSONText.array(removal.entities.map { JSONText.string($0.url) })),
-                ]))
-            }
+            for removal in removals { print(WireJSON.line(RemovalBody.Item(removal))) }
             return
         }
         guard !removals.isEmpty else { return print("No removals.") }
@@ -140,9 +128,9 @@ struct CatalogRemoveCommand: AsyncParsableCommand {
 
     func run() async throws {
         let reference = try entityReference(entity)
-        let store = try database.openExisting()
+        let store = try await database.openForChange()
         let found: VisualSearchResult
-        do { found = try EntityResolver(store: store).entity(for: reference) } catch { throw database.storeFailure(error) }
+        do { found = try await EntityResolver(store: store).entity(for: reference) } catch { throw database.storeFailure(error) }
         var reason: Removal.Reason? = archive ? .archivedByUser : delete ? .removedByUser : nil
         if reason == nil {
             guard isatty(STDIN_FILENO) == 1 && isatty(STDERR_FILENO) == 1 else {
@@ -152,7 +140,7 @@ struct CatalogRemoveCommand: AsyncParsableCommand {
             guard reason != nil else { return printError("Cancelled; nothing removed.") }
         }
         guard let reason else { return }
-        do { try store.remove(reference, reason: reason) } catch { throw database.storeFailure(error) }
+        do { try await store.remove(reference, reason: reason) } catch { throw database.storeFailure(error) }
         print("\(reason == .archivedByUser ? "Archived" : "Deleted") \(found.displayRepresentation.title) (\(reference.url)). 'glimpse catalog undo' restores it.")
     }
 
@@ -187,9 +175,9 @@ struct CatalogUndoCommand: AsyncParsableCommand {
     @OptionGroup var database: DatabaseOption
 
     func run() async throws {
-        let store = try database.openExisting()
+        let store = try await database.openForChange()
         let removal: Removal?
-        do { removal = try store.undoLastRemoval() } catch { throw database.storeFailure(error) }
+        do { removal = try await store.undoLastRemoval() } catch { throw database.storeFailure(error) }
         guard let removal else { throw failure("\(database.path): nothing to undo") }
         print("Restored \(removal.entities.map(\.url).joined(separator: ", ")) (\(removal.reason.label) \(ISO8601DateFormatter().string(from: removal.date))).")
     }

@@ -1,35 +1,76 @@
 import ArgumentParser
+import CatalogStores
 import Foundation
 import PixelBuffers
 import Search
 
-/// `--db PATH`: the catalog database every command works on.
+/// `--db PATH|URL`: the catalog every command works on. A plain path is an SQLite file; a
+/// `postgres://user@host:port/dbname` URL is a shared PostgreSQL catalog. Without `--db`,
+/// `GLIMPSE_DATABASE_URL` names it, else `glimpse.sqlite` in the current folder.
+///
+/// Only `index` (``openOrCreate()``) and `catalog remove|undo` (``openForChange()``) may
+/// create or migrate a catalog; every other command opens it read-only (``openExisting()``).
 struct DatabaseOption: ParsableArguments {
     /// The default database file, in the current folder.
     static let defaultPath = "glimpse.sqlite"
+    /// The environment variable naming the catalog when `--db` is not given.
+    static let environmentVariable = "GLIMPSE_DATABASE_URL"
 
-    @Option(name: .customLong("db"), help: ArgumentHelp("The catalog database file.", valueName: "path"))
-    var path: String = DatabaseOption.defaultPath
+    @Option(name: .customLong("db"), help: ArgumentHelp(
+        "The catalog: an SQLite file, or postgres://user@host:port/dbname (default: $GLIMPSE_DATABASE_URL, else glimpse.sqlite).",
+        valueName: "path|url"))
+    var location: String?
 
-    /// Opens the catalog, creating it when missing (for `index`).
-    func openOrCreate() throws -> SQLiteEntityStore {
-        try refuseNonRegularFile()
-        do { return try SQLiteEntityStore(path: path) } catch { throw failure(error.description) }
+    /// What the catalog is, as given (`--db`, the environment, or the default).
+    var path: String {
+        if let location { return location }
+        if let fromEnvironment = ProcessInfo.processInfo.environment[Self.environmentVariable], !fromEnvironment.isEmpty {
+            return fromEnvironment
+        }
+        return Self.defaultPath
     }
 
-    /// Opens an existing catalog; a missing file is an input error that says how to make one.
-    func openExisting() throws -> SQLiteEntityStore {
+    /// The parsed location.
+    var catalogLocation: CatalogLocation { CatalogLocation(path) }
+
+    /// Opens the catalog for `index`: creating it when missing, migrating it.
+    func openOrCreate() async throws -> any EntityStore {
+        try refuseNonRegularFile()
+        return try await open(.readWrite)
+    }
+
+    /// Opens an existing catalog for a change (`catalog remove|undo`): migrating it, never
+    /// creating it.
+    func openForChange() async throws -> any EntityStore {
+        try requireExistingFile()
+        return try await open(.readWrite)
+    }
+
+    /// Opens an existing catalog read-only: nothing is written, a file that is not a
+    /// Glimpse catalog (or of a newer schema) is refused, a read-only file works.
+    func openExisting() async throws -> any EntityStore {
+        try requireExistingFile()
+        return try await open(.readOnly)
+    }
+
+    private func open(_ mode: CatalogAccessMode) async throws -> any EntityStore {
+        do { return try await CatalogStores.open(catalogLocation, mode: mode) } catch { throw failure(error.description) }
+    }
+
+    /// A missing SQLite file is an input error that says how to make one.
+    private func requireExistingFile() throws {
+        guard case .sqlite(let path) = catalogLocation else { return }
+        try refuseNonRegularFile()
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue else {
             throw failure("\(path): no catalog database here; build one with 'glimpse index SOURCE --db \(path)'")
         }
-        return try openOrCreate()
     }
 
     /// Refuses a `--db` that exists but is not a regular file (a folder, a FIFO: SQLite
     /// would block on a FIFO), before SQLite opens it.
     private func refuseNonRegularFile() throws {
-        guard DirectoryListing.exists(path) else { return }
+        guard case .sqlite(let path) = catalogLocation, DirectoryListing.exists(path) else { return }
         if case .failure(let reason) = FileBytes.regularFileStatus(path) {
             throw failure("\(path): not a catalog database: \(reason)")
         }
@@ -43,7 +84,7 @@ struct DatabaseOption: ParsableArguments {
         guard let storeError = Self.storeError(in: error), !message.hasPrefix(path + ":") else { return failure(message) }
         switch storeError {
         case .database, .corruptFingerprint: return failure("\(path): \(message)")
-        case .cannotOpen, .unknownEntity: return failure(message)
+        case .cannotOpen, .notACatalog, .newerSchema, .readOnly, .unknownEntity: return failure(message)
         }
     }
 
@@ -58,11 +99,15 @@ struct DatabaseOption: ParsableArguments {
         return nil
     }
 
-    /// The visual-index snapshot beside the catalog (`PATH.vindex`).
-    var snapshotPath: String? { VisualIndexSnapshot.path(forCatalogAt: path) }
+    /// The visual-index snapshot beside an SQLite catalog (`PATH.vindex`); none for a
+    /// PostgreSQL catalog (each replica builds its index from the database in bulk).
+    var snapshotPath: String? {
+        guard case .sqlite(let path) = catalogLocation else { return nil }
+        return VisualIndexSnapshot.path(forCatalogAt: path)
+    }
 
     /// `--db PATH` when it is not the default, for commands printed back to the user.
-    var arguments: [String] { path == Self.defaultPath ? [] : ["--db", path] }
+    var arguments: [String] { location.map { ["--db", $0] } ?? [] }
 }
 
 /// Quotes `argument` for a POSIX shell when it needs it; raw bytes of a file name that

@@ -42,11 +42,11 @@ struct ExportCommand: AsyncParsableCommand {
 
     func run() async throws {
         let reference = try entityReference(entity)
-        let store = try database.openExisting()
+        let store = try await database.openExisting()
         let exporter = EntityExporter(store: store)
         if list {
             let entityValue: VisualSearchResult
-            do { entityValue = try EntityResolver(store: store).entity(for: reference) } catch { throw database.storeFailure(error) }
+            do { entityValue = try await EntityResolver(store: store).entity(for: reference) } catch { throw database.storeFailure(error) }
             for representation in exporter.representations(of: entityValue) {
                 print("\(representation.rawValue)\t\(representation.mediaType)")
             }

@@ -41,7 +41,7 @@ struct IndexCommand: AsyncParsableCommand {
             throw failure("\(source): no such file or folder")
         }
         let isFolder = DirectoryListing.isFolder(source)
-        let store = try database.openOrCreate()
+        let store = try await database.openOrCreate()
         let indexer = CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog, maxConcurrency: jobs)
         let progress = ProgressDisplay(command: "index", unit: "files")
         let started = ContinuousClock.now
@@ -64,10 +64,13 @@ struct IndexCommand: AsyncParsableCommand {
         let removed = report.removedLandmarks.count + report.removedCollections.count
         if removed > 0 { summary += ", \(removed) removed (gone from the source; 'glimpse catalog undo' restores them)" }
         if !report.restored.isEmpty { summary += ", \(report.restored.count) restored" }
-        // The visual-index snapshot beside the catalog, so queries start without reading every fingerprint.
-        let snapshot: VisualIndexSnapshot.RefreshAction
-        do { snapshot = try VisualIndexSnapshot.refresh(store: store, path: database.snapshotPath).action } catch { throw failure(error.description) }
-        if case .notWritten(let reason) = snapshot { printError("glimpse: warning: visual-index snapshot not written (\(reason)); queries will build the index in memory") }
+        // The visual-index snapshot beside an SQLite catalog, so queries start without reading
+        // every fingerprint (a PostgreSQL catalog has no folder: readers build in memory).
+        if let snapshotPath = database.snapshotPath {
+            let snapshot: VisualIndexSnapshot.RefreshAction
+            do { snapshot = try await VisualIndexSnapshot.refresh(store: store, path: snapshotPath).action } catch { throw failure(error.description) }
+            if case .notWritten(let reason) = snapshot { printError("glimpse: warning: visual-index snapshot not written (\(reason)); queries will build the index in memory") }
+        }
         print(summary + String(format: " in %.1f s.", ProgressDisplay.seconds(ContinuousClock.now - started)))
         if !report.failed.isEmpty { throw ExitCode(ExitStatus.someFilesFailed.rawValue) }
     }

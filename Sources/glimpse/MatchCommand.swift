@@ -72,7 +72,7 @@ struct MatchCommand: AsyncParsableCommand {
         if let report {
             do { try OutputFile.checkDestination(report) } catch { throw failure("\(report): cannot write the report: \(error.description)") }
         }
-        let store = try database.openExisting()
+        let store = try await database.openExisting()
         let scan: PhotoFolder
         do { scan = try PhotoFolder(scanning: folder) } catch { throw failure(error.description) }
         var file: MatchResultFile?
@@ -142,10 +142,10 @@ struct MatchCommand: AsyncParsableCommand {
         FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
-    private func writeReport(_ records: [PhotoMatchRecord], store: SQLiteEntityStore, to path: String) async throws {
+    private func writeReport(_ records: [PhotoMatchRecord], store: any EntityStore, to path: String) async throws {
         let ids = Array(Set(records.flatMap { $0.matches.filter { $0.kind == .landmark }.map(\.id) })).sorted()
         let landmarks: [LandmarkEntity]
-        do { landmarks = try store.landmarks(ids: ids) } catch { throw database.storeFailure(error) }
+        do { landmarks = try await store.landmarks(ids: ids) } catch { throw database.storeFailure(error) }
         var thumbnails: [String: String] = [:]
         for landmark in landmarks { thumbnails[landmark.url] = landmark.displayRepresentation.thumbnailPath }
         let progress = ProgressDisplay(command: "match", unit: "images")

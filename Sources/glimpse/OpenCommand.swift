@@ -41,7 +41,7 @@ struct OpenCommand: AsyncParsableCommand {
             }
             deferred.append(property)
         }
-        let store = try database.openExisting()
+        let store = try await database.openExisting()
         let details: EntityDetails
         do { details = try await EntityDetails.open(reference, in: store, with: deferred) } catch {
             throw database.storeFailure(error)

@@ -79,7 +79,7 @@ struct QueryCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let store = try database.openExisting()
+        let store = try await database.openExisting()
         let fingerprinting = ImageFingerprinter.query(orientations: orientations)
         let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
         // Maps the snapshot beside the catalog (or builds the index) before the first image.

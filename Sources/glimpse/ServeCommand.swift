@@ -12,12 +12,15 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Loads the visual index once, answers the API described by GET /openapi.yaml, \
             and rebuilds the index off to the side when the catalog changes (another \
-            process runs 'glimpse index' or 'glimpse catalog remove'). Binds 127.0.0.1 \
+            process runs 'glimpse index' or 'glimpse catalog remove'; a PostgreSQL catalog \
+            announces changes at once, every catalog is also polled). The catalog is opened \
+            read-only unless --admin-token-file enables the admin endpoints. Binds 127.0.0.1 \
             unless --host says otherwise. SIGTERM or SIGINT: stop accepting, let in-flight \
             requests finish within --shutdown-grace seconds, exit 0.
 
             Example:
               glimpse serve --db glimpse.sqlite --port 8080
+              glimpse serve --db postgres://glimpse@127.0.0.1:5432/glimpse --port 8080
               curl --data-binary @testdata/samples/screenshot-hurricane-ridge.png \\
                 'http://127.0.0.1:8080/v1/search?region=4,211,712,332'
             """
@@ -75,16 +78,14 @@ struct ServeCommand: AsyncParsableCommand {
             }
             adminToken = token
         }
+        // Only the admin endpoints (remove, undo) write; without them the catalog is read-only.
+        let store = adminToken == nil ? try await database.openExisting() : try await database.openForChange()
         let configuration = ServerConfiguration(
-            host: host, port: port, catalog: database.path, adminToken: adminToken, maxBodyBytes: maxBodyBytes, maxPixels: maxPixels,
+            host: host, port: port, catalog: store.location, adminToken: adminToken, maxBodyBytes: maxBodyBytes, maxPixels: maxPixels,
             maxConcurrentSearches: maxConcurrentSearches, idleTimeoutSeconds: idleTimeout, reloadPollMilliseconds: reloadPollMs,
             shutdownGraceSeconds: shutdownGrace)
         var logger = Logger(label: "glimpse.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        do {
-            try await GlimpseServer.run(configuration: configuration, logger: logger)
-        } catch let error as CatalogStoreError {
-            throw failure(error.description)
-        }
+        try await GlimpseServer.run(configuration: configuration, store: store, logger: logger)
     }
 }

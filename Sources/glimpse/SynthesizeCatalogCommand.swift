@@ -53,18 +53,18 @@ struct SynthesizeCatalogCommand: AsyncParsableCommand {
 
     func run() async throws {
         let started = ContinuousClock.now
-        let store = try database.openOrCreate()
+        let store = try await database.openOrCreate()
         let synthetic = SyntheticCatalog(landmarks: landmarks, viewsPerLandmark: viewsPerLandmark, collections: collections, seed: seed)
         var content = synthetic.content()
         let generated = ContinuousClock.now
         // Keep the real (non-synthetic) entities; their images keep their stored fingerprints.
         do {
-            let kept = try store.allLandmarks().filter { !$0.id.hasPrefix(SyntheticCatalog.idPrefix) }.map { landmark in
+            let kept = try await store.allLandmarks().filter { !$0.id.hasPrefix(SyntheticCatalog.idPrefix) }.map { landmark in
                 var landmark = landmark
                 landmark.referenceImages = landmark.referenceImages.map { ReferenceImage(path: $0.path) }
                 return landmark
             }
-            let keptCollections = try store.allCollections().filter { !$0.id.hasPrefix(SyntheticCatalog.idPrefix) }
+            let keptCollections = try await store.allCollections().filter { !$0.id.hasPrefix(SyntheticCatalog.idPrefix) }
             content = CatalogContent(landmarks: kept + content.landmarks, collections: keptCollections + content.collections)
         } catch {
             throw failure(error.description)
@@ -72,7 +72,7 @@ struct SynthesizeCatalogCommand: AsyncParsableCommand {
         let progress = ProgressDisplay(command: "debug-synthesize-catalog", unit: "entities")
         let report: IndexReport
         do {
-            report = try CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
+            report = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
                 .index(precomputed: content, sourceDescription: "synthetic (seed \(seed))") { progress.update($0) }
         } catch {
             progress.finishLine()
@@ -81,7 +81,7 @@ struct SynthesizeCatalogCommand: AsyncParsableCommand {
         progress.finishLine()
         let written = ContinuousClock.now
         let snapshot: VisualIndexSnapshot.RefreshAction
-        do { snapshot = try VisualIndexSnapshot.refresh(store: store, path: database.snapshotPath).action } catch { throw failure(error.description) }
+        do { snapshot = try await VisualIndexSnapshot.refresh(store: store, path: database.snapshotPath).action } catch { throw failure(error.description) }
         let finished = ContinuousClock.now
         print(String(
             format: "Synthesized %d landmarks × %d views (%d views, %d collections, seed %llu) into %@ at generation %lld: "

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import Search
+import SQLiteStore
 import Testing
 
 /// `glimpse index` killed with SIGKILL at random moments never leaves a broken or mixed

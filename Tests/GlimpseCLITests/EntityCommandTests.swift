@@ -92,7 +92,7 @@ struct EntityCommandTests {
         let reasons = try removals.stdout.split(separator: "\n").map { line in
             try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])["reason"] as? String
         }
-        #expect(reasons == ["deleted", "archived"])
+        #expect(reasons == ["user", "archived"])  // the wire names, as the HTTP admin API sends them
         #expect(try Glimpse.run(["catalog", "list", "--kind", "landmark", "--db", db]).stdout.hasSuffix("45 landmarks.\n"))
         // Undo restores the last removal (the collection), then the one before.
         let undo = try Glimpse.run(["catalog", "undo", "--db", db])

@@ -7,9 +7,11 @@ struct BatchOutputTests {
     static let row = SearchResultRow(kind: .landmark, id: "a/b \"c\"", title: "Tour, \"Eiffel\"", subtitle: nil, score: 0.91234,
                                      url: EntityReference(kind: .landmark, id: "a/b \"c\"").url)
 
-    @Test func jsonTextEscapesQuotesBackslashesAndControlCharacters() {
-        #expect(JSONText.string("a\"b\\c\nd\u{01}é") == #""a\"b\\c\nd\u0001é""#)
-        #expect(JSONText.score(0.123456) == "0.1235")
+    @Test func csvScoresHaveFourDecimalsAndFieldsAreQuotedOnlyWhenNeeded() {
+        #expect(CSVText.score(0.123456) == "0.1235")
+        #expect(CSVText.score(.nan) == "0.0000")
+        #expect(CSVText.field("plain") == "plain")
+        #expect(CSVText.field("a,\"b\"\nc") == "\"a,\"\"b\"\"\nc\"")
     }
 
     @Test func aRecordSurvivesAJSONLinesRoundTrip() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SQLiteStore
 @testable import Search
 
 /// End to end on the sample catalog of real photos (`testdata/catalog`): index with the
@@ -22,7 +23,7 @@ import Testing
         #expect(report.failed.isEmpty, "\(report.failed)")
         #expect(report.added.count >= 10)
         let query = VisualSearchQuery(store: store)
-        for landmark in try store.allLandmarks() {
+        for landmark in try await store.allLandmarks() {
             let path = try #require(landmark.referenceImages.first?.path)
             let descriptor = try SemanticContentDescriptor(contentsOfFile: path)
             let page = try await query.values(for: descriptor, page: Self.unhurried)
@@ -34,7 +35,7 @@ import Testing
     @Test func anOffCentreCropWithALabelFindsItsLandmark() async throws {
         let (store, _) = try await indexedSample()
         let query = VisualSearchQuery(store: store)
-        let landmark = try #require(try store.landmark(id: "landmarks/hurricane-ridge"))
+        let landmark = try #require(try await store.landmark(id: "landmarks/hurricane-ridge"))
         let path = try #require(landmark.referenceImages.first?.path)
         let crop = try SemanticContentDescriptor(
             contentsOfFile: path, region: .fractions(x: 0.05, y: 0.1, width: 0.8, height: 0.8), labels: ["snow"])
@@ -55,7 +56,7 @@ import Testing
         let counts = try await query.outdatedFingerprintCount(currentVersion: 2)
         #expect(counts.outdated == report.added.count && counts.total == report.added.count)
         #expect(try await query.outdatedFingerprintCount(currentVersion: 1).outdated == 0)
-        let landmark = try #require(try store.landmark(id: "landmarks/hurricane-ridge"))
+        let landmark = try #require(try await store.landmark(id: "landmarks/hurricane-ridge"))
         let path = try #require(landmark.referenceImages.first?.path)
         let page = try await query.values(for: try ImageFingerprinter.query.fingerprint(file: path), page: Self.unhurried)
         #expect(page.values.first?.landmark?.id == landmark.id)
@@ -65,7 +66,7 @@ import Testing
     @Test func rotatedAndFlippedPhotosFindTheirLandmark() async throws {
         let (store, _) = try await indexedSample()
         let query = VisualSearchQuery(store: store)
-        let landmark = try #require(try store.landmark(id: "landmarks/hurricane-ridge"))
+        let landmark = try #require(try await store.landmark(id: "landmarks/hurricane-ridge"))
         let path = try #require(landmark.referenceImages.first?.path)
         let pixels = try ImageDecoder().decode(file: path).pixels
         for transform in [Dihedral.rotate90, .rotate180, .flipX, .flipMinus1] {

@@ -1,4 +1,5 @@
 import Foundation
+import SQLiteStore
 @testable import Search
 
 /// Synthetic fingerprints with controlled similarity, and small catalogs built from the

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import SQLiteStore
 @testable import Search
 
 /// The snapshot beside the catalog: used only when sound and current, rebuilt when stale,
@@ -15,7 +16,7 @@ import Testing
     static func catalog(in folder: URL, landmarks: Int = 200, seed: UInt64 = 5) async throws -> SQLiteEntityStore {
         let store = try SQLiteEntityStore(path: folder.appendingPathComponent("catalog.sqlite").path)
         let content = SyntheticCatalog(landmarks: landmarks, collections: 3, seed: seed).content()
-        _ = try CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
+        _ = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
             .index(precomputed: content, sourceDescription: "test")
         return store
     }
@@ -34,13 +35,13 @@ import Testing
         let folder = try Self.scratch()
         let store = try await Self.catalog(in: folder)
         let path = folder.appendingPathComponent("catalog.sqlite.vindex").path
-        let (built, action) = try VisualIndexSnapshot.refresh(store: store, path: path)
+        let (built, action) = try await VisualIndexSnapshot.refresh(store: store, path: path)
         #expect(action == .written)
         guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: try store.catalogVersion()) else {
             Issue.record("a freshly written snapshot must load")
             return
         }
-        #expect(try VisualIndexSnapshot.refresh(store: store, path: path).action == .upToDate)
+        #expect(try await VisualIndexSnapshot.refresh(store: store, path: path).action == .upToDate)
         // Same bytes apart from the checksum field, which only the file carries.
         #expect(mapped.bytesUsed == built.bytesUsed)
         #expect(memcmp(mapped.storage.base + 32, built.storage.base + 32, built.bytesUsed - 32) == 0)
@@ -72,9 +73,9 @@ import Testing
         let folder = try Self.scratch()
         let store = try await Self.catalog(in: folder)
         let path = folder.appendingPathComponent("catalog.sqlite.vindex").path
-        _ = try VisualIndexSnapshot.refresh(store: store, path: path)
+        _ = try await VisualIndexSnapshot.refresh(store: store, path: path)
         let removed = SyntheticCatalog.landmarkID(3)
-        try store.remove(EntityReference(kind: .landmark, id: removed))
+        try await store.remove(EntityReference(kind: .landmark, id: removed))
         let version = try store.catalogVersion()
         guard case .stale = VisualIndexSnapshot.load(path: path, expecting: version) else {
             Issue.record("a snapshot of an older generation must be stale")
@@ -101,7 +102,7 @@ import Testing
         let folder = try Self.scratch()
         let store = try await Self.catalog(in: folder)
         let path = folder.appendingPathComponent("catalog.sqlite.vindex").path
-        let (built, _) = try VisualIndexSnapshot.refresh(store: store, path: path)
+        let (built, _) = try await VisualIndexSnapshot.refresh(store: store, path: path)
         let version = try store.catalogVersion()
         let good = try Data(contentsOf: URL(fileURLWithPath: path))
         var flipped = good
@@ -148,7 +149,7 @@ import Testing
         let blocker = folder.appendingPathComponent("not-a-folder")
         try Data("x".utf8).write(to: blocker)
         let path = blocker.appendingPathComponent("catalog.sqlite.vindex").path
-        let (index, action) = try VisualIndexSnapshot.refresh(store: store, path: path)
+        let (index, action) = try await VisualIndexSnapshot.refresh(store: store, path: path)
         guard case .notWritten = action else {
             Issue.record("writing under a file must fail, got \(action)")
             return

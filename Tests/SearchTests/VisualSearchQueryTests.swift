@@ -121,8 +121,8 @@ import Testing
             try await other.query.values(for: query, page: PageRequest(size: 1, token: token))
         }
 
-        let generation = try catalog.store.catalogVersion().generation
-        try catalog.store.remove(EntityReference(kind: .landmark, id: "colosseum"))
+        let generation = try await catalog.store.catalogVersion().generation
+        try await catalog.store.remove(EntityReference(kind: .landmark, id: "colosseum"))
         await #expect(throws: VisualSearchError.pageToken(.catalogChanged(tokenGeneration: generation, currentGeneration: generation + 1))) {
             try await catalog.query.values(for: query, page: PageRequest(size: 1, token: token))
         }
@@ -141,9 +141,9 @@ import Testing
     @Test func removedLandmarksDisappearFromResultsAndComeBackOnUndo() async throws {
         let catalog = try await SearchCatalog()
         let query = catalog.fingerprint(of: "eiffel.jpg")
-        try catalog.store.remove(EntityReference(kind: .landmark, id: "eiffel"))
+        try await catalog.store.remove(EntityReference(kind: .landmark, id: "eiffel"))
         #expect(try await catalog.query.values(for: query).items.isEmpty)
-        try catalog.store.undoLastRemoval()
+        try await catalog.store.undoLastRemoval()
         #expect(try await catalog.query.values(for: query).values.first?.reference.id == "eiffel")
     }
 

@@ -79,5 +79,17 @@ import Testing
                               entities: [EntityReference(kind: .landmark, id: "food/apricot")], isUndone: false)
         try Self.check(WireJSON.line(RemovalBody(removal)), golden: "removal.json")
         try Self.check(WireJSON.line(RemovalBody(nil)), golden: "removal-none.json")
+        let undone = Removal(id: 2, reason: .removedByUser, date: Date(timeIntervalSince1970: 1_795_000_000),
+                             entities: [EntityReference(kind: .collection, id: "food"), EntityReference(kind: .landmark, id: "a,b \"c\"")],
+                             isUndone: true)
+        let list = [undone, removal].map { WireJSON.line(RemovalBody.Item($0)) }
+        try Self.check(list.joined(separator: "\n"), golden: "removal-list.jsonl")
+        for line in list { #expect(try WireJSON.line(WireJSON.decode(RemovalBody.Item.self, from: Array(line.utf8))) == line) }
+    }
+
+    @Test func catalogListLines() throws {
+        let lines = [VisualSearchResult.landmark(Self.landmark), .collection(Self.collection)].map { WireJSON.line(EntitySummary($0)) }
+        try Self.check(lines.joined(separator: "\n"), golden: "catalog-list.jsonl")
+        for line in lines { #expect(try WireJSON.line(WireJSON.decode(EntitySummary.self, from: Array(line.utf8))) == line) }
     }
 }

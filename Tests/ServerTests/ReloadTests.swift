@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Search
 import Server
+import SQLiteStore
 import Synchronization
 import Testing
 
@@ -33,7 +34,7 @@ import Testing
             // Another process archives the best match while searches run.
             try await Task.sleep(for: .milliseconds(300))
             let changed = ContinuousClock.now
-            try SQLiteEntityStore(path: catalog).remove(EntityReference(kind: .landmark, id: "landmarks/hurricane-ridge"), reason: .archivedByUser)
+            try await SQLiteEntityStore(path: catalog).remove(EntityReference(kind: .landmark, id: "landmarks/hurricane-ridge"), reason: .archivedByUser)
             var served: Duration?
             while ContinuousClock.now - changed < .seconds(10) {
                 let page = try WireJSON.decode(QueryResultRecord.self, from: try await server.search(file: Harness.screenshot, query: query).body)

@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Search
 import Server
+import SQLiteStore
 import Testing
 
 /// `POST /v1/search`, `GET /v1/search?page_token=…` and `POST /v1/search/fingerprint`
@@ -95,7 +96,7 @@ import Testing
         let token = try #require(page.nextPageToken)
         let before = try #require(server.state.holder.index?.prepared.version.generation)
         // Another process changes the catalog.
-        try SQLiteEntityStore(path: catalog).remove(EntityReference(kind: .landmark, id: "food/apricot"), reason: .archivedByUser)
+        try await SQLiteEntityStore(path: catalog).remove(EntityReference(kind: .landmark, id: "food/apricot"), reason: .archivedByUser)
         let deadline = ContinuousClock.now + .seconds(10)
         while server.state.holder.index?.prepared.version.generation == before && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))

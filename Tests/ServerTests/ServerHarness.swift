@@ -3,8 +3,10 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import CatalogStores
 import Search
 import Server
+import SQLiteStore
 import ServiceLifecycle
 import Testing
 
@@ -44,7 +46,8 @@ enum Harness {
         configure(&configuration)
         var logger = Logger(label: "glimpse.serve.test")
         logger.logLevel = .warning
-        let store = try EntityStoreFactory.open(catalog)
+        // Read-write: the admin tests remove and undo through the server.
+        let store = try await CatalogStores.open(CatalogLocation(catalog), mode: .readWrite)
         let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
         let (application, state) = GlimpseServer.makeApplication(configuration: configuration, store: store, logger: logger) { port in
             portContinuation.yield(port)

@@ -1,3 +1,4 @@
+import Foundation
 import Catalog
 
 /// Every HTTP error body of `glimpse serve`: `{"error": CODE, "message": TEXT}`, where
@@ -30,8 +31,10 @@ public struct EntityList: Sendable, Hashable, Codable {
 }
 
 /// The answer of the admin endpoints (`POST /v1/admin/remove`, `POST /v1/admin/undo`):
-/// `{"removal": {"id", "reason", "entities": [URL]}}`, `removal` `null` when there was
-/// nothing to undo.
+/// `{"removal": {"date", "entities": [URL], "id", "reason", "undone"}}`, `removal` `null`
+/// when there was nothing to undo. Its ``Item`` is also each line of
+/// `glimpse catalog list --removed --json`. Golden files: `testdata/wire/removal.json`,
+/// `removal-none.json`, `removal-list.jsonl`.
 public struct RemovalBody: Sendable, Hashable, Codable {
     /// One removal.
     public struct Item: Sendable, Hashable, Codable {
@@ -39,15 +42,32 @@ public struct RemovalBody: Sendable, Hashable, Codable {
         public var id: Int64
         /// `user` (deleted), `archived`, or `missing` (gone from the source).
         public var reason: String
+        /// When it was made: ISO 8601, UTC, whole seconds (`2026-11-24T07:35:00Z`).
+        public var date: String
+        /// Whether it has been undone (its entities are back).
+        public var undone: Bool
         /// The entity URLs it covers.
         public var entities: [String]
+
+        /// The wire form of `removal`.
+        ///
+        /// - Complexity: O(entities).
+        public init(_ removal: Removal) {
+            id = removal.id
+            reason = removal.reason.rawValue
+            date = removal.date.formatted(.iso8601)
+            undone = removal.isUndone
+            entities = removal.entities.map(\.url)
+        }
     }
     /// The removal made or undone.
     public var removal: Item?
 
-    /// The body of `removal`. O(entities).
+    /// The body of `removal`.
+    ///
+    /// - Complexity: O(entities).
     public init(_ removal: Removal?) {
-        self.removal = removal.map { Item(id: $0.id, reason: $0.reason.rawValue, entities: $0.entities.map(\.url)) }
+        self.removal = removal.map(Item.init)
     }
 
     /// Encodes `removal`, `null` when there was nothing to undo.

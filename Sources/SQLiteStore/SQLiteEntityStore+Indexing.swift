@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import Fingerprints
 import GRDB
@@ -6,22 +7,11 @@ import GRDB
 /// small transactions while fingerprinting, invisible to readers of the catalog) and
 /// the one transaction that replaces the catalog's content.
 extension SQLiteEntityStore {
-    /// What the indexer needs to know before a run, read consistently.
-    struct IndexingState {
-        var fileStates: [String: FileState]
-        /// Image path → content hash currently in the live or removed catalog.
-        var catalogHashes: [String: ContentHash]
-        /// Content hash → layout version of its cached fingerprint (read from the blob's
-        /// header; an unreadable blob counts as version 0, so it is recomputed).
-        var cachedLayoutVersions: [ContentHash: UInt16]
-    }
-
-    func indexingState() throws(CatalogStoreError) -> IndexingState {
+    public func indexingState() throws(CatalogStoreError) -> IndexingState {
         try read("reading index state") { db in
             var states: [String: FileState] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT * FROM file_state") {
-                let state = FileState(path: row["path"], size: row["size"], mtimeNanoseconds: row["mtime_ns"], contentHash: ContentHash(hex: row["content_hash"]))
-                states[state.path] = state
+            for record in try FileStateRecord.fetchAll(db) {
+                states[record.path] = FileState(path: record.path, size: record.size, mtimeNanoseconds: record.mtimeNanoseconds, contentHash: ContentHash(hex: record.contentHash))
             }
             var hashes: [String: ContentHash] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT path, content_hash FROM landmark_image WHERE content_hash IS NOT NULL") {
@@ -36,21 +26,15 @@ extension SQLiteEntityStore {
         }
     }
 
-    /// Records file states and newly computed fingerprints, in one small transaction.
-    /// Catalog reads do not see these until ``commit(_:hashes:report:progress:)`` points
-    /// landmark images at them.
-    func saveFileStates(_ states: [FileState], fingerprints: [ContentHash: Fingerprint]) throws(CatalogStoreError) {
+    public func saveFileStates(_ states: [FileState], fingerprints: [ContentHash: Fingerprint]) throws(CatalogStoreError) {
         do {
             try write("saving fingerprints") { db in
                 for (hash, fingerprint) in fingerprints {
-                    try db.execute(
-                        sql: "INSERT OR REPLACE INTO fingerprint (content_hash, data) VALUES (?, ?)",
-                        arguments: [hash.hex, FingerprintCoding.encode(fingerprint)])
+                    try FingerprintRecord(contentHash: hash.hex, data: FingerprintCoding.encode(fingerprint)).insert(db, onConflict: .replace)
                 }
                 for state in states {
-                    try db.execute(
-                        sql: "INSERT OR REPLACE INTO file_state (path, size, mtime_ns, content_hash) VALUES (?, ?, ?, ?)",
-                        arguments: [state.path, state.size, state.mtimeNanoseconds, state.contentHash.hex])
+                    try FileStateRecord(path: state.path, size: state.size, mtimeNanoseconds: state.mtimeNanoseconds, contentHash: state.contentHash.hex)
+                        .insert(db, onConflict: .replace)
                 }
             }
         } catch let error as CatalogStoreError { throw error } catch {
@@ -58,34 +42,35 @@ extension SQLiteEntityStore {
         }
     }
 
-    /// Replaces the catalog's content with `content` in one transaction: upserts
-    /// landmarks and collections (keeping user removals), soft-deletes those gone from the
-    /// source as one ``Removal`` (reason ``Removal/Reason/missingFromSource``), restores
-    /// ones a previous run removed as missing, drops cache rows nothing refers to, and
-    /// bumps the generation if anything visible changed. `progress` may throw to abort:
-    /// the transaction rolls back and nothing changes.
-    func commit(
+    public func commit(
         _ content: CatalogContent, hashes: [String: ContentHash], sourceDescription: String, report: IndexReport,
         progress: (IndexProgress) throws -> Void
     ) throws -> IndexReport {
-        try write("writing the catalog") { db in
+        try write("write the catalog") { db in
             var report = report
-            let digestBefore = try Self.contentDigest(db)
+            let digestsBefore = try Self.entityDigests(db)
             let total = content.landmarks.count + content.collections.count
             var done = 0
             var restored: [EntityReference] = []
+            // Every existing entity and its removal reason ("" when live), in one query per kind.
+            func existingReasons(_ table: String) throws -> [String: String] {
+                var reasons: [String: String] = [:]
+                let rows = try Row.fetchCursor(db, sql: "SELECT t.id, COALESCE(r.reason, '') AS reason FROM \(table) t LEFT JOIN removal r ON r.id = t.removal_id")
+                while let row = try rows.next() { reasons[row["id"]] = row["reason"] }
+                return reasons
+            }
+            let existingLandmarks = try existingReasons("landmark")
+            let existingCollections = try existingReasons("collection")
             for (position, landmark) in content.landmarks.enumerated() {
-                let existing = try Row.fetchOne(db, sql: """
-                    SELECT l.removal_id, r.reason FROM landmark l LEFT JOIN removal r ON r.id = l.removal_id WHERE l.id = ?
-                    """, arguments: [landmark.id])
+                let existing = existingLandmarks[landmark.id]
                 let keywords = String(decoding: (try? JSONEncoder().encode(landmark.keywords)) ?? Data("[]".utf8), as: UTF8.self)
                 let arguments: StatementArguments = [
                     landmark.name, landmark.continent, landmark.description, keywords,
                     landmark.location?.latitude, landmark.location?.longitude, position, landmark.id,
                 ]
-                if let existing {
+                if existing != nil {
                     var revive = false
-                    if let reason: String = existing["reason"], reason == Removal.Reason.missingFromSource.rawValue {
+                    if existing == Removal.Reason.missingFromSource.rawValue {
                         revive = true
                         restored.append(landmark.reference)
                     }
@@ -109,12 +94,10 @@ extension SQLiteEntityStore {
                 try progress(IndexProgress(phase: .writing, completed: done, total: total))
             }
             for (position, collection) in content.collections.enumerated() {
-                let existing = try Row.fetchOne(db, sql: """
-                    SELECT c.removal_id, r.reason FROM collection c LEFT JOIN removal r ON r.id = c.removal_id WHERE c.id = ?
-                    """, arguments: [collection.id])
-                if let existing {
+                let existing = existingCollections[collection.id]
+                if existing != nil {
                     var revive = false
-                    if let reason: String = existing["reason"], reason == Removal.Reason.missingFromSource.rawValue {
+                    if existing == Removal.Reason.missingFromSource.rawValue {
                         revive = true
                         restored.append(collection.reference)
                     }
@@ -157,10 +140,16 @@ extension SQLiteEntityStore {
                 AND content_hash NOT IN (SELECT content_hash FROM file_state)
                 """)
 
-            // Move the generation only when what readers see changed (content, or fingerprints
-            // recomputed for a newer layout: those are reported as updated).
-            if try Self.contentDigest(db) != digestBefore || !report.updated.isEmpty {
-                try Self.bumpGeneration(db)
+            // Move the generation only when what readers see changed, and log what did.
+            let digestsAfter = try Self.entityDigests(db)
+            let touched = Set(digestsBefore.keys).union(digestsAfter.keys).filter { digestsBefore[$0] != digestsAfter[$0] }
+            // Fingerprints recomputed for a newer layout (same content, reported as updated)
+            // change what readers see too.
+            let updatedPaths = Set(report.updated.map(paths.stored))  // the report names files resolved
+            let refingerprinted = content.landmarks.filter { $0.referenceImages.contains { updatedPaths.contains($0.path) } }.map(\.reference)
+            let changed = touched.union(refingerprinted)
+            if !changed.isEmpty {
+                try Self.bumpGeneration(db, touching: changed.sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) })
             }
             let version = try Self.version(db)
             try db.execute(sql: """
@@ -175,26 +164,29 @@ extension SQLiteEntityStore {
         }
     }
 
-    /// A hash of everything a reader can see (live entities, their fields, images and
-    /// members), to tell whether a commit changed anything.
-    static func contentDigest(_ db: Database) throws -> String {
-        var bytes: [UInt8] = []
-        func add(_ value: DatabaseValueConvertible?) {
-            bytes.append(contentsOf: "\(value?.databaseValue.description ?? "∅")".utf8)
-            bytes.append(0x1F)
+    /// A hash per entity of everything a reader can see of it (its fields, removal,
+    /// images and members), to tell which entities a commit changed. O(catalog).
+    static func entityDigests(_ db: Database) throws -> [EntityReference: String] {
+        var text: [EntityReference: String] = [:]
+        func add(_ reference: EntityReference, _ row: Row, skipping skipped: Set<String>) {
+            var line = ""
+            for (column, value) in row where !skipped.contains(column) {
+                line += column + "=" + value.description + "\u{1F}"
+            }
+            text[reference, default: ""] += line + "\u{1E}"
         }
         for row in try Row.fetchAll(db, sql: "SELECT * FROM landmark ORDER BY id") {
-            for (column, value) in row where column != "position" { add(column); add(value) }
+            add(EntityReference(kind: .landmark, id: row["id"]), row, skipping: ["position"])
         }
         for row in try Row.fetchAll(db, sql: "SELECT * FROM landmark_image ORDER BY landmark_id, ordinal") {
-            for (_, value) in row { add(value) }
+            add(EntityReference(kind: .landmark, id: row["landmark_id"]), row, skipping: [])
         }
         for row in try Row.fetchAll(db, sql: "SELECT * FROM collection ORDER BY id") {
-            for (column, value) in row where column != "position" { add(column); add(value) }
+            add(EntityReference(kind: .collection, id: row["id"]), row, skipping: ["position"])
         }
         for row in try Row.fetchAll(db, sql: "SELECT * FROM collection_member ORDER BY collection_id, ordinal") {
-            for (_, value) in row { add(value) }
+            add(EntityReference(kind: .collection, id: row["collection_id"]), row, skipping: [])
         }
-        return bytes.withUnsafeBytes { ContentHash(of: $0) }.hex
+        return text.mapValues { ContentHash(of: Data($0.utf8)).hex }
     }
 }

@@ -1,3 +1,4 @@
+import Catalog
 import GRDB
 
 /// The SQLite schema of a catalog, under GRDB's `DatabaseMigrator`: each migration is
@@ -7,9 +8,10 @@ import GRDB
 ///   delete), the file-state and fingerprint caches used by incremental indexing, and
 ///   `catalog_meta` (catalog id, generation, token key).
 /// - `v2-index-runs`: a log of indexing runs and their counts.
+/// - `v3-change-log`: which entities each generation touched (``EntityStore/changes(since:)``).
 enum CatalogSchema {
     /// Names of the migrations, in order.
-    static let migrationNames = ["v1-catalog", "v2-index-runs"]
+    static let migrationNames = ["v1-catalog", "v2-index-runs", "v3-change-log"]
 
     /// The migrator for the current schema.
     static var migrator: DatabaseMigrator {
@@ -71,10 +73,11 @@ enum CatalogSchema {
                 );
                 """)
             var random = SystemRandomNumberGenerator()
-            let catalogID = UUIDString.random(using: &random)
+            let identity = CatalogVersion.newIdentity(using: &random)
+            let version = CatalogVersion(catalogID: identity.catalogID, generation: 0, tokenKey: identity.tokenKey)
             try db.execute(
                 sql: "INSERT INTO catalog_meta (key, value) VALUES ('catalog_id', ?), ('generation', '0'), ('token_key', ?)",
-                arguments: [catalogID, "\(random.next() as UInt64):\(random.next() as UInt64)"])
+                arguments: [version.catalogID, version.storedTokenKey])
         }
         migrator.registerMigration("v2-index-runs") { db in
             try db.execute(sql: """
@@ -90,18 +93,19 @@ enum CatalogSchema {
                 );
                 """)
         }
+        migrator.registerMigration("v3-change-log") { db in
+            // The first generation the log covers: changes before it were not recorded.
+            try db.execute(sql: """
+                CREATE TABLE change_log (
+                    generation INTEGER NOT NULL,
+                    kind TEXT NOT NULL,
+                    entity_id TEXT NOT NULL,
+                    PRIMARY KEY (generation, kind, entity_id)
+                );
+                INSERT INTO catalog_meta (key, value)
+                    SELECT 'change_log_from', value FROM catalog_meta WHERE key = 'generation';
+                """)
+        }
         return migrator
-    }
-}
-
-/// A random RFC 4122 version-4 UUID string (no Foundation dependency in the schema).
-enum UUIDString {
-    static func random(using generator: inout some RandomNumberGenerator) -> String {
-        var bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
-        bytes[6] = (bytes[6] & 0x0F) | 0x40
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        let hex = bytes.map { b in String(b >> 4, radix: 16) + String(b & 0x0F, radix: 16) }
-        return hex[0..<4].joined() + "-" + hex[4..<6].joined() + "-" + hex[6..<8].joined() + "-"
-            + hex[8..<10].joined() + "-" + hex[10..<16].joined()
     }
 }

@@ -1,0 +1,244 @@
+import Catalog
+import Foundation
+import Fingerprints
+import Logging
+import NIOCore
+import PostgresNIO
+
+/// The store's side of indexing on PostgreSQL: the caches (small transactions while
+/// fingerprinting) and the ONE transaction that replaces the catalog's content, written
+/// with set-based statements (`unnest` of arrays, `jsonb_to_recordset`): a constant number
+/// of round trips per batch of entities, not one per row.
+extension PostgresEntityStore {
+    /// Entities written per batch of statements inside the commit transaction.
+    static let commitBatch = 2_000
+
+    public func indexingState() async throws(CatalogStoreError) -> IndexingState {
+        let logger = self.logger
+        return try await read("reading index state") { connection in
+            var states: [String: FileState] = [:]
+            let stateRows = try await connection.query("SELECT path, size, mtime_ns, content_hash FROM file_state", logger: logger)
+            for try await (path, size, mtime, hash) in stateRows.decode((String, Int64, Int64, String).self) {
+                states[path] = FileState(path: path, size: size, mtimeNanoseconds: mtime, contentHash: ContentHash(hex: hash))
+            }
+            var hashes: [String: ContentHash] = [:]
+            let imageRows = try await connection.query("SELECT path, content_hash FROM landmark_image WHERE content_hash IS NOT NULL", logger: logger)
+            for try await (path, hash) in imageRows.decode((String, String).self) { hashes[path] = ContentHash(hex: hash) }
+            var cached: [ContentHash: UInt16] = [:]
+            let cachedRows = try await connection.query("SELECT content_hash, substring(data FROM 1 FOR 5) FROM fingerprint", logger: logger)
+            for try await (hash, header) in cachedRows.decode((String, ByteBuffer).self) {
+                cached[ContentHash(hex: hash)] = FingerprintCoding.layoutVersion(Data(buffer: header)) ?? 0
+            }
+            return IndexingState(fileStates: states, catalogHashes: hashes, cachedLayoutVersions: cached)
+        }
+    }
+
+    public func saveFileStates(_ states: [FileState], fingerprints: [ContentHash: Fingerprint]) async throws(CatalogStoreError) {
+        guard !states.isEmpty || !fingerprints.isEmpty else { return }
+        let logger = self.logger
+        let hashes = fingerprints.keys.map(\.hex)
+        let blobs = fingerprints.values.map { ByteBuffer(data: FingerprintCoding.encode($0)) }
+        do {
+            try await write("save fingerprints") { connection in
+                // At most 1,000 fingerprints (about 4 MB) per statement.
+                for start in stride(from: 0, to: hashes.count, by: 1_000) {
+                    let end = min(start + 1_000, hashes.count)
+                    let someHashes = Array(hashes[start..<end]), someBlobs = Array(blobs[start..<end])
+                    try await connection.query("""
+                        INSERT INTO fingerprint (content_hash, data) SELECT * FROM unnest(\(someHashes)::text[], \(someBlobs)::bytea[])
+                        ON CONFLICT (content_hash) DO UPDATE SET data = EXCLUDED.data
+                        """, logger: logger)
+                }
+                if !states.isEmpty {
+                    try await connection.query("""
+                        INSERT INTO file_state (path, size, mtime_ns, content_hash)
+                        SELECT * FROM unnest(\(states.map(\.path))::text[], \(states.map(\.size))::bigint[],
+                                             \(states.map(\.mtimeNanoseconds))::bigint[], \(states.map(\.contentHash.hex))::text[])
+                        ON CONFLICT (path) DO UPDATE SET size = EXCLUDED.size, mtime_ns = EXCLUDED.mtime_ns, content_hash = EXCLUDED.content_hash
+                        """, logger: logger)
+                }
+            }
+        } catch { throw storeError("saving fingerprints", error) }
+    }
+
+    /// A landmark row as JSON, for `jsonb_to_recordset` (nulls included).
+    private struct LandmarkRow: Encodable {
+        var id: String, name: String, continent: String?, description: String, keywords: String
+        var latitude: Double?, longitude: Double?, position: Int
+    }
+
+    public func commit(
+        _ content: CatalogContent, hashes: [String: ContentHash], sourceDescription: String, report: IndexReport,
+        progress: (IndexProgress) throws -> Void
+    ) async throws -> IndexReport {
+        let logger = self.logger
+        return try await write("write the catalog") { connection in
+            var report = report
+            let digestsBefore = try await Self.entityDigests(connection, logger)
+            // Every existing entity and its removal reason ("" when live), one query per kind.
+            func existingReasons(_ table: String) async throws -> [String: String] {
+                var reasons: [String: String] = [:]
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: """
+                    SELECT t.id, COALESCE(r.reason, '') FROM \(table) t LEFT JOIN removal r ON r.id = t.removal_id
+                    """), logger: logger)
+                for try await (id, reason) in rows.decode((String, String).self) { reasons[id] = reason }
+                return reasons
+            }
+            let existingLandmarks = try await existingReasons("landmark")
+            let existingCollections = try await existingReasons("collection")
+            let missing = Removal.Reason.missingFromSource.rawValue
+            let total = content.landmarks.count + content.collections.count
+            var done = 0
+            var restored: [EntityReference] = []
+            let encoder = JSONEncoder()
+
+            let positioned = Array(content.landmarks.enumerated())
+            for start in stride(from: 0, to: positioned.count, by: Self.commitBatch) {
+                let batch = positioned[start..<min(start + Self.commitBatch, positioned.count)]
+                let rows = batch.map { position, landmark in
+                    LandmarkRow(id: landmark.id, name: landmark.name, continent: landmark.continent, description: landmark.description,
+                                keywords: String(decoding: (try? encoder.encode(landmark.keywords)) ?? Data("[]".utf8), as: UTF8.self),
+                                latitude: landmark.location?.latitude, longitude: landmark.location?.longitude, position: position)
+                }
+                let json = String(decoding: try encoder.encode(rows), as: UTF8.self)
+                try await connection.query("""
+                    INSERT INTO landmark (id, name, continent, description, keywords, latitude, longitude, position)
+                    SELECT id, name, continent, description, keywords, latitude, longitude, position FROM jsonb_to_recordset(\(json)::jsonb)
+                      AS t(id text, name text, continent text, description text, keywords text, latitude double precision, longitude double precision, position integer)
+                    ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, continent = EXCLUDED.continent, description = EXCLUDED.description,
+                      keywords = EXCLUDED.keywords, latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude, position = EXCLUDED.position
+                    """, logger: logger)
+                let ids = batch.map(\.element.id)
+                let revived = ids.filter { existingLandmarks[$0] == missing }
+                if !revived.isEmpty {
+                    try await connection.query("UPDATE landmark SET removal_id = NULL WHERE id = ANY(\(revived))", logger: logger)
+                    restored += revived.map { EntityReference(kind: .landmark, id: $0) }
+                }
+                try await connection.query("DELETE FROM landmark_image WHERE landmark_id = ANY(\(ids))", logger: logger)
+                var imageLandmarks: [String] = [], ordinals: [Int32] = [], paths: [String] = [], imageHashes: [String] = []
+                for (_, landmark) in batch {
+                    for (ordinal, image) in landmark.referenceImages.enumerated() {
+                        imageLandmarks.append(landmark.id)
+                        ordinals.append(Int32(ordinal))
+                        paths.append(image.path)
+                        imageHashes.append(hashes[image.path]?.hex ?? "")
+                    }
+                }
+                if !paths.isEmpty {
+                    try await connection.query("""
+                        INSERT INTO landmark_image (landmark_id, ordinal, path, content_hash)
+                        SELECT l, o, p, NULLIF(h, '') FROM unnest(\(imageLandmarks)::text[], \(ordinals)::integer[], \(paths)::text[], \(imageHashes)::text[]) AS t(l, o, p, h)
+                        """, logger: logger)
+                }
+                for _ in batch {
+                    done += 1
+                    try progress(IndexProgress(phase: .writing, completed: done, total: total))
+                }
+            }
+
+            let positionedCollections = Array(content.collections.enumerated())
+            for start in stride(from: 0, to: positionedCollections.count, by: Self.commitBatch) {
+                let batch = positionedCollections[start..<min(start + Self.commitBatch, positionedCollections.count)]
+                let ids = batch.map(\.element.id)
+                try await connection.query("""
+                    INSERT INTO collection (id, name, position)
+                    SELECT * FROM unnest(\(ids)::text[], \(batch.map(\.element.name))::text[], \(batch.map { Int32($0.offset) })::integer[])
+                    ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, position = EXCLUDED.position
+                    """, logger: logger)
+                let revived = ids.filter { existingCollections[$0] == missing }
+                if !revived.isEmpty {
+                    try await connection.query("UPDATE collection SET removal_id = NULL WHERE id = ANY(\(revived))", logger: logger)
+                    restored += revived.map { EntityReference(kind: .collection, id: $0) }
+                }
+                try await connection.query("DELETE FROM collection_member WHERE collection_id = ANY(\(ids))", logger: logger)
+                var memberCollections: [String] = [], ordinals: [Int32] = [], members: [String] = []
+                for (_, collection) in batch {
+                    for (ordinal, member) in collection.landmarkIDs.enumerated() {
+                        memberCollections.append(collection.id)
+                        ordinals.append(Int32(ordinal))
+                        members.append(member)
+                    }
+                }
+                if !members.isEmpty {
+                    try await connection.query("""
+                        INSERT INTO collection_member (collection_id, ordinal, landmark_id)
+                        SELECT * FROM unnest(\(memberCollections)::text[], \(ordinals)::integer[], \(members)::text[])
+                        """, logger: logger)
+                }
+                for _ in batch {
+                    done += 1
+                    try progress(IndexProgress(phase: .writing, completed: done, total: total))
+                }
+            }
+            // Restored entities come back in source order, landmarks first (as the SQLite store).
+            restored = content.landmarks.map(\.reference).filter { restored.contains($0) }
+                + content.collections.map(\.reference).filter { restored.contains($0) }
+
+            // Entities gone from the source: soft-delete them as one undoable removal.
+            let landmarkIDs = Set(content.landmarks.map(\.id))
+            let collectionIDs = Set(content.collections.map(\.id))
+            let goneLandmarks = existingLandmarks.filter { $0.value.isEmpty && !landmarkIDs.contains($0.key) }.map(\.key).sorted()
+            let goneCollections = existingCollections.filter { $0.value.isEmpty && !collectionIDs.contains($0.key) }.map(\.key).sorted()
+            if !goneLandmarks.isEmpty || !goneCollections.isEmpty {
+                let references = goneLandmarks.map { EntityReference(kind: .landmark, id: $0) } + goneCollections.map { EntityReference(kind: .collection, id: $0) }
+                let removalID = try await Self.insertRemoval(connection, reason: .missingFromSource, entities: references, logger)
+                if !goneLandmarks.isEmpty {
+                    try await connection.query("UPDATE landmark SET removal_id = \(removalID) WHERE id = ANY(\(goneLandmarks))", logger: logger)
+                }
+                if !goneCollections.isEmpty {
+                    try await connection.query("UPDATE collection SET removal_id = \(removalID) WHERE id = ANY(\(goneCollections))", logger: logger)
+                }
+            }
+
+            // Cache rows nothing refers to any more.
+            try await connection.query("DELETE FROM file_state f WHERE NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.path = f.path)", logger: logger)
+            try await connection.query("""
+                DELETE FROM fingerprint f WHERE NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.content_hash = f.content_hash)
+                AND NOT EXISTS (SELECT 1 FROM file_state s WHERE s.content_hash = f.content_hash)
+                """, logger: logger)
+
+            // Move the generation only when what readers see changed (including fingerprints
+            // recomputed for a newer layout), log what did, and announce it.
+            let digestsAfter = try await Self.entityDigests(connection, logger)
+            let touched = Set(digestsBefore.keys).union(digestsAfter.keys).filter { digestsBefore[$0] != digestsAfter[$0] }
+            let updatedPaths = Set(report.updated.map(paths.stored))  // the report names files resolved
+            let refingerprinted = content.landmarks.filter { $0.referenceImages.contains { updatedPaths.contains($0.path) } }.map(\.reference)
+            let changed = touched.union(refingerprinted)
+            if !changed.isEmpty {
+                try await Self.bumpGeneration(connection, touching: Array(changed), logger)
+            }
+            let version = try await Self.version(connection, logger)
+            try await connection.query("""
+                INSERT INTO index_run (source, finished_at, added, updated, unchanged, failed, generation)
+                VALUES (\(sourceDescription), \(Date().timeIntervalSince1970), \(report.added.count), \(report.updated.count),
+                        \(report.unchanged.count), \(report.failed.count), \(version.generation))
+                """, logger: logger)
+            report.removedLandmarks = goneLandmarks
+            report.removedCollections = goneCollections
+            report.restored = restored
+            report.version = version
+            return report
+        }
+    }
+
+    /// A hash per entity of everything a reader can see of it (fields, removal, images,
+    /// members), computed by the server (md5 of a canonical text per entity). O(catalog).
+    static func entityDigests(_ connection: PostgresConnection, _ logger: Logger) async throws -> [EntityReference: String] {
+        var digests: [EntityReference: String] = [:]
+        let landmarks = try await connection.query("""
+            SELECT l.id, md5(concat_ws(E'\\x1f', l.name, coalesce(l.continent, E'\\x01'), l.description, l.keywords,
+                coalesce(l.latitude::text, E'\\x01'), coalesce(l.longitude::text, E'\\x01'), coalesce(l.removal_id::text, E'\\x01'),
+                (SELECT string_agg(i.path || E'\\x1e' || coalesce(i.content_hash, E'\\x01'), E'\\x1d' ORDER BY i.ordinal)
+                 FROM landmark_image i WHERE i.landmark_id = l.id)))
+            FROM landmark l
+            """, logger: logger)
+        for try await (id, digest) in landmarks.decode((String, String).self) { digests[EntityReference(kind: .landmark, id: id)] = digest }
+        let collections = try await connection.query("""
+            SELECT c.id, md5(concat_ws(E'\\x1f', c.name, coalesce(c.removal_id::text, E'\\x01'),
+                (SELECT string_agg(m.landmark_id, E'\\x1d' ORDER BY m.ordinal) FROM collection_member m WHERE m.collection_id = c.id)))
+            FROM collection c
+            """, logger: logger)
+        for try await (id, digest) in collections.decode((String, String).self) { digests[EntityReference(kind: .collection, id: id)] = digest }
+        return digests
+    }
+}

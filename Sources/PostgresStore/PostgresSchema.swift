@@ -1,0 +1,119 @@
+import Catalog
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema of a catalog: versioned migrations, each applied once, recorded in
+/// `glimpse_migrations`, all in ONE transaction under a transaction-scoped advisory lock, so
+/// that two processes starting together migrate once (the second waits, then finds nothing
+/// to do) and a failed migration leaves the database as it was.
+///
+/// The tables mirror the SQLite catalog's (same names, same meaning), with `bytea`
+/// fingerprints; `catalog_meta` holds the catalog id, generation and page-token key.
+enum PostgresSchema {
+    /// The advisory lock key of schema migrations ("glimpse" + 1).
+    static let migrationLock: Int64 = 0x676c_696d_7073_6501
+    /// The advisory lock key that serialises writers of the catalog (one writer at a time, as SQLite).
+    static let writerLock: Int64 = 0x676c_696d_7073_6502
+    /// The channel every committed change is announced on; the payload is the new generation.
+    static let channel = "glimpse_catalog"
+
+    /// One migration: a name and its statements.
+    struct Migration: Sendable {
+        var name: String
+        var statements: [String]
+    }
+
+    /// Names of the migrations, in order.
+    static var migrationNames: [String] { migrations.map(\.name) }
+
+    static let migrations: [Migration] = [
+        Migration(name: "v1-catalog", statements: [
+            "CREATE TABLE catalog_meta (key text PRIMARY KEY, value text NOT NULL)",
+            """
+            CREATE TABLE removal (id bigserial PRIMARY KEY, reason text NOT NULL, removed_at double precision NOT NULL,
+              undone_at double precision, entities text NOT NULL DEFAULT '[]')
+            """,
+            """
+            CREATE TABLE landmark (id text PRIMARY KEY, name text NOT NULL, continent text, description text NOT NULL DEFAULT '',
+              keywords text NOT NULL DEFAULT '[]', latitude double precision, longitude double precision, position integer NOT NULL,
+              removal_id bigint REFERENCES removal(id))
+            """,
+            """
+            CREATE TABLE landmark_image (landmark_id text NOT NULL REFERENCES landmark(id) ON DELETE CASCADE, ordinal integer NOT NULL,
+              path text NOT NULL, content_hash text, PRIMARY KEY (landmark_id, ordinal))
+            """,
+            "CREATE INDEX landmark_image_path ON landmark_image(path)",
+            "CREATE INDEX landmark_image_hash ON landmark_image(content_hash)",
+            "CREATE TABLE collection (id text PRIMARY KEY, name text NOT NULL, position integer NOT NULL, removal_id bigint REFERENCES removal(id))",
+            """
+            CREATE TABLE collection_member (collection_id text NOT NULL REFERENCES collection(id) ON DELETE CASCADE,
+              ordinal integer NOT NULL, landmark_id text NOT NULL, PRIMARY KEY (collection_id, ordinal))
+            """,
+            "CREATE INDEX collection_member_landmark ON collection_member(landmark_id)",
+            "CREATE TABLE file_state (path text PRIMARY KEY, size bigint NOT NULL, mtime_ns bigint NOT NULL, content_hash text NOT NULL)",
+            "CREATE INDEX file_state_hash ON file_state(content_hash)",
+            "CREATE TABLE fingerprint (content_hash text PRIMARY KEY, data bytea NOT NULL)",
+            """
+            CREATE TABLE index_run (id bigserial PRIMARY KEY, source text NOT NULL, finished_at double precision NOT NULL,
+              added integer NOT NULL, updated integer NOT NULL, unchanged integer NOT NULL, failed integer NOT NULL, generation bigint NOT NULL)
+            """,
+            """
+            CREATE TABLE change_log (generation bigint NOT NULL, kind text NOT NULL, entity_id text NOT NULL,
+              PRIMARY KEY (generation, kind, entity_id))
+            """,
+        ]),
+    ]
+
+    /// Checks the database is a Glimpse catalog this build knows (read-only opens), or
+    /// creates and migrates it (read-write opens), in one transaction under the lock.
+    static func prepare(_ connection: PostgresConnection, location: String, mode: CatalogAccessMode, logger: Logger) async throws {
+        try await connection.withTransaction(logger: logger) { connection in
+            if mode == .readWrite {
+                try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+            }
+            let tables = try await connection.query(
+                "SELECT table_name::text FROM information_schema.tables WHERE table_schema = current_schema()", logger: logger)
+            var existing: [String] = []
+            for try await name in tables.decode(String.self) { existing.append(name) }
+            var applied: [String] = []
+            if existing.contains("glimpse_migrations") {
+                for try await name in try await connection.query("SELECT name FROM glimpse_migrations", logger: logger).decode(String.self) {
+                    applied.append(name)
+                }
+            } else if !existing.isEmpty {
+                let shown = existing.sorted().prefix(5).joined(separator: ", ")
+                throw CatalogStoreError.notACatalog(location, reason: "a database of another program (tables: \(shown)\(existing.count > 5 ? ", …" : ""))")
+            } else if mode == .readOnly {
+                throw CatalogStoreError.notACatalog(location, reason: "an empty database; build a catalog in it with 'glimpse index SOURCE --db URL'")
+            }
+            if let unknown = applied.first(where: { !migrationNames.contains($0) }) {
+                throw CatalogStoreError.newerSchema(location, migration: unknown)
+            }
+            let pending = migrations.filter { !applied.contains($0.name) }
+            guard mode == .readWrite, !pending.isEmpty else {
+                if mode == .readOnly, !pending.isEmpty {
+                    throw CatalogStoreError.cannotOpen(location, reason: "its schema is older than this glimpse (missing \(pending.map(\.name).joined(separator: ", "))); run 'glimpse index' on it once to migrate it")
+                }
+                return
+            }
+            if !existing.contains("glimpse_migrations") {
+                try await connection.query("CREATE TABLE glimpse_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: logger)
+            }
+            for migration in pending {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                if migration.name == "v1-catalog" {
+                    var random = SystemRandomNumberGenerator()
+                    let identity = CatalogVersion.newIdentity(using: &random)
+                    let key = CatalogVersion(catalogID: identity.catalogID, generation: 0, tokenKey: identity.tokenKey).storedTokenKey
+                    try await connection.query("""
+                        INSERT INTO catalog_meta (key, value) VALUES ('catalog_id', \(identity.catalogID)), ('generation', '0'),
+                        ('token_key', \(key)), ('change_log_from', '0')
+                        """, logger: logger)
+                }
+                try await connection.query("INSERT INTO glimpse_migrations (name) VALUES (\(migration.name))", logger: logger)
+            }
+        }
+    }
+}

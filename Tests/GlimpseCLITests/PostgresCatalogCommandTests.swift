@@ -1,0 +1,260 @@
+import Foundation
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The real `glimpse` against the throwaway PostgreSQL cluster of scripts/pg-test-cluster.sh
+/// (`GLIMPSE_TEST_POSTGRES_URL`): a `kill -9` during an index run leaves the previous
+/// catalog and a re-run finishes; two processes creating one catalog at once migrate it
+/// once. In CI (`CI=true`) a missing cluster fails these tests.
+@Suite("PostgreSQL catalogs", .enabled(if: PostgresCluster.adminURL != nil || ProcessInfo.processInfo.environment["CI"] == "true"))
+struct PostgresCatalogCommandTests {
+    @Test func killingAnIndexRunLeavesThePreviousCatalogAndARerunFinishes() throws {
+        let db = try PostgresCluster.createDatabase()
+        let first = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
+        try #require(first.status == 0, "\(first.stderr)")
+        let before = try Glimpse.run(["catalog", "list", "--json", "--db", db]).stdout
+        let removalsBefore = try Glimpse.run(["catalog", "list", "--removed", "--json", "--db", db]).stdout
+
+        // A different source whose images are all new content: fingerprinting takes a while.
+        let folder = try Glimpse.scratchFolder("pg-kill")
+        var copies = 0
+        for name in try FileManager.default.contentsOfDirectory(atPath: Glimpse.testdata("catalog/food")) where name.hasSuffix(".jpg") {
+            var bytes = try Data(contentsOf: URL(fileURLWithPath: Glimpse.testdata("catalog/food/\(name)")))
+            for variant in 0..<4 {
+                bytes.append(UInt8(variant))  // after the JPEG's end: same picture, new content hash
+                try bytes.write(to: URL(fileURLWithPath: "\(folder)/\(variant)-\(name)"))
+                copies += 1
+            }
+        }
+        try #require(copies >= 16)
+
+        var killed = 0
+        for delay in [0.4, 0.9, 1.6] {
+            let binary = try #require(Glimpse.binary)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["index", folder, "--db", db, "--jobs", "1"]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            Thread.sleep(forTimeInterval: delay)
+            guard process.isRunning else { break }  // finished before the kill: nothing to check
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            #expect(process.terminationReason == .uncaughtSignal)
+            killed += 1
+            #expect(try Glimpse.run(["catalog", "list", "--json", "--db", db]).stdout == before, "after kill -9 at \(delay) s")
+            #expect(try Glimpse.run(["catalog", "list", "--removed", "--json", "--db", db]).stdout == removalsBefore)
+        }
+        #expect(killed > 0, "no run was still going when killed")
+
+        let rerun = try Glimpse.run(["index", folder, "--db", db])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        let after = try Glimpse.run(["catalog", "list", "--db", db])
+        #expect(after.stdout.contains("\(copies) landmarks"), "\(after.stdout.suffix(200))")
+        #expect(try Glimpse.run(["catalog", "undo", "--db", db]).status == 0, "the landmarks gone from the source come back")
+        #expect(try Glimpse.run(["catalog", "list", "--db", db]).stdout.contains("\(copies + 46) landmarks"))
+    }
+
+    @Test func twoProcessesCreatingOneCatalogAtOnceMigrateItOnce() throws {
+        let db = try PostgresCluster.createDatabase()
+        let binary = try #require(Glimpse.binary)
+        let processes = try (0..<2).map { _ in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: binary)
+            process.arguments = ["index", Glimpse.testdata("catalog-fixtures/manifest/catalog.json"), "--db", db]
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            return process
+        }
+        for process in processes {
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+        }
+        #expect(try PostgresCluster.psql(db, "SELECT string_agg(name, ',') FROM glimpse_migrations") == "v1-catalog")
+        #expect(try PostgresCluster.psql(db, "SELECT count(*) FROM catalog_meta WHERE key = 'catalog_id'") == "1")
+        #expect(try PostgresCluster.psql(db, "SELECT count(*) FROM landmark") == "3")
+    }
+
+    @Test func readCommandsRefuseADatabaseThatIsNotACatalogAndWriteNothing() throws {
+        let db = try PostgresCluster.createDatabase()
+        let list = try Glimpse.run(["catalog", "list", "--db", db])
+        #expect(list.status == 1)
+        #expect(list.errorLines.count == 1 && list.errorLines[0].contains("not a Glimpse catalog (an empty database"), "\(list.stderr)")
+        #expect(try PostgresCluster.psql(db, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'") == "0")
+    }
+    /// Read commands (and `glimpse serve` without admin endpoints) open a PostgreSQL catalog
+    /// read-only: they all work for a role that may only SELECT (in read-only transactions,
+    /// without temporary tables), and the catalog's tables are the same afterwards. Commands
+    /// that change the catalog say in one line that they cannot.
+    @Test func readCommandsWorkForARoleThatMayOnlyReadAndChangeNothing() throws {
+        let db = try PostgresCluster.createDatabase()
+        let indexing = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
+        try #require(indexing.status == 0, "\(indexing.stderr)")
+        let reader = try PostgresCluster.createReadOnlyRole(on: db)
+        let before = try PostgresCluster.contentDigest(db)
+
+        let folder = try Glimpse.scratchFolder("pg-readonly")
+        let commands: [[String]] = [
+            ["catalog", "list"],
+            ["catalog", "list", "--removed", "--json"],
+            ["open", "landmark:food/apricot"],
+            ["export", "landmark:food/apricot", "--as", "text"],
+            ["query", Glimpse.testdata("catalog/food/apricot.jpg"), "--json"],
+            ["match", Glimpse.testdata("catalog/food"), "--out", folder + "/matches.jsonl"],
+        ]
+        for command in commands {
+            let run = try Glimpse.run(command + ["--db", reader])
+            #expect(run.status == 0, "\(command): \(run.stderr)")
+        }
+        let query = try Glimpse.run(["query", Glimpse.testdata("catalog/food/apricot.jpg"), "--json", "--db", reader])
+        #expect(query.stdout.contains("\"food/apricot\""), "\(query.stdout.prefix(300))")
+
+        // glimpse serve (no admin token) answers searches for that role too.
+        let served = try ServedCatalog(db: reader)
+        defer { served.stop() }
+        let ready = try served.get("/readyz")
+        #expect(ready.hasPrefix("HTTP/1.1 200"), "\(ready.prefix(300))")
+        let entity = try served.get("/v1/landmarks/food%2Fapricot")
+        #expect(entity.hasPrefix("HTTP/1.1 200") && entity.contains("Apricot"), "\(entity.prefix(300))")
+
+        // Changes are refused in one line, by the database.
+        for command in [["catalog", "remove", "landmark:food/apricot", "--archive"], ["catalog", "undo"],
+                        ["index", Glimpse.testdata("catalog/manifest.json")]] {
+            let run = try Glimpse.run(command + ["--db", reader])
+            // (index prints its progress on stderr too; one error line.)
+            #expect(run.status != 0 && run.errorLines.filter { $0.hasPrefix("glimpse:") }.count == 1, "\(command): \(run.stderr)")
+        }
+        #expect(try PostgresCluster.contentDigest(db) == before)
+    }
+}
+
+/// A `glimpse serve` process on a catalog, on a free loopback port.
+final class ServedCatalog {
+    let process = Process()
+    let port: Int
+
+    init(db: String) throws {
+        process.executableURL = URL(fileURLWithPath: try #require(Glimpse.binary))
+        process.arguments = ["serve", "--db", db, "--port", "0", "--log-level", "notice"]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        var seen = ""
+        var found: Int?
+        let deadline = Date().addingTimeInterval(60)
+        while Date() < deadline, found == nil {
+            let data = errors.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            seen += String(decoding: data, as: UTF8.self)
+            if let range = seen.range(of: #"address=http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
+                found = Int(seen[range].split(separator: ":").last ?? "")
+            }
+        }
+        guard let found else {
+            process.terminate()
+            process.waitUntilExit()
+            throw PostgresCluster.Failure(description: "glimpse serve did not start: \(seen)")
+        }
+        port = found
+        // Until the index is loaded /readyz is 503.
+        for _ in 0..<600 where !((try? get("/readyz"))?.hasPrefix("HTTP/1.1 200") ?? false) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+    }
+
+    /// `GET path` on a new connection: the whole response (status line, headers, body).
+    func get(_ path: String) throws -> String {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw PostgresCluster.Failure(description: "socket") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw PostgresCluster.Failure(description: "connect to \(port)") }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        var timeout = timeval(tv_sec: 30, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            response += buffer[0..<count]
+        }
+        return String(decoding: response, as: UTF8.self)
+    }
+
+    func stop() {
+        process.terminate()
+        process.waitUntilExit()
+    }
+}
+
+/// The test cluster, through `psql` (installed with PostgreSQL).
+enum PostgresCluster {
+    static var adminURL: String? {
+        ProcessInfo.processInfo.environment["GLIMPSE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// A new empty database; its URL.
+    static func createDatabase() throws -> String {
+        guard let admin = adminURL else { throw Failure(description: "no PostgreSQL test cluster (GLIMPSE_TEST_POSTGRES_URL); run scripts/test.sh") }
+        let name = "glimpse_cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        _ = try psql(admin, "CREATE DATABASE \(name)")
+        guard var components = URLComponents(string: admin) else { throw Failure(description: "bad URL \(admin)") }
+        components.path = "/" + name
+        return components.string ?? admin
+    }
+
+    /// A new role that may only read the catalog in `db` (SELECT on its tables, read-only
+    /// transactions, no temporary tables); the URL of `db` as that role.
+    static func createReadOnlyRole(on db: String) throws -> String {
+        guard let admin = adminURL, var components = URLComponents(string: db) else { throw Failure(description: "no cluster") }
+        let role = "glimpse_reader_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
+        let database = String(components.path.dropFirst())
+        _ = try psql(admin, "CREATE ROLE \(role) LOGIN")
+        _ = try psql(admin, "ALTER ROLE \(role) SET default_transaction_read_only = on")
+        _ = try psql(admin, "REVOKE TEMPORARY ON DATABASE \(database) FROM PUBLIC")
+        _ = try psql(db, "GRANT USAGE ON SCHEMA public TO \(role)")
+        _ = try psql(db, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role)")
+        components.user = role
+        return components.string ?? db
+    }
+
+    /// A digest of every table's rows in `db`'s public schema (name and md5 of the sorted rows).
+    static func contentDigest(_ db: String) throws -> String {
+        let tables = try psql(db, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
+            .split(separator: "\n").map(String.init)
+        return try tables.map { table in
+            "\(table)=" + (try psql(db, "SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM \"\(table)\" t"))
+        }.joined(separator: ",")
+    }
+
+    /// Runs one statement and returns its output (tuples only, unaligned).
+    static func psql(_ url: String, _ sql: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
+        process.arguments = [url, "-v", "ON_ERROR_STOP=1", "-tAc", sql]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        let error = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { throw Failure(description: "psql: \(String(decoding: error, as: UTF8.self))") }
+        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

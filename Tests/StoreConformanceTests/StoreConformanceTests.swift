@@ -1,0 +1,249 @@
+import Foundation
+import Testing
+import Catalog
+import CatalogStores
+
+/// The behaviour every ``EntityStore`` must have, run against each store kind (SQLite
+/// always; PostgreSQL on the throwaway cluster of `scripts/pg-test-cluster.sh`).
+@Suite struct StoreConformanceTests {
+    func indexedStore(_ kind: StoreKind, _ source: some CatalogSource) async throws -> (any EntityStore, IndexReport) {
+        let store = try await TestCatalog.make(kind).open()
+        let report = try await CatalogIndexer(store: store, fingerprinter: SyntheticFingerprinter()).index(source)
+        return (store, report)
+    }
+
+    @Test(arguments: StoreKind.available) func indexingAManifestStoresEntitiesAndDerivedValues(_ kind: StoreKind) async throws {
+        let (store, report) = try await indexedStore(kind, ManifestCatalogSource(manifestPath: Fixtures.manifest))
+        #expect(report.added.count == 3 && report.failed.isEmpty && report.fingerprinted == 3)
+        #expect(report.version.generation == 1)
+        let eiffel = try #require(try await store.landmark(id: "eiffel-tower"))
+        #expect(eiffel.keywords == ["tower", "paris", "iron"] && eiffel.location?.latitude == 48.8584)
+        #expect(eiffel.referenceImages.first?.fingerprint?.views.count == 3)
+        #expect(try await store.collections(containing: "eiffel-tower").map(\.id) == ["europe", "towers"])
+        let europe = try #require(try await store.collection(id: "europe"))
+        #expect(europe.landmarkIDs == ["eiffel-tower", "europe/colosseum"] && europe.landmarkCount == 2)
+        #expect(europe.displayRepresentation.thumbnailPath == eiffel.referenceImages[0].path)
+        #expect(try await store.fingerprintSnapshot().entries.map(\.landmarkID) == ["eiffel-tower", "europe/colosseum", "great-wall"])
+    }
+
+    @Test(arguments: StoreKind.available) func entitiesForIdsSkipsUnknownIdsAndKeepsOrder(_ kind: StoreKind) async throws {
+        let (store, _) = try await indexedStore(kind, ManifestCatalogSource(manifestPath: Fixtures.manifest))
+        #expect(try await store.landmarks(ids: ["great-wall", "atlantis", "eiffel-tower", "great-wall"]).map(\.id) == ["great-wall", "eiffel-tower"])
+        #expect(try await store.collections(ids: ["nope", "towers"]).map(\.id) == ["towers"])
+        #expect(try await store.landmark(id: "atlantis") == nil)
+    }
+
+    @Test(arguments: StoreKind.available) func reindexingSkipsUnchangedFilesWithoutDecoding(_ kind: StoreKind) async throws {
+        let folder = try Fixtures.scratchCopy(of: "folder")
+        let store = try await TestCatalog.make(kind).open()
+        let fingerprinter = SyntheticFingerprinter()
+        let indexer = CatalogIndexer(store: store, fingerprinter: fingerprinter)
+        let first = try await indexer.index(FolderCatalogSource(folderPath: folder.path))
+        #expect(first.added.count == 5 && fingerprinter.callCount == 5)
+
+        let second = try await indexer.index(FolderCatalogSource(folderPath: folder.path))
+        #expect(second.unchanged.count == 5 && second.added.isEmpty && second.updated.isEmpty)
+        #expect(fingerprinter.callCount == 5, "unchanged files must not be fingerprinted again")
+        #expect(second.version == first.version, "a run that changes nothing keeps the generation")
+
+        // Touched but identical content: hashed, not fingerprinted, still unchanged.
+        let colosseum = folder.appendingPathComponent("europe/colosseum.png")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: 60)], ofItemAtPath: colosseum.path)
+        // Really changed content.
+        let eiffel = folder.appendingPathComponent("europe/paris/eiffel.jpg")
+        var bytes = try Data(contentsOf: eiffel)
+        bytes.append(contentsOf: [0, 1, 2, 3])
+        try bytes.write(to: eiffel)
+        let third = try await indexer.index(FolderCatalogSource(folderPath: folder.path))
+        #expect(third.updated == [eiffel.path])
+        #expect(third.unchanged.count == 4)
+        #expect(third.fingerprinted == 1 && fingerprinter.callCount == 6)
+        #expect(third.version.generation == first.version.generation + 1)
+    }
+
+    @Test(arguments: StoreKind.available) func fingerprintsOfAnOlderLayoutVersionAreRecomputedAndReportedAsUpdated(_ kind: StoreKind) async throws {
+        let folder = try Fixtures.scratchCopy(of: "folder")
+        let store = try await TestCatalog.make(kind).open()
+        let old = SyntheticFingerprinter(layoutVersion: 1)
+        let first = try await CatalogIndexer(store: store, fingerprinter: old).index(FolderCatalogSource(folderPath: folder.path))
+        #expect(first.added.count == 5 && old.callCount == 5)
+        #expect(try await store.fingerprintSnapshot().entries.allSatisfy { $0.fingerprints.allSatisfy { $0.layoutVersion == 1 } })
+
+        // A newer layout: every file is read again, fingerprinted, and reported as updated.
+        let new = SyntheticFingerprinter(layoutVersion: 2)
+        let second = try await CatalogIndexer(store: store, fingerprinter: new).index(FolderCatalogSource(folderPath: folder.path))
+        #expect(second.updated.count == 5 && second.unchanged.isEmpty && second.added.isEmpty)
+        #expect(second.fingerprinted == 5 && new.callCount == 5)
+        #expect(second.version.generation == first.version.generation + 1, "readers must rebuild their index")
+        let changes = try await store.changes(since: first.version.generation)
+        #expect(changes.isComplete && changes.landmarkIDs.count == 5 && changes.fingerprints.count == 5)
+        #expect(try await store.fingerprintSnapshot().entries.allSatisfy { $0.fingerprints.allSatisfy { $0.layoutVersion == 2 } })
+
+        // Same version again: nothing is fingerprinted.
+        let third = try await CatalogIndexer(store: store, fingerprinter: new).index(FolderCatalogSource(folderPath: folder.path))
+        #expect(third.unchanged.count == 5 && third.updated.isEmpty && new.callCount == 5)
+        #expect(third.version == second.version)
+    }
+
+    @Test(arguments: StoreKind.available) func aFailingFileIsReportedAndTheOthersAreIndexed(_ kind: StoreKind) async throws {
+        let folder = try Fixtures.scratchCopy(of: "folder")
+        let broken = folder.appendingPathComponent("asia/broken.jpg")
+        try Data([0xFF, 0xD8, 0xFF] + Array("CORRUPT".utf8)).write(to: broken)
+        let store = try await TestCatalog.make(kind).open()
+        let report = try await CatalogIndexer(store: store, fingerprinter: SyntheticFingerprinter()).index(FolderCatalogSource(folderPath: folder.path))
+        #expect(report.failed == [IndexReport.Failure(path: broken.path, reason: "corrupt image data")])
+        #expect(report.added.count == 5)
+        #expect(try await store.fingerprintSnapshot().entries.count == 5)
+        // The landmark exists (it is in the source) but has nothing to match with.
+        #expect(try await store.landmark(id: "asia/broken")?.referenceImages.first?.fingerprint == nil)
+    }
+
+    @Test(arguments: StoreKind.available) func removingIsASoftDeleteThatUndoRestores(_ kind: StoreKind) async throws {
+        let (store, _) = try await indexedStore(kind, ManifestCatalogSource(manifestPath: Fixtures.manifest))
+        let before = try await store.catalogVersion()
+        let removal = try await store.remove(EntityReference(kind: .landmark, id: "eiffel-tower"))
+        #expect(removal.entities == [EntityReference(kind: .landmark, id: "eiffel-tower")] && removal.reason == .removedByUser)
+        #expect(try await store.landmark(id: "eiffel-tower") == nil)
+        #expect(try await store.collection(id: "europe")?.landmarkIDs == ["europe/colosseum"])
+        #expect(try await !store.fingerprintSnapshot().entries.map(\.landmarkID).contains("eiffel-tower"))
+        #expect(try await store.catalogVersion().generation == before.generation + 1)
+        try await store.remove(EntityReference(kind: .collection, id: "towers"))
+        #expect(try await store.collection(id: "towers") == nil)
+
+        await #expect(throws: CatalogStoreError.unknownEntity(EntityReference(kind: .landmark, id: "eiffel-tower"))) {
+            try await store.remove(EntityReference(kind: .landmark, id: "eiffel-tower"))
+        }
+
+        #expect(try await store.undoLastRemoval()?.entities == [EntityReference(kind: .collection, id: "towers")])
+        #expect(try await store.collection(id: "towers")?.landmarkIDs == [])
+        #expect(try await store.undoLastRemoval()?.entities == [EntityReference(kind: .landmark, id: "eiffel-tower")])
+        let eiffel = try #require(try await store.landmark(id: "eiffel-tower"))
+        #expect(eiffel.referenceImages.first?.fingerprint != nil)
+        #expect(try await store.collection(id: "towers")?.landmarkIDs == ["eiffel-tower"])
+        #expect(try await store.undoLastRemoval() == nil)
+        #expect(try await store.removals().allSatisfy(\.isUndone))
+    }
+
+    @Test(arguments: StoreKind.available) func userRemovalSurvivesReindexing(_ kind: StoreKind) async throws {
+        let store = try await TestCatalog.make(kind).open()
+        let indexer = CatalogIndexer(store: store, fingerprinter: SyntheticFingerprinter())
+        _ = try await indexer.index(ManifestCatalogSource(manifestPath: Fixtures.manifest))
+        try await store.remove(EntityReference(kind: .landmark, id: "great-wall"))
+        _ = try await indexer.index(ManifestCatalogSource(manifestPath: Fixtures.manifest))
+        #expect(try await store.landmark(id: "great-wall") == nil)
+        try await store.undoLastRemoval()
+        #expect(try await store.landmark(id: "great-wall") != nil)
+    }
+
+    @Test(arguments: StoreKind.available) func filesGoneFromTheSourceAreSoftDeletedAndComeBack(_ kind: StoreKind) async throws {
+        let folder = try Fixtures.scratchCopy(of: "folder")
+        let store = try await TestCatalog.make(kind).open()
+        let indexer = CatalogIndexer(store: store, fingerprinter: SyntheticFingerprinter())
+        _ = try await indexer.index(FolderCatalogSource(folderPath: folder.path))
+        let parked = folder.deletingLastPathComponent().appendingPathComponent("parked")
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("europe/paris"), to: parked)
+        let report = try await indexer.index(FolderCatalogSource(folderPath: folder.path))
+        #expect(report.removedLandmarks == ["europe/paris/eiffel"] && report.removedCollections == ["europe/paris"])
+        #expect(try await store.landmark(id: "europe/paris/eiffel") == nil)
+        #expect(try await store.removals().first?.reason == .missingFromSource)
+
+        try FileManager.default.moveItem(at: parked, to: folder.appendingPathComponent("europe/paris"))
+        let back = try await indexer.index(FolderCatalogSource(folderPath: folder.path))
+        #expect(Set(back.restored) == [EntityReference(kind: .landmark, id: "europe/paris/eiffel"), EntityReference(kind: .collection, id: "europe/paris")])
+        #expect(back.unchanged.count == 5, "the restored image's fingerprint was kept")
+        #expect(try await store.landmark(id: "europe/paris/eiffel") != nil)
+    }
+
+    @Test(arguments: StoreKind.available) func indexingStoppedHalfwayThroughTheWriteLeavesThePreviousCatalogIntact(_ kind: StoreKind) async throws {
+        let folder = try Fixtures.scratchCopy(of: "folder")
+        let catalog = try await TestCatalog.make(kind, folder: folder.deletingLastPathComponent())
+        let store = try await catalog.open()
+        let fingerprinter = SyntheticFingerprinter()
+        let indexer = CatalogIndexer(store: store, fingerprinter: fingerprinter)
+        _ = try await indexer.index(ManifestCatalogSource(manifestPath: Fixtures.manifest))
+        let version = try await store.catalogVersion()
+        let landmarks = try await store.allLandmarks()
+        let collections = try await store.allCollections()
+
+        struct Crash: Error {}
+        do {
+            _ = try await indexer.index(FolderCatalogSource(folderPath: folder.path)) { progress in
+                if progress.phase == .writing && progress.completed == 3 { throw Crash() }
+            }
+            Issue.record("the run should have stopped")
+        } catch .stoppedByCaller {
+        } catch {
+            Issue.record("unexpected error \(error)")
+        }
+        // Reopen from disk, as a new process would after kill -9.
+        let reopened = try await catalog.open()
+        #expect(try await reopened.catalogVersion() == version)
+        #expect(try await reopened.allLandmarks() == landmarks)
+        #expect(try await reopened.allCollections() == collections)
+
+        // Re-running finishes the job, reusing the fingerprints computed before the stop.
+        let calls = fingerprinter.callCount
+        let report = try await CatalogIndexer(store: reopened, fingerprinter: fingerprinter).index(FolderCatalogSource(folderPath: folder.path))
+        #expect(report.fingerprinted == 0 && fingerprinter.callCount == calls)
+        #expect(report.added.count == 5)
+        #expect(try await reopened.allLandmarks().map(\.id) == ["asia/great-wall", "asia/mislabelled", "europe/colosseum", "europe/paris/eiffel", "top-level"])
+        #expect(try await reopened.catalogVersion().generation == version.generation + 1)
+    }
+
+    @Test(arguments: StoreKind.available) func cancellationLeavesThePreviousCatalogIntact(_ kind: StoreKind) async throws {
+        let store = try await TestCatalog.make(kind).open()
+        let indexer = CatalogIndexer(store: store, fingerprinter: SyntheticFingerprinter())
+        let task = Task { () -> Result<IndexReport, CatalogIndexError> in
+            withUnsafeCurrentTask { $0?.cancel() }
+            do throws(CatalogIndexError) { return .success(try await indexer.index(ManifestCatalogSource(manifestPath: Fixtures.manifest))) } catch { return .failure(error) }
+        }
+        let result = await task.value
+        guard case .failure(CatalogIndexError.cancelled) = result else {
+            Issue.record("expected cancellation, got \(result)")
+            return
+        }
+        #expect(try await store.allLandmarks().isEmpty)
+        #expect(try await store.catalogVersion().generation == 0)
+    }
+
+    @Test(arguments: StoreKind.available) func imageStatisticsAreComputedOnDemand(_ kind: StoreKind) async throws {
+        let (store, _) = try await indexedStore(kind, ManifestCatalogSource(manifestPath: Fixtures.manifest))
+        let eiffel = try #require(try await store.landmark(id: "eiffel-tower"))
+        let statistics = await eiffel.imageStatistics
+        #expect(statistics.images.count == 1 && statistics.isSearchable)
+        #expect(statistics.images[0].fileSize == 815 && statistics.images[0].viewCount == 3 && statistics.images[0].meanQuality == 80)
+        #expect(statistics.images[0].dominantColorBins.count == 3)
+    }
+}
+
+/// A reader learns of a change made through another store on the same catalog: pushed on
+/// PostgreSQL (long before its 60 s poll would have found it), polled on SQLite.
+@Suite struct CatalogChangeWatcherTests {
+    @Test(arguments: StoreKind.available) func aRemovalThroughOneStoreReachesAWatcherOfAnotherByPushOrPoll(_ kind: StoreKind) async throws {
+        let catalog = try await TestCatalog.make(kind)
+        let writer = try await catalog.open()
+        _ = try await CatalogIndexer(store: writer, fingerprinter: SyntheticFingerprinter()).index(ManifestCatalogSource(manifestPath: Fixtures.manifest))
+        let reader = try await catalog.open(.readOnly)
+        let poll: Duration = kind == .postgres ? .seconds(60) : .milliseconds(200)
+        let (versions, continuation) = AsyncStream.makeStream(of: CatalogVersion.self)
+        let watching = Task { await CatalogChangeWatcher(store: reader, pollInterval: poll).run { continuation.yield($0) } }
+        defer { watching.cancel() }
+        var iterator = versions.makeAsyncIterator()
+        // A first change, seen without a time limit, proves the watcher is listening (on a
+        // loaded machine setting up LISTEN can take seconds); then the timed one.
+        try await writer.remove(EntityReference(kind: .landmark, id: "eiffel-tower"))
+        _ = await iterator.next()
+        let before = try await reader.catalogVersion()
+        let started = ContinuousClock.now
+        try await writer.remove(EntityReference(kind: .landmark, id: "great-wall"))
+        let seen = await iterator.next()
+        let elapsed = ContinuousClock.now - started
+        #expect(seen?.generation == before.generation + 1)
+        // Pushed on PostgreSQL: long before the 60 s poll could have found it (how fast a
+        // replica answers a change is measured by scripts/cluster-demo.sh, not by a timed test
+        // among hundreds running in parallel). Polled every 0.2 s on SQLite.
+        #expect(elapsed < (kind == .postgres ? poll / 4 : .seconds(5)), "\(elapsed)")
+        let changes = try await reader.changes(since: before.generation)
+        #expect(changes.landmarkIDs == ["great-wall"] && changes.fingerprints.isEmpty)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Fingerprints
+import Synchronization
+import Catalog
+
+/// Paths of the shared test fixtures and scratch folders.
+enum Fixtures {
+    /// `testdata/catalog-fixtures` at the repository root.
+    static let root: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("testdata/catalog-fixtures")
+
+    static var manifest: String { root.appendingPathComponent("manifest/catalog.json").path }
+    static var folder: String { root.appendingPathComponent("folder").path }
+
+    /// A fresh scratch folder holding a copy of `testdata/catalog-fixtures/<name>`.
+    static func scratchCopy(of name: String) throws -> URL {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-catalog-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let copy = scratch.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: root.appendingPathComponent(name), to: copy)
+        return copy
+    }
+}
+
+/// Deterministic stand-in for the real fingerprinter: codes derived from the file's
+/// bytes, so equal content gives equal fingerprints and any change gives new ones.
+/// Files containing the text "CORRUPT" fail. Counts its calls.
+final class SyntheticFingerprinter: ImageFingerprinting {
+    let calls = Mutex(0)
+    /// The layout version stamped on every fingerprint (and declared to the indexer).
+    let layoutVersion: UInt16
+
+    init(layoutVersion: UInt16 = FingerprintViewLayout.unversioned) {
+        self.layoutVersion = layoutVersion
+    }
+
+    struct Corrupt: Error, CustomStringConvertible {
+        var description: String { "corrupt image data" }
+    }
+
+    var callCount: Int { calls.withLock { $0 } }
+
+    func fingerprint(imageData data: Data, path: String) throws -> Fingerprint {
+        calls.withLock { $0 += 1 }
+        if data.range(of: Data("CORRUPT".utf8)) != nil { throw Corrupt() }
+        var fingerprint = Self.fingerprint(seed: data.withUnsafeBytes { SipHash24(key: SIMD2(1, 2)).hash($0) })
+        fingerprint.layoutVersion = layoutVersion
+        return fingerprint
+    }
+
+    static func fingerprint(seed: UInt64) -> Fingerprint {
+        var generator = SplitMix(state: seed)
+        let views = (0..<3).map { index in
+            FingerprintView(
+                region: index == 0 ? .full : ViewRegion(x: 0.1, y: 0.1, width: 0.8, height: 0.8),
+                aHash: generator.next(), dHash: generator.next(), pHash: generator.next(),
+                pdq: PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next())),
+                quality: 80, histogram: ColorHistogram(bins: (0..<64).map { _ in UInt8(truncatingIfNeeded: generator.next() & 7) }))
+        }
+        return Fingerprint(views: views)
+    }
+}
+
+/// SplitMix64, a tiny deterministic generator for synthetic codes.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
