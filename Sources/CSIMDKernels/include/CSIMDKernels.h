@@ -236,6 +236,9 @@ size_t glimpse_pdq_planes_within(int isa, const uint64_t *queries4, size_t query
                                  const uint64_t *planes, size_t plane_stride, size_t count, uint32_t *indices,
                                  uint16_t *query_indices, uint16_t *distances, size_t capacity, size_t *scanned);
 
+/* A hint that the cache line holding p will be read soon (no effect on results). */
+static inline void glimpse_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
+
 /* A 64-bit checksum of n bytes (damage detection, not cryptographic): the same value on
  * every path, any alignment. About one vector multiply per 32 (AVX2) or 64 (AVX-512) bytes. */
 uint64_t glimpse_checksum64(int isa, const void *data, size_t n);
