@@ -57,69 +57,69 @@ static size_t planes_within_portable(const uint64_t *q, size_t nq, const uint64_
 }
 
 #if SCAN_X86
-/* Exact hits of codes i0 .. i0+g-1 for every query whose mask bit is set, code-major order.
- * Only the queries with a set bit are visited per code (usually one or two of many). */
-SCAN_AVX2_FN static inline size_t planes_emit(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride, size_t i0,
-                                              size_t g, const uint32_t *masks, unsigned maxd, uint32_t *indices,
-                                              uint16_t *queries_out, uint16_t *distances, size_t found) {
-    uint16_t hit[GLIMPSE_PLANE_SCAN_MAX_QUERIES];
-    size_t nh = 0;
-    for (size_t j = 0; j < nq; j++)
-        if (masks[j]) hit[nh++] = (uint16_t)j;
-    for (size_t k = 0; k < g; k++) {
-        const size_t i = i0 + k;
-        for (size_t h = 0; h < nh; h++) {
-            const size_t j = hit[h];
-            if (!((masks[j] >> k) & 1u)) continue;
-            const uint64_t *qj = q + 4 * j;
-            const unsigned d = (unsigned)(_mm_popcnt_u64(qj[0] ^ p[i]) + _mm_popcnt_u64(qj[1] ^ p[stride + i]) +
-                                          _mm_popcnt_u64(qj[2] ^ p[2 * stride + i]) +
-                                          _mm_popcnt_u64(qj[3] ^ p[3 * stride + i]));
-            if (d <= maxd) PLANE_PUSH(i, j, d);
-        }
+/* Hits of the codes i0 + k (k a set bit of `any`), code-major then query order, with the
+ * distances the vector loop stored (dist[g·j + k], written only for queries with a hit). */
+static inline size_t planes_emit_stored(size_t nq, size_t i0, uint32_t any, const uint32_t *masks, const uint64_t *dist,
+                                        size_t g, uint32_t *indices, uint16_t *queries_out, uint16_t *distances,
+                                        size_t found) {
+    while (any) {
+        const unsigned k = (unsigned)__builtin_ctz(any);
+        any &= any - 1;
+        for (size_t j = 0; j < nq; j++)
+            if ((masks[j] >> k) & 1u) PLANE_PUSH(i0 + k, j, dist[g * j + k]);
     }
     return found;
 }
 
-/* Byte-wise popcount of a ymm (Mula's nibble lookup). */
-SCAN_AVX2_FN static inline __m256i popcount_bytes_avx2(__m256i v) {
-    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3,
-                                         2, 3, 3, 4);
-    const __m256i low = _mm256_set1_epi8(0x0F);
-    const __m256i lo = _mm256_shuffle_epi8(lut, _mm256_and_si256(v, low));
-    const __m256i hi = _mm256_shuffle_epi8(lut, _mm256_and_si256(_mm256_srli_epi16(v, 4), low));
-    return _mm256_add_epi8(lo, hi);
-}
-
-/* 4 codes per step (one ymm per plane): byte counts of the 4 planes added (≤ 32 per byte),
- * one vpsadbw gives the 4 distances; one compare with the radius per query. */
+/* 4 codes per step (one ymm per plane), popcount by nibble lookup (Mula): the catalog words
+ * are split into low and high nibbles once per step and every query's nibbles once per call,
+ * so per query and word only two xors and two lookups remain; the 8 lookups (≤ 4 each) are
+ * added bytewise (≤ 32), one vpsadbw gives the 4 distances, one compare with the radius. */
 SCAN_AVX2_FN static size_t planes_within_avx2(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride, size_t n,
                                               unsigned maxd, uint32_t *indices, uint16_t *queries_out,
                                               uint16_t *distances, size_t capacity, size_t *scanned) {
     size_t found = 0, i = 0;
     const __m256i vmax = _mm256_set1_epi64x((long long)maxd), zero = _mm256_setzero_si256();
+    const __m256i lut = _mm256_setr_epi8(0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3, 2, 3, 3, 4, 0, 1, 1, 2, 1, 2, 2, 3, 1, 2, 2, 3,
+                                         2, 3, 3, 4);
+    const __m256i low = _mm256_set1_epi8(0x0F);
+    /* Query nibbles, split once: nib[8j + 2w] = low nibbles of word w, nib[8j + 2w + 1] = high. */
+    __m256i nib[8 * GLIMPSE_PLANE_SCAN_MAX_QUERIES];
+    for (size_t j = 0; j < nq; j++)
+        for (int w = 0; w < 4; w++) {
+            const __m256i v = _mm256_set1_epi64x((long long)q[4 * j + w]);
+            nib[8 * j + 2 * w] = _mm256_and_si256(v, low);
+            nib[8 * j + 2 * w + 1] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
+        }
     uint32_t masks[GLIMPSE_PLANE_SCAN_MAX_QUERIES];
+    uint64_t dist[4 * GLIMPSE_PLANE_SCAN_MAX_QUERIES];
     for (; i + 4 <= n; i += 4) {
         if (found + 4 * nq > capacity) { *scanned = i; return found; }
-        const __m256i w0 = _mm256_loadu_si256((const __m256i *)(p + i));
-        const __m256i w1 = _mm256_loadu_si256((const __m256i *)(p + stride + i));
-        const __m256i w2 = _mm256_loadu_si256((const __m256i *)(p + 2 * stride + i));
-        const __m256i w3 = _mm256_loadu_si256((const __m256i *)(p + 3 * stride + i));
+        __m256i c[8];
+        for (int w = 0; w < 4; w++) {
+            const __m256i v = _mm256_loadu_si256((const __m256i *)(p + w * stride + i));
+            c[2 * w] = _mm256_and_si256(v, low);
+            c[2 * w + 1] = _mm256_and_si256(_mm256_srli_epi16(v, 4), low);
+        }
         uint32_t any = 0;
         for (size_t j = 0; j < nq; j++) {
-            const uint64_t *qj = q + 4 * j;
-            __m256i c = popcount_bytes_avx2(_mm256_xor_si256(w0, _mm256_set1_epi64x((long long)qj[0])));
-            c = _mm256_add_epi8(c, popcount_bytes_avx2(_mm256_xor_si256(w1, _mm256_set1_epi64x((long long)qj[1]))));
-            c = _mm256_add_epi8(c, popcount_bytes_avx2(_mm256_xor_si256(w2, _mm256_set1_epi64x((long long)qj[2]))));
-            c = _mm256_add_epi8(c, popcount_bytes_avx2(_mm256_xor_si256(w3, _mm256_set1_epi64x((long long)qj[3]))));
-            const __m256i d = _mm256_sad_epu8(c, zero);
-            /* d <= maxd  ⇔  !(d > maxd) */
+            const __m256i *qn = nib + 8 * j;
+            __m256i s0 = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_xor_si256(c[0], qn[0])),
+                                         _mm256_shuffle_epi8(lut, _mm256_xor_si256(c[1], qn[1])));
+            __m256i s1 = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_xor_si256(c[2], qn[2])),
+                                         _mm256_shuffle_epi8(lut, _mm256_xor_si256(c[3], qn[3])));
+            __m256i s2 = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_xor_si256(c[4], qn[4])),
+                                         _mm256_shuffle_epi8(lut, _mm256_xor_si256(c[5], qn[5])));
+            __m256i s3 = _mm256_add_epi8(_mm256_shuffle_epi8(lut, _mm256_xor_si256(c[6], qn[6])),
+                                         _mm256_shuffle_epi8(lut, _mm256_xor_si256(c[7], qn[7])));
+            const __m256i d = _mm256_sad_epu8(_mm256_add_epi8(_mm256_add_epi8(s0, s1), _mm256_add_epi8(s2, s3)), zero);
             const uint32_t m = (~(uint32_t)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpgt_epi64(d, vmax)))) & 0xFu;
             masks[j] = m;
+            if (__builtin_expect(m != 0, 0)) _mm256_storeu_si256((__m256i *)(dist + 4 * j), d);
             any |= m;
         }
         if (__builtin_expect(any != 0, 0))
-            found = planes_emit(q, nq, p, stride, i, 4, masks, maxd, indices, queries_out, distances, found);
+            found = planes_emit_stored(nq, i, any, masks, dist, 4, indices, queries_out, distances, found);
     }
     for (; i < n; i++) {
         if (found + nq > capacity) break;
@@ -132,14 +132,17 @@ SCAN_AVX2_FN static size_t planes_within_avx2(const uint64_t *q, size_t nq, cons
     return found;
 }
 
+
 /* 8 codes per step (one zmm per plane): VPOPCNTQ of the four planes added, one unsigned
- * compare with the radius per query; only the rare hits leave the vector unit. */
+ * compare with the radius per query; only the rare hits leave the vector unit (their
+ * distances stored as computed, never recomputed). */
 SCAN_AVX512_FN static size_t planes_within_avx512(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride,
                                                   size_t n, unsigned maxd, uint32_t *indices, uint16_t *queries_out,
                                                   uint16_t *distances, size_t capacity, size_t *scanned) {
     size_t found = 0, i = 0;
     const __m512i vmax = _mm512_set1_epi64((long long)maxd);
     uint32_t masks[GLIMPSE_PLANE_SCAN_MAX_QUERIES];
+    uint64_t dist[8 * GLIMPSE_PLANE_SCAN_MAX_QUERIES];
     for (; i + 8 <= n; i += 8) {
         if (found + 8 * nq > capacity) { *scanned = i; return found; }
         const __m512i w0 = _mm512_loadu_si512(p + i);
@@ -153,12 +156,14 @@ SCAN_AVX512_FN static size_t planes_within_avx512(const uint64_t *q, size_t nq, 
                                                _mm512_popcnt_epi64(_mm512_xor_si512(w1, _mm512_set1_epi64((long long)qj[1]))));
             const __m512i b = _mm512_add_epi64(_mm512_popcnt_epi64(_mm512_xor_si512(w2, _mm512_set1_epi64((long long)qj[2]))),
                                                _mm512_popcnt_epi64(_mm512_xor_si512(w3, _mm512_set1_epi64((long long)qj[3]))));
-            const uint32_t m = (uint32_t)_mm512_cmple_epu64_mask(_mm512_add_epi64(a, b), vmax);
+            const __m512i d = _mm512_add_epi64(a, b);
+            const uint32_t m = (uint32_t)_mm512_cmple_epu64_mask(d, vmax);
             masks[j] = m;
+            if (__builtin_expect(m != 0, 0)) _mm512_storeu_si512(dist + 8 * j, d);
             any |= m;
         }
         if (__builtin_expect(any != 0, 0))
-            found = planes_emit(q, nq, p, stride, i, 8, masks, maxd, indices, queries_out, distances, found);
+            found = planes_emit_stored(nq, i, any, masks, dist, 8, indices, queries_out, distances, found);
     }
     for (; i < n; i++) {
         if (found + nq > capacity) break;

@@ -180,17 +180,58 @@ public enum HammingScan {
         of queries: [PDQHash], planes: UnsafeBufferPointer<UInt64>, stride: Int, count: Int, maxDistance: Int,
         using isa: InstructionSet = .best, _ body: (_ index: Int, _ query: Int, _ distance: Int) -> Void
     ) {
+        forEachPlaneMatchBatch(of: queries, planes: planes, stride: stride, count: count, maxDistance: maxDistance, using: isa) { batch in
+            for k in 0..<batch.count {
+                let hit = batch[k]
+                body(hit.index, hit.query, hit.distance)
+            }
+        }
+    }
+
+    /// The hits of one kernel call of ``forEachPlaneMatchBatch(of:planes:stride:count:maxDistance:using:_:)``,
+    /// in order: read them with the subscript while the closure runs (the buffers are reused).
+    public struct PlaneMatchBatch {
+        let indices: UnsafePointer<UInt32>
+        let queries: UnsafePointer<UInt16>
+        let distances: UnsafePointer<UInt16>
+        let indexOffset: Int
+        let queryOffset: Int
+        /// Number of hits.
+        public let count: Int
+
+        /// The same hits with every code index `offset` higher (for a scan of a sub-range). O(1).
+        public func shifted(by offset: Int) -> PlaneMatchBatch {
+            PlaneMatchBatch(indices: indices, queries: queries, distances: distances, indexOffset: indexOffset + offset,
+                            queryOffset: queryOffset, count: count)
+        }
+
+        /// Hit `k` (0 ..< ``count``): code index, query index and distance. O(1).
+        @inline(__always)
+        public subscript(k: Int) -> (index: Int, query: Int, distance: Int) {
+            (indexOffset + Int(indices[k]), queryOffset + Int(queries[k]), Int(distances[k]))
+        }
+    }
+
+    /// ``forEachPlaneMatch(of:planes:stride:count:maxDistance:using:_:)`` handing over the hits
+    /// a batch at a time (up to a few hundred, same order), so a caller can start fetching what
+    /// it needs for all of them (``prefetch(_:)``) before it looks at the first.
+    ///
+    /// - Complexity: as ``forEachPlaneMatch(of:planes:stride:count:maxDistance:using:_:)``.
+    public static func forEachPlaneMatchBatch(
+        of queries: [PDQHash], planes: UnsafeBufferPointer<UInt64>, stride: Int, count: Int, maxDistance: Int,
+        using isa: InstructionSet = .best, _ body: (PlaneMatchBatch) -> Void
+    ) {
         precondition(stride >= count && planes.count >= 3 * stride + count,
                      "four word planes of \(count) codes, stride \(stride), need \(3 * stride + count) words, got \(planes.count)")
         guard count > 0, maxDistance >= 0, !queries.isEmpty, let base = planes.baseAddress else { return }
         let radius = Int32(min(maxDistance, 256))
         var groupStart = 0
         while groupStart < queries.count {
-            let group = Array(queries[groupStart..<min(queries.count, groupStart + maximumQueriesPerPass)])
+            let groupEnd = min(queries.count, groupStart + maximumQueriesPerPass)
             var words: [UInt64] = []
-            words.reserveCapacity(4 * group.count)
-            for query in group { query.appendWords(to: &words) }
-            let capacity = candidateCapacity + 8 * group.count // GLIMPSE_PLANE_SCAN_MIN_CAPACITY
+            words.reserveCapacity(4 * (groupEnd - groupStart))
+            for query in queries[groupStart..<groupEnd] { query.appendWords(to: &words) }
+            let capacity = candidateCapacity + 8 * (groupEnd - groupStart) // GLIMPSE_PLANE_SCAN_MIN_CAPACITY
             withUnsafeTemporaryAllocation(of: UInt32.self, capacity: capacity) { indices in
                 withUnsafeTemporaryAllocation(of: UInt16.self, capacity: capacity) { queryIndices in
                     withUnsafeTemporaryAllocation(of: UInt16.self, capacity: capacity) { distances in
@@ -199,10 +240,12 @@ public enum HammingScan {
                             while start < count {
                                 let n = min(count - start, maximumKernelSpan)
                                 let found = glimpse_pdq_planes_within(
-                                    isa.code, q.baseAddress, group.count, radius, base + start, stride, n,
+                                    isa.code, q.baseAddress, groupEnd - groupStart, radius, base + start, stride, n,
                                     indices.baseAddress, queryIndices.baseAddress, distances.baseAddress, capacity, &scanned)
-                                for k in 0..<found {
-                                    body(start + Int(indices[k]), groupStart + Int(queryIndices[k]), Int(distances[k]))
+                                if found > 0 {
+                                    body(PlaneMatchBatch(indices: UnsafePointer(indices.baseAddress!), queries: UnsafePointer(queryIndices.baseAddress!),
+                                                         distances: UnsafePointer(distances.baseAddress!), indexOffset: start,
+                                                         queryOffset: groupStart, count: found))
                                 }
                                 start += max(scanned, 1)
                             }
@@ -210,9 +253,13 @@ public enum HammingScan {
                     }
                 }
             }
-            groupStart += group.count
+            groupStart = groupEnd
         }
     }
+
+    /// Hints that the cache line at `address` will be read soon; no effect on any result. O(1).
+    @inline(__always)
+    public static func prefetch(_ address: UnsafeRawPointer) { glimpse_prefetch(address) }
 
     // MARK: - shared selection
 

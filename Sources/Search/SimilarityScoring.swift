@@ -45,7 +45,13 @@
 /// threshold is 31–70). This keeps the scan to 32 bytes per view, the memory-bandwidth
 /// bound of the search; it is the one place where the ranking is approximate (a pair
 /// beyond the radius would need its three other distances all well below chance to
-/// reach the threshold). The evaluation measures its effect.
+/// reach the threshold). The evaluation measures its effect. Within the radius, colour only
+/// adds distance, so a pair whose ``structuralDistance(pdq:pHash:dHash:)`` alone already
+/// scores below the minimum is dropped before its histogram is read (exact, no answer
+/// changes). No cheaper first test was found that keeps every answer: on the three
+/// evaluations and the hard negatives, best pairs scoring ≥ 0.40 reach PDQ 104, pHash 28
+/// and 26 of the 64 lowest-frequency PDQ bits, radii that pass a large share of unrelated
+/// views (docs/PERFORMANCE.md, "A cheaper first stage?").
 ///
 /// **Informative views.** Views with PDQ quality below ``minimumViewQuality`` (default
 /// 10) are neither indexed nor used as query views, so blank or uniform pictures never
@@ -106,10 +112,19 @@ public struct SimilarityScoring: Sendable, Hashable, Codable {
     /// The default scoring.
     public static let `default` = SimilarityScoring()
 
+    /// The structural part of the fused distance (PDQ, pHash and dHash terms, no colour): a
+    /// lower bound of ``fusedDistance(pdq:pHash:dHash:histogram:)`` for any histogram distance,
+    /// computed with the same arithmetic, so a pair whose structure alone scores below a
+    /// minimum can be dropped before its histogram is read. O(1).
+    @inlinable
+    public func structuralDistance(pdq: Int, pHash: Int, dHash: Int) -> Double {
+        pdqWeight * Double(pdq) / 256 + pHashWeight * Double(pHash) / 64 + dHashWeight * Double(dHash) / 64
+    }
+
     /// The fused distance D (0…1.5) of four raw distances, colour confirmation included. O(1).
     @inlinable
     public func fusedDistance(pdq: Int, pHash: Int, dHash: Int, histogram: Int) -> Double {
-        let structure = pdqWeight * Double(pdq) / 256 + pHashWeight * Double(pHash) / 64 + dHashWeight * Double(dHash) / 64
+        let structure = structuralDistance(pdq: pdq, pHash: pHash, dHash: dHash)
         var distance = structure + histogramWeight * Double(histogram) / 510
         if histogram > colourAgreement && colourPenaltyWeight > 0 {
             let normalised = structure / max(1 - histogramWeight, .leastNonzeroMagnitude)

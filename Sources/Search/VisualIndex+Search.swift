@@ -28,12 +28,18 @@ extension VisualIndex {
     /// with no informative view matches nothing.
     ///
     /// Stage 1 compares the PDQ distance of every view with the radius inside the SIMD kernel
-    /// of ``HammingScan/forEachPlaneMatch(of:planes:stride:count:maxDistance:using:_:)`` over the
-    /// index's PDQ word planes (32 bytes read per view, all query views of a pass compared in
-    /// the same pass, nothing written per rejected view). Views within
-    /// ``SimilarityScoring/candidatePDQRadius`` then get their pHash, dHash and histogram
-    /// distances and the exact fused score. Cost: O(views + full views × extra query
-    /// views); see the benchmark for figures.
+    /// of ``HammingScan/forEachPlaneMatchBatch(of:planes:stride:count:maxDistance:using:_:)`` over
+    /// the index's PDQ word planes (32 bytes read per view, all query views of a pass compared
+    /// in the same pass, nothing written per rejected view; with the 8 full-frame codes of the
+    /// default query the scan is bound by the popcounts, not by memory). Views within
+    /// ``SimilarityScoring/candidatePDQRadius`` come back a batch at a time: their pHash and
+    /// dHash lines are prefetched for the whole batch, then each pair gets its pHash and dHash
+    /// distances, and only when those and PDQ alone still reach `minimumScore`
+    /// (``SimilarityScoring/structuralDistance(pdq:pHash:dHash:)``, a lower bound of the fused
+    /// distance) its histogram distance and the exact fused score. That bound drops most
+    /// chance hits at the edge of the radius without reading their 64-byte histogram rows,
+    /// and never changes an answer. Cost: O(views + full views × extra query views); see the
+    /// benchmark for figures.
     ///
     /// - Parameters:
     ///   - minimumScore: the least score reported; pass the no-match threshold for
@@ -61,10 +67,23 @@ extension VisualIndex {
         for pass in passes where !pass.queries.isEmpty {
             let codes = pass.queries.map { query.views[$0].pdq }
             let subsetCount = pass.fullOnly ? fullViewCount : viewCount
-            let scanned = scan(codes, in: pass.fullOnly ? .fullFrames : .all, maxDistance: radius, deadline: deadline, using: isa) { q, viewIndex, distance in
-                let queryIndex = pass.queries[q]
-                consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: distance,
-                         scoring: scoring, minimumScore: minimumScore, best: &best)
+            let fullViews = self.fullViews, pHashes = self.pHashes, dHashes = self.dHashes
+            let scanned = scanBatches(codes, in: pass.fullOnly ? .fullFrames : .all, maxDistance: radius, deadline: deadline, using: isa) { batch in
+                // Most hits are chance pairs at the edge of the radius, each needing its own pHash
+                // and dHash lines: ask for all of the batch's lines first, then score in order.
+                for k in 0..<batch.count {
+                    let position = batch[k].index
+                    let viewIndex = pass.fullOnly ? Int(fullViews[position]) : position
+                    HammingScan.prefetch(pHashes.baseAddress! + viewIndex)
+                    HammingScan.prefetch(dHashes.baseAddress! + viewIndex)
+                }
+                for k in 0..<batch.count {
+                    let hit = batch[k]
+                    let viewIndex = pass.fullOnly ? Int(fullViews[hit.index]) : hit.index
+                    let queryIndex = pass.queries[hit.query]
+                    consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: hit.distance,
+                             scoring: scoring, minimumScore: minimumScore, best: &best)
+                }
             }
             compared += scanned * codes.count
             if scanned < subsetCount { partial = true; break }
@@ -98,19 +117,35 @@ extension VisualIndex {
         _ codes: [PDQHash], in subset: ViewSubset, maxDistance: Int, deadline: ContinuousClock.Instant? = nil,
         using isa: InstructionSet = .best, _ body: (_ query: Int, _ view: Int, _ distance: Int) -> Void
     ) -> Int {
+        let fullViews = self.fullViews, fullOnly = subset == .fullFrames
+        return scanBatches(codes, in: subset, maxDistance: maxDistance, deadline: deadline, using: isa) { batch in
+            for k in 0..<batch.count {
+                let hit = batch[k]
+                body(hit.query, fullOnly ? Int(fullViews[hit.index]) : hit.index, hit.distance)
+            }
+        }
+    }
+
+    /// ``scan(_:in:maxDistance:deadline:using:_:)`` handing over the kernel's hits a batch at a
+    /// time (indices are positions in the subset: view numbers for ``ViewSubset/all``, indices
+    /// into ``fullViews`` for ``ViewSubset/fullFrames``). Returns the views scanned.
+    func scanBatches(
+        _ codes: [PDQHash], in subset: ViewSubset, maxDistance: Int, deadline: ContinuousClock.Instant?,
+        using isa: InstructionSet, _ body: (HammingScan.PlaneMatchBatch) -> Void
+    ) -> Int {
         let fullOnly = subset == .fullFrames
         let planes = fullOnly ? fullPDQPlanes : pdqPlanes
         let count = fullOnly ? fullViewCount : viewCount
-        let fullViews = self.fullViews
         let clock = ContinuousClock()
         var start = 0
         while start < count {
             if let deadline, clock.now >= deadline { return start }
             let n = min(Self.chunkSize, count - start)
-            // The chunk's planes are the same four planes offset by `start` (stride `count`).
-            HammingScan.forEachPlaneMatch(of: codes, planes: UnsafeBufferPointer(rebasing: planes[start...]), stride: count, count: n,
-                                          maxDistance: maxDistance, using: isa) { i, q, distance in
-                body(q, fullOnly ? Int(fullViews[start + i]) : start + i, distance)
+            // The chunk's planes are the same four planes offset by `start` (stride `count`);
+            // the batch's indices count from the chunk's start, so they are shifted back.
+            HammingScan.forEachPlaneMatchBatch(of: codes, planes: UnsafeBufferPointer(rebasing: planes[start...]), stride: count, count: n,
+                                               maxDistance: maxDistance, using: isa) { batch in
+                body(batch.shifted(by: start))
             }
             start += n
         }
@@ -133,6 +168,9 @@ extension VisualIndex {
     ) {
         let pHash = (queryView.pHash ^ pHashes[viewIndex]).nonzeroBitCount
         let dHash = (queryView.dHash ^ dHashes[viewIndex]).nonzeroBitCount
+        // Colour only adds distance: a pair whose structure alone scores below the minimum is
+        // dropped before its 64-byte histogram row is read (most chance hits of the PDQ radius).
+        guard scoring.score(fusedDistance: scoring.structuralDistance(pdq: pdq, pHash: pHash, dHash: dHash)) >= minimumScore else { return }
         let rows = histograms
         let histogram = withUnsafeBytes(of: queryView.histogram.packed) { q in
             var sum: Int32 = 0

@@ -159,6 +159,11 @@ void glimpse_decimate_f32(const float *in, size_t in_stride, int rows, int cols,
  * and horizontal neighbours, divided by 90, capped at 100. */
 int glimpse_pdq_quality64(const float *block);
 
+/* 1 when the standard deviation of the n floats (mean and population variance summed in
+ * double, left to right) is below `threshold`, else 0: the exact comparison, computed fast
+ * (interleaved sums) unless the variance is within 1e-6 relative of threshold². */
+int glimpse_below_contrast(int isa, const float *values, int n, double threshold);
+
 /* The k-th smallest (0-based) of n ≤ 256 floats, without NaNs: the value a full sort
  * puts at position k. O(n). Returns 0 for out-of-range arguments. */
 float glimpse_kth_smallest_f32(const float *values, int n, int k);
@@ -230,6 +235,9 @@ void glimpse_bin_counts(const uint8_t *bins, size_t stride, int width, int heigh
 size_t glimpse_pdq_planes_within(int isa, const uint64_t *queries4, size_t query_count, int max_distance,
                                  const uint64_t *planes, size_t plane_stride, size_t count, uint32_t *indices,
                                  uint16_t *query_indices, uint16_t *distances, size_t capacity, size_t *scanned);
+
+/* A hint that the cache line holding p will be read soon (no effect on results). */
+static inline void glimpse_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
 /* A 64-bit checksum of n bytes (damage detection, not cryptographic): the same value on
  * every path, any alignment. About one vector multiply per 32 (AVX2) or 64 (AVX-512) bytes. */
