@@ -9,7 +9,9 @@
 #   --quick          shorter measurements (0.3 s per row and image instead of 1 s)
 #   --json FILE      also write every timing figure as JSON
 #   --skip-accuracy  time only; no recall@1 table
-#   --queries DIR    evaluation queries laid out as DIR/<transformation>/<catalog-id>.<ext>;
+#   --queries DIR    evaluation queries laid out as DIR/<transformation>/<catalog-id>.<ext>
+#                    (every transformation must hold a query for every catalog image: a
+#                    partial export is an error, not a smaller table);
 #                    default: `glimpse eval --export-queries` if this glimpse has it, else
 #                    queries derived by benchmarks/peers/make_queries.py
 #   --catalog DIR    the catalog images, DIR/<catalog-id>.<ext> (default testdata/catalog)
@@ -32,6 +34,9 @@
 # Glimpse is timed on its best instruction set and again with each lower one forced
 # (GLIMPSE_ISA=avx2, portable); the targets table has one block per path.
 set -euo pipefail
+# Fail loudly: any step that fails (or is killed) names itself and its status instead of the
+# script just stopping (a killed query export once ended a run with no message at all).
+trap 'status=$?; echo "compare-peers.sh: FAILED (exit $status) at line $LINENO: $BASH_COMMAND" >&2; exit $status' ERR
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 
@@ -119,7 +124,7 @@ if [ -z "$queries" ]; then
   rm -rf "$queries"
   eval_help="$("$glimpse" eval --help 2>/dev/null || true)"
   if [[ "$eval_help" == *--export-queries* ]]; then
-    echo "compare-peers: exporting Glimpse's evaluation queries into $queries" >&2
+    echo "compare-peers: exporting Glimpse's evaluation queries into $queries (a few minutes: one PNG per image and transformation)" >&2
     "$glimpse" eval --catalog "$catalog" --export-queries "$queries" >&2
   else
     echo "compare-peers: this glimpse has no 'eval --export-queries'; deriving queries with make_queries.py" >&2
@@ -131,8 +136,8 @@ if [ -z "$glimpse_recall" ]; then
   if [[ "$eval_help" == *--json* ]]; then
     echo "compare-peers: running glimpse eval --catalog $catalog --json for Glimpse's recall@1" >&2
     glimpse_recall="$root/benchmarks/.cache-peers/glimpse-eval.json"
-    "$glimpse" eval --catalog "$catalog" --json > "$glimpse_recall" || true
-    [ -s "$glimpse_recall" ] || glimpse_recall=""
+    "$glimpse" eval --catalog "$catalog" --json > "$glimpse_recall"
+    [ -s "$glimpse_recall" ] || { echo "compare-peers.sh: glimpse eval --json wrote nothing to $glimpse_recall" >&2; exit 1; }
   fi
 fi
 recall=()

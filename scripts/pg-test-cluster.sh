@@ -7,6 +7,9 @@
 #                                               (postgres://glimpse@127.0.0.1:PORT/postgres)
 #   scripts/pg-test-cluster.sh stop DIR      -> stops it and removes DIR
 #   scripts/pg-test-cluster.sh url DIR       -> prints the URL of a running cluster
+#   scripts/pg-test-cluster.sh pause DIR     -> stops the server, keeps DIR (the database
+#                                               going away, for the replica tests)
+#   scripts/pg-test-cluster.sh resume DIR    -> starts it again on the same port
 #
 # Installs postgresql-15 with apt when it is missing (scripts/bootstrap.sh). Options for
 # a test cluster: fsync off (a crashed test machine loses nothing of value).
@@ -58,8 +61,17 @@ case "$command" in
   url)
     cat "$dir/url"
     ;;
+  pause)
+    as_owner "$bin/pg_ctl" -D "$dir/data" -m fast -w stop >/dev/null
+    ;;
+  resume)
+    port=$(sed 's#.*:\([0-9]*\)/.*#\1#' "$dir/url")
+    as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+      -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200" start >/dev/null \
+      || { cat "$dir/server.log" >&2; exit 1; }
+    ;;
   *)
-    echo "usage: $0 start [DIR] | stop DIR | url DIR" >&2
+    echo "usage: $0 start [DIR] | stop DIR | url DIR | pause DIR | resume DIR" >&2
     exit 1
     ;;
 esac

@@ -17,6 +17,7 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <math.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #define GLIMPSE_X86 1
@@ -82,6 +83,18 @@ int glimpse_isa_effective(int requested) {
     static ret name##_portable params { name##_body args; }
 #define DISPATCH(name, args) name##_portable args;
 #endif
+
+/* The same for a body that returns a value. */
+#if GLIMPSE_X86
+#define VARIANTS_RETURNING(ret, name, params, args)                                   \
+    static ret name##_portable params { return name##_body args; }                    \
+    AVX2_FN static ret name##_avx2 params { return name##_body args; }                \
+    AVX512_FN static ret name##_avx512 params { return name##_body args; }
+#else
+#define VARIANTS_RETURNING(ret, name, params, args)                                   \
+    static ret name##_portable params { return name##_body args; }
+#endif
+
 
 /* ---- Hamming ------------------------------------------------------------------------ */
 
@@ -809,11 +822,26 @@ void glimpse_weighted_rows_u8(int isa, const uint8_t *src, size_t ss, int len, c
     DISPATCH(weighted_rows_u8, (src, ss, len, ts, tc, to, w, orows, out, os))
 }
 
+/* Outputs in blocks of 64 columns keep their sums in registers across all taps (the same
+ * per-output additions in the same order as the plain loop below, so the same bits); the
+ * last len % 64 columns take the plain loop. */
+#define ROW_BLOCK 64
 BODY void weighted_rows_f32_body(const float *src, size_t ss, int len, const int32_t *ts, const int32_t *tc,
                                  const int32_t *to, const float *w, int orows, float *out, size_t os) {
+    const int blocked = len - len % ROW_BLOCK;
     for (int o = 0; o < orows; o++) {
         float *d = out + (size_t)o * os;
-        for (int x0 = 0; x0 < len; x0 += ROW_CHUNK) {
+        for (int x0 = 0; x0 < blocked; x0 += ROW_BLOCK) {
+            float acc[ROW_BLOCK];
+            for (int x = 0; x < ROW_BLOCK; x++) acc[x] = 0.0f;
+            for (int t = 0; t < tc[o]; t++) {
+                const float wt = w[to[o] + t];
+                const float *s = src + (size_t)(ts[o] + t) * ss + x0;
+                for (int x = 0; x < ROW_BLOCK; x++) acc[x] += wt * s[x];
+            }
+            for (int x = 0; x < ROW_BLOCK; x++) d[x0 + x] = acc[x];
+        }
+        for (int x0 = blocked; x0 < len; x0 += ROW_CHUNK) {
             const int n = len - x0 < ROW_CHUNK ? len - x0 : ROW_CHUNK;
             for (int x = 0; x < n; x++) d[x0 + x] = 0.0f;
             for (int t = 0; t < tc[o]; t++) {
@@ -865,6 +893,36 @@ void glimpse_weighted_rows_f32(int isa, const float *src, size_t ss, int len, co
 
 BODY void weighted_columns_f32_body(const float *src, size_t ss, int rows, int channels, const int32_t *ts,
                                     const int32_t *tc, const int32_t *to, const float *w, int ow, float *out, size_t os) {
+    if (channels == 1 && rows >= 4) {
+        /* One channel: four rows at a time, so that four independent sums (each in the plain
+         * loop's order) hide the latency of one another's additions. */
+        int y = 0;
+        for (; y + 4 <= rows; y += 4) {
+            const float *s0 = src + (size_t)y * ss, *s1 = s0 + ss, *s2 = s1 + ss, *s3 = s2 + ss;
+            float *d0 = out + (size_t)y * os, *d1 = d0 + os, *d2 = d1 + os, *d3 = d2 + os;
+            for (int o = 0; o < ow; o++) {
+                float a0 = 0.0f, a1 = 0.0f, a2 = 0.0f, a3 = 0.0f;
+                const int start = ts[o];
+                const float *wt = w + to[o];
+                for (int t = 0; t < tc[o]; t++) {
+                    const float k = wt[t];
+                    a0 += k * s0[start + t];
+                    a1 += k * s1[start + t];
+                    a2 += k * s2[start + t];
+                    a3 += k * s3[start + t];
+                }
+                d0[o] = a0; d1[o] = a1; d2[o] = a2; d3[o] = a3;
+            }
+        }
+        const int rest = rows - y;
+        if (rest > 0) {
+            src += (size_t)y * ss;
+            out += (size_t)y * os;
+            rows = rest;
+            WEIGHTED_COLUMNS_BODY(float)
+        }
+        return;
+    }
     WEIGHTED_COLUMNS_BODY(float)
 }
 VARIANTS(void, weighted_columns_f32,
@@ -1035,7 +1093,9 @@ void glimpse_pdq_filter_decimate(int isa, const float *in, size_t is, int rows, 
         for (int j = 0; j < 64; j++) out64[i * 64 + j] = filtered[(size_t)ys[i] * 64 + j];
 }
 
-int glimpse_pdq_quality64(const float *b) {
+/* Each neighbour difference is the same float expression, truncated to int, on every path;
+ * only the integer sum is vectorised (exact in any order). */
+BODY int pdq_quality64_body(const float *b) {
     int sum = 0;
     for (int i = 0; i < 63; i++)
         for (int j = 0; j < 64; j++) {
@@ -1047,8 +1107,79 @@ int glimpse_pdq_quality64(const float *b) {
             const int d = (int)(((b[i * 64 + j] - b[i * 64 + j + 1]) * 100.0f) / 255.0f);
             sum += d < 0 ? -d : d;
         }
+    return sum;
+}
+VARIANTS_RETURNING(int, pdq_quality64, (const float *b), (b))
+int glimpse_pdq_quality64(const float *b) {
+    int sum;
+#if GLIMPSE_X86
+    switch (glimpse_isa_effective(GLIMPSE_ISA_AVX512)) {
+    case GLIMPSE_ISA_AVX512: sum = pdq_quality64_avx512(b); break;
+    case GLIMPSE_ISA_AVX2: sum = pdq_quality64_avx2(b); break;
+    default: sum = pdq_quality64_portable(b); break;
+    }
+#else
+    sum = pdq_quality64_portable(b);
+#endif
     const int q = sum / 90;
     return q > 100 ? 100 : q;
+}
+
+/* Mean and population variance of n floats in double, summed strictly left to right (as
+ * the Swift reference `PerceptualHashes.contrast` does): the exact figure, latency-bound. */
+static void moments_sequential(const float *v, int n, double *mean, double *variance) {
+    double s = 0.0;
+    for (int i = 0; i < n; i++) s += (double)v[i];
+    const double m = s / (double)n;
+    double q = 0.0;
+    for (int i = 0; i < n; i++) q += ((double)v[i] - m) * ((double)v[i] - m);
+    *mean = m;
+    *variance = q / (double)n;
+}
+
+/* The same moments with 8 interleaved partial sums (vectorisable, ~8x less latency). They
+ * differ from the sequential sums only by rounding: for n ≤ 4096 values in 0…255 well below
+ * 1e-9 in the variance. */
+BODY double variance_fast_body(const float *v, int n) {
+    double acc[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int j = 0; j < 8; j++) acc[j] += (double)v[i + j];
+    double s = 0.0;
+    for (int j = 0; j < 8; j++) s += acc[j];
+    for (; i < n; i++) s += (double)v[i];
+    const double m = s / (double)n;
+    double q8[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int j = 0; j < 8; j++) q8[j] += ((double)v[i + j] - m) * ((double)v[i + j] - m);
+    double q = 0.0;
+    for (int j = 0; j < 8; j++) q += q8[j];
+    for (; i < n; i++) q += ((double)v[i] - m) * ((double)v[i] - m);
+    return q / (double)n;
+}
+VARIANTS_RETURNING(double, variance_fast, (const float *v, int n), (v, n))
+
+int glimpse_below_contrast(int isa, const float *values, int n, double threshold) {
+    if (n <= 0) return 0.0 < threshold;
+    double variance;
+#if GLIMPSE_X86
+    switch (glimpse_isa_effective(isa)) {
+    case GLIMPSE_ISA_AVX512: variance = variance_fast_avx512(values, n); break;
+    case GLIMPSE_ISA_AVX2: variance = variance_fast_avx2(values, n); break;
+    default: variance = variance_fast_portable(values, n); break;
+    }
+#else
+    variance = variance_fast_portable(values, n);
+#endif
+    /* Far from the threshold the fast figure decides; near it, the exact one. */
+    const double t2 = threshold * threshold;
+    const double margin = 1e-6 * (t2 > 1.0 ? t2 : 1.0);
+    if (n <= 4096 && variance < t2 - margin) return 1;
+    if (n <= 4096 && variance > t2 + margin) return 0;
+    double mean, exact;
+    moments_sequential(values, n, &mean, &exact);
+    return sqrt(exact) < threshold;
 }
 
 /* ---- Working planes: area resample, luma and HSV bins in one pass over the source ------- */
@@ -1063,7 +1194,27 @@ BODY void finish_working_row(const float *vrow, int channels, const int32_t *xts
     const float *h = vrow;
     if (!xidentity) {
         if (channels == 4) {
-            for (int q = 0; q < ow; q++) {
+            /* Four output pixels at a time, so that four independent chains of additions hide
+             * each other's latency. Each keeps its own taps in order; a pixel with fewer taps
+             * than the others of its group adds 0.0f·v (v its own last tap: finite, ≥ 0), which
+             * is +0 and leaves its sum unchanged, so every sum equals the plain loop's. */
+            int q = 0;
+            for (; q + 4 <= ow; q += 4) {
+                int n = xtc[q];
+                for (int i = 1; i < 4; i++) n = xtc[q + i] > n ? xtc[q + i] : n;
+                float a[16];
+                for (int j = 0; j < 16; j++) a[j] = 0.0f;
+                for (int t = 0; t < n; t++) {
+                    for (int i = 0; i < 4; i++) {
+                        const int ni = xtc[q + i];
+                        const float wt = t < ni ? xw[xto[q + i] + t] : 0.0f;
+                        const float *p = vrow + (size_t)(xts[q + i] + (t < ni ? t : ni - 1)) * 4;
+                        for (int c = 0; c < 4; c++) a[4 * i + c] += wt * p[c];
+                    }
+                }
+                for (int j = 0; j < 16; j++) hrow[4 * q + j] = a[j];
+            }
+            for (; q < ow; q++) {
                 float acc0 = 0.0f, acc1 = 0.0f, acc2 = 0.0f, acc3 = 0.0f;
                 const float *p = vrow + (size_t)xts[q] * 4;
                 const float *wt = xw + xto[q];
@@ -1152,6 +1303,18 @@ void glimpse_working_planes_u8(int isa, const uint8_t *src, size_t src_stride, i
 BODY void working_planes_push_body(glimpse_working_planes_stream *st, const uint8_t *row) {
     const int len = st->source_width * st->channels;
     const int y = st->next_source_row++;
+    if (st->x_identity && st->out_height == st->source_height) {
+        /* No resample (a 320×240 decode fits the working size): output row y is source row y
+         * with its single weight exactly 1, and 0.0f + 1.0f·v == v, so the float conversion
+         * alone gives the sums the general loop below would. */
+        float *acc = st->accumulators;
+        for (int x = 0; x < len; x++) acc[x] = (float)row[x];
+        finish_working_row(acc, st->channels, st->x_tap_start, st->x_tap_count, st->x_tap_offset, st->x_weights,
+                           st->out_width, 1, st->row_scratch, st->luma + (size_t)y * st->out_width,
+                           st->bins + (size_t)y * st->out_width);
+        st->first_open_row = y + 1;
+        return;
+    }
     for (int o = st->first_open_row; o < st->out_height && st->y_tap_start[o] <= y; o++) {
         const int t = y - st->y_tap_start[o];
         if (t >= st->y_tap_count[o]) continue;

@@ -20,12 +20,17 @@ public struct CatalogChangeWatcher: Sendable {
     }
 
     /// Calls `changed` with the new version each time the catalog's version differs from
-    /// the last one seen (starting from the version when called), until the task is
-    /// cancelled. Calls never overlap.
+    /// the last one seen, until the task is cancelled. Calls never overlap.
     ///
+    /// - Parameters:
+    ///   - initial: the version the caller already knows (a change after it is reported
+    ///     even if it landed before this watcher started listening); `nil` starts from the
+    ///     version when called.
     /// - Complexity: one small read per poll and per notification.
-    public func run(changed: @escaping @Sendable (CatalogVersion) async -> Void) async {
-        let tracker = VersionTracker(last: try? await store.catalogVersion(), changed: changed)
+    public func run(startingFrom initial: CatalogVersion? = nil, changed: @escaping @Sendable (CatalogVersion) async -> Void) async {
+        var last = initial
+        if last == nil { last = try? await store.catalogVersion() }
+        let tracker = VersionTracker(last: last, changed: changed)
         let store = self.store, pollInterval = self.pollInterval, reconnectDelay = self.reconnectDelay
         await withTaskGroup(of: Void.self) { group in
             group.addTask {

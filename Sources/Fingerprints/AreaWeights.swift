@@ -16,20 +16,33 @@ public struct AreaWeights: Sendable, Hashable {
     /// All weights, output by output.
     public let weights: [Float]
 
-    /// Builds the taps; `source` and `target` must be positive.
+    /// Builds the taps; `source` and `target` must be positive. O(source + target), four
+    /// allocations (this runs several times per view).
     public init(source: Int, target: Int) {
         precondition(source > 0 && target > 0, "area weights need positive sizes, got \(source)→\(target)")
-        var start = [Int32](), count = [Int32](), offset = [Int32](), weights = [Float]()
-        start.reserveCapacity(target); count.reserveCapacity(target); offset.reserveCapacity(target)
-        for o in 0..<target {
-            let lo = o * source, hi = (o + 1) * source
-            let first = lo / target, last = (hi - 1) / target
-            start.append(Int32(first))
-            count.append(Int32(last - first + 1))
-            offset.append(Int32(weights.count))
-            for p in first...last {
-                let overlap = min((p + 1) * target, hi) - max(p * target, lo)
-                weights.append(Float(Double(overlap) / Double(source)))
+        var start = [Int32](unsafeUninitializedCapacity: target) { _, n in n = target }
+        var count = [Int32](unsafeUninitializedCapacity: target) { _, n in n = target }
+        var offset = [Int32](unsafeUninitializedCapacity: target) { _, n in n = target }
+        // All outputs together have at most source + target taps.
+        let weights = [Float](unsafeUninitializedCapacity: source + target) { w, weightCount in
+            weightCount = 0
+            start.withUnsafeMutableBufferPointer { start in
+                count.withUnsafeMutableBufferPointer { count in
+                    offset.withUnsafeMutableBufferPointer { offset in
+                        for o in 0..<target {
+                            let lo = o * source, hi = (o + 1) * source
+                            let first = lo / target, last = (hi - 1) / target
+                            start[o] = Int32(first)
+                            count[o] = Int32(last - first + 1)
+                            offset[o] = Int32(weightCount)
+                            for p in first...last {
+                                let overlap = min((p + 1) * target, hi) - max(p * target, lo)
+                                w[weightCount] = Float(Double(overlap) / Double(source))
+                                weightCount += 1
+                            }
+                        }
+                    }
+                }
             }
         }
         self.tapStart = start

@@ -33,8 +33,13 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     public static let unversioned: UInt16 = 0
     /// Version of the default layouts (``catalog``, ``query``) of this build. History:
     /// 1 = 31 catalog views (full, centre 75 % and 50 %, four 60 % corners, 5×5 grid of
-    /// 75 % windows), the format that carried no version (read back as 1).
-    public static let catalogVersion: UInt16 = 1
+    /// 75 % windows), the format that carried no version (read back as 1);
+    /// 2 = the same views, but JPEGs (and WebPs) are decoded at the smallest DCT scale whose
+    /// short side is at least ``ImageFingerprinter/decodeShortSide`` (192) and long side at
+    /// least ``ImageFingerprinter/decodeLongSide`` (320) pixels, instead of a short side of
+    /// the working size (512): a 640×480 JPEG is decoded at 1/2, a 1080p one at 1/4, a
+    /// 12 MP one at 1/8 (issue 15: small images as cheap as the peers).
+    public static let catalogVersion: UInt16 = 2
 
     /// Creates a layout; `regions` must start with the full frame, every region must be
     /// valid, `orientations` must not hold ``Dihedral/original`` nor repeat, there are at

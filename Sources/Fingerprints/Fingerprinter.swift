@@ -101,17 +101,18 @@ public struct Fingerprinter: Sendable {
         }
         let histograms = planes.histograms(of: (layout.regions + layout.coarseRegions).map { rect($0, luma) })
         var workspace = PDQHasher.Workspace()
+        var weights: [PerceptualHashes.CodeWeights] = []   // per region size, built once
         var views: [FingerprintView] = []
         views.reserveCapacity(layout.viewCount)
         for (i, region) in layout.regions.enumerated() {
-            views += self.views(luma, region, rect(region, luma), histograms[i], &workspace, orientations: layout.orientations)
+            views += self.views(luma, region, rect(region, luma), histograms[i], &workspace, &weights, orientations: layout.orientations)
         }
         if !layout.coarseRegions.isEmpty {
             let coarse = ImageKernels.areaResample(luma, width: min(luma.width, layout.coarseSize),
                                                    height: min(luma.height, layout.coarseSize), using: instructionSet)
             for (k, region) in layout.coarseRegions.enumerated() {
                 views += self.views(coarse, region, rect(region, coarse), histograms[layout.regions.count + k], &workspace,
-                                    orientations: [])
+                                    &weights, orientations: [])
             }
         }
         return Fingerprint(views: views, layoutVersion: layout.version)
@@ -129,21 +130,32 @@ public struct Fingerprinter: Sendable {
     /// One view of a luma plane (the working one or the coarse one), followed by the same
     /// view in each of `orientations`, derived from the same transforms.
     private func views(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ histogram: ColorHistogram,
-                       _ workspace: inout PDQHasher.Workspace, orientations: [Dihedral]) -> [FingerprintView] {
+                       _ workspace: inout PDQHasher.Workspace, _ weights: inout [PerceptualHashes.CodeWeights],
+                       orientations: [Dihedral]) -> [FingerprintView] {
         let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, workspace: &workspace)
-        let codes = PerceptualHashes.codes(luma: luma, region: rect, using: instructionSet)
+        let k: PerceptualHashes.CodeWeights
+        if let known = weights.first(where: { $0.width == rect.width && $0.height == rect.height }) {
+            k = known
+        } else {
+            k = PerceptualHashes.CodeWeights(width: rect.width, height: rect.height)
+            weights.append(k)
+        }
+        let codes = PerceptualHashes.codes(luma: luma, region: rect, weights: k, using: instructionSet)
         let dct = PerceptualHashes.dctCoefficients(block32x32: codes.block, using: instructionSet)
-        let flat = PerceptualHashes.contrast(codes.block) < Self.flatContrast
+        let flat = PerceptualHashes.contrast(codes.block, isBelow: Self.flatContrast, using: instructionSet)
+        let pHash = PerceptualHashes.dctHash(coefficients: dct)
         let view = FingerprintView(
             region: region,
             aHash: codes.aHash,
             dHash: codes.dHash,
-            pHash: PerceptualHashes.dctHash(coefficients: dct),
+            pHash: pHash,
             pdq: pdq.hash, quality: flat ? 0 : pdq.quality,
             histogram: histogram)
+        guard !orientations.isEmpty else { return [view] }
+        // Equal to pdq.hash(for:) and dctHash(coefficients: transform.transformDCT(dct, side: 8)), with 4 medians instead of 8.
+        var oriented = OrientedDCTHashes(pdq: pdq.coefficients, pdqHash: pdq.hash, pHash: dct, pHashValue: pHash)
         return [view] + orientations.map { transform in
-            view.transformed(by: transform, pdq: pdq.hash(for: transform),
-                             pHash: PerceptualHashes.dctHash(coefficients: transform.transformDCT(dct, side: 8)))
+            view.transformed(by: transform, pdq: oriented.pdq(for: transform), pHash: oriented.pHash(for: transform))
         }
     }
 }

@@ -13,8 +13,8 @@ import PixelBuffers
 /// Decoding: ``ImageDecoder/decodeRows(_:source:options:into:)`` hands the decoded rows
 /// straight to the fingerprinter's working planes (a whole non-interlaced PNG is never
 /// stored at full size), upright per EXIF, JPEGs at the smallest DCT scale that keeps
-/// ``minimumShortSide`` pixels on the short side (the working size: decoding more pixels
-/// changes nothing but the time), optionally only a region. Pixels already decoded go
+/// ``minimumShortSide`` pixels on the short side (default ``decodeShortSide``), optionally
+/// only a region. Pixels already decoded go
 /// through ``fingerprint(of:)``, which gives the same fingerprint as decoding them.
 ///
 /// Thread-safe (a value with no shared state). Cost per image: one (scaled) decode plus
@@ -28,21 +28,38 @@ public struct ImageFingerprinter: Sendable {
     public var decoder: ImageDecoder
     /// Smallest short side, in pixels, a JPEG is decoded at (DCT scaling stops above it).
     public var minimumShortSide: Int
+    /// Smallest long side, in pixels, a JPEG is decoded at.
+    public var minimumLongSide: Int
+
+    /// Glimpse's decode size (layout version 2): JPEGs and WebPs are decoded at the smallest
+    /// DCT scale whose short side is at least 192 pixels (3 × PDQ's 64-sample grid, so the
+    /// smallest catalog view, the centre crop keeping half of each side, still covers at
+    /// least 96 decoded pixels per side) and whose long side is at least
+    /// ``decodeLongSide``. A 640×480 JPEG decodes at 1/2 (320×240, a quarter of the pixels),
+    /// a 1080p one at 1/4, a 12 MP one at 1/8; a 512×512 one stays at 1/1.
+    public static let decodeShortSide = 192
+    /// The long-side condition of the decode size: 320 pixels. Measured with `glimpse eval`
+    /// (docs/PERFORMANCE.md, "Small images"): catalog images decoded to a 256-pixel long side
+    /// lost half-area and rotated crops on the swapped held-out split; at 320 nothing is lost.
+    public static let decodeLongSide = 320
     /// Largest image accepted, in pixels (checked from the header before decoding).
     public var maxPixels: Int
 
     /// Creates an image fingerprinter computing `layout`.
     ///
     /// - Parameters:
-    ///   - minimumShortSide: default the fingerprinter's working size.
+    ///   - minimumShortSide: default ``decodeShortSide`` (capped at the working size).
+    ///   - minimumLongSide: default ``decodeLongSide`` (capped at the working size) when
+    ///     `minimumShortSide` is default too, else no condition.
     ///   - maxPixels: default ``DecodeOptions``'s pixel cap.
     public init(layout: FingerprintViewLayout, fingerprinter: Fingerprinter = Fingerprinter(),
-                decoder: ImageDecoder = ImageDecoder(), minimumShortSide: Int? = nil,
+                decoder: ImageDecoder = ImageDecoder(), minimumShortSide: Int? = nil, minimumLongSide: Int? = nil,
                 maxPixels: Int = DecodeOptions().maxPixels) {
         self.layout = layout
         self.fingerprinter = fingerprinter
         self.decoder = decoder
-        self.minimumShortSide = max(1, minimumShortSide ?? fingerprinter.workingSize)
+        self.minimumShortSide = max(1, minimumShortSide ?? min(Self.decodeShortSide, fingerprinter.workingSize))
+        self.minimumLongSide = max(1, minimumLongSide ?? (minimumShortSide == nil ? min(Self.decodeLongSide, fingerprinter.workingSize) : 1))
         self.maxPixels = maxPixels
     }
 
@@ -64,7 +81,7 @@ public struct ImageFingerprinter: Sendable {
     /// The decode options used for files and bytes: DCT scaling to ``minimumShortSide``,
     /// EXIF orientation applied, the pixel cap, optionally only `region`.
     public func decodeOptions(region: DecodeOptions.Region? = nil) -> DecodeOptions {
-        DecodeOptions(region: region, minimumShortSide: minimumShortSide, maxPixels: maxPixels)
+        DecodeOptions(region: region, minimumShortSide: minimumShortSide, minimumLongSide: minimumLongSide, maxPixels: maxPixels)
     }
 
     /// Fingerprints pixels already decoded. O(pixels + views × workingSize²).

@@ -81,9 +81,15 @@ public enum ImageKernels {
     /// averaged down to `height` rows of `region.width × channels` samples. Shared by resamples
     /// to the same height (aHash and the horizontal dHash grid).
     static func verticalPass(_ image: FloatImage, region r: PixelRect, height: Int, using isa: InstructionSet) -> [Float] {
+        verticalPass(image, region: r, weights: AreaWeights(source: r.height, target: height), using: isa)
+    }
+
+    /// ``verticalPass(_:region:height:using:)`` with the weights already built
+    /// (`AreaWeights(source: region.height, target: height)`).
+    static func verticalPass(_ image: FloatImage, region r: PixelRect, weights ys: AreaWeights, using isa: InstructionSet) -> [Float] {
         precondition(!r.isEmpty && r.fits(width: image.width, height: image.height), "region \(r) outside \(image.width)x\(image.height)")
         let rowLength = r.width * image.channels
-        let ys = AreaWeights(source: r.height, target: height)
+        let height = ys.tapCount.count
         return [Float](unsafeUninitializedCapacity: height * rowLength) { out, n in
             image.samples.withUnsafeBufferPointer { src in
                 ys.withPointers { ts, tc, to, w in
@@ -98,7 +104,15 @@ public enum ImageKernels {
     /// Second (horizontal) pass of the area resample: weighted sums of pixels along each row.
     static func resampleColumns(_ vertical: [Float], rows: Int, columns: Int, channels: Int, width: Int,
                                         using isa: InstructionSet) -> FloatImage {
-        let xs = AreaWeights(source: columns, target: width)
+        resampleColumns(vertical, rows: rows, columns: columns, channels: channels,
+                        weights: AreaWeights(source: columns, target: width), using: isa)
+    }
+
+    /// ``resampleColumns(_:rows:columns:channels:width:using:)`` with the weights already
+    /// built (`AreaWeights(source: columns, target: width)`).
+    static func resampleColumns(_ vertical: [Float], rows: Int, columns: Int, channels: Int, weights xs: AreaWeights,
+                                using isa: InstructionSet) -> FloatImage {
+        let width = xs.tapCount.count
         let rowLength = width * channels
         let samples = [Float](unsafeUninitializedCapacity: rows * rowLength) { out, n in
             vertical.withUnsafeBufferPointer { src in

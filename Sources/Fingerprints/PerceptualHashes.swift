@@ -57,11 +57,42 @@ public enum PerceptualHashes {
     /// aHash, dHash and the 32×32 pHash block of one region, as the public functions compute
     /// them, with the 8-row vertical pass shared by the aHash grid and the horizontal dHash grid.
     static func codes(luma: FloatImage, region r: PixelRect, using isa: InstructionSet) -> (aHash: UInt64, dHash: UInt64, block: [Float]) {
-        let rows8 = ImageKernels.verticalPass(luma, region: r, height: 8, using: isa)
-        let a = ImageKernels.resampleColumns(rows8, rows: 8, columns: r.width, channels: 1, width: 8, using: isa).samples
-        let h = ImageKernels.resampleColumns(rows8, rows: 8, columns: r.width, channels: 1, width: 5, using: isa).samples
-        let v = ImageKernels.areaResample(luma, region: r, width: 8, height: 5, using: isa).samples
-        return (averageHash(grid8x8: a), differenceHash(h: h, v: v), dctHashBlock(luma: luma, region: r, using: isa))
+        codes(luma: luma, region: r, weights: CodeWeights(width: r.width, height: r.height), using: isa)
+    }
+
+    /// The area weights ``codes(luma:region:weights:using:)`` resamples a `width`×`height`
+    /// region with (8, 5 and 32 outputs per axis), built once per region size: a
+    /// fingerprint's 24 coarse views all have one size.
+    struct CodeWeights {
+        let width: Int, height: Int
+        let x8: AreaWeights, x5: AreaWeights, x32: AreaWeights
+        let y8: AreaWeights, y5: AreaWeights, y32: AreaWeights
+
+        init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+            x8 = AreaWeights(source: width, target: 8)
+            x5 = AreaWeights(source: width, target: 5)
+            x32 = AreaWeights(source: width, target: 32)
+            y8 = AreaWeights(source: height, target: 8)
+            y5 = AreaWeights(source: height, target: 5)
+            y32 = AreaWeights(source: height, target: 32)
+        }
+    }
+
+    /// ``codes(luma:region:using:)`` with the weights of the region's size built once; the
+    /// same operations, so the same bits.
+    static func codes(luma: FloatImage, region r: PixelRect, weights k: CodeWeights,
+                      using isa: InstructionSet) -> (aHash: UInt64, dHash: UInt64, block: [Float]) {
+        precondition(k.width == r.width && k.height == r.height, "weights for \(k.width)x\(k.height), region \(r)")
+        let rows8 = ImageKernels.verticalPass(luma, region: r, weights: k.y8, using: isa)
+        let a = ImageKernels.resampleColumns(rows8, rows: 8, columns: r.width, channels: 1, weights: k.x8, using: isa).samples
+        let h = ImageKernels.resampleColumns(rows8, rows: 8, columns: r.width, channels: 1, weights: k.x5, using: isa).samples
+        let rows5 = ImageKernels.verticalPass(luma, region: r, weights: k.y5, using: isa)
+        let v = ImageKernels.resampleColumns(rows5, rows: 5, columns: r.width, channels: 1, weights: k.x8, using: isa).samples
+        let rows32 = ImageKernels.verticalPass(luma, region: r, weights: k.y32, using: isa)
+        let block = ImageKernels.resampleColumns(rows32, rows: 32, columns: r.width, channels: 1, weights: k.x32, using: isa).samples
+        return (averageHash(grid8x8: a), differenceHash(h: h, v: v), block)
     }
 
     /// The 32×32 area-averaged luma block pHash transforms.
@@ -88,6 +119,13 @@ public enum PerceptualHashes {
         var hash: UInt64 = 0
         for k in 0..<64 where coefficients[k] > median { hash |= 1 << UInt64(k) }
         return hash
+    }
+
+    /// `contrast(samples) < threshold`, decided without the latency of the exact left-to-right
+    /// sums unless the figure is within rounding of the threshold (same answer, bit for bit).
+    /// O(n).
+    static func contrast(_ samples: [Float], isBelow threshold: Double, using isa: InstructionSet) -> Bool {
+        samples.withUnsafeBufferPointer { glimpse_below_contrast(isa.code, $0.baseAddress, Int32($0.count), threshold) != 0 }
     }
 
     /// Standard deviation of the samples (luma levels, 0…255): the contrast measure that

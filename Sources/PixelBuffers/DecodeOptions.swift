@@ -28,6 +28,9 @@ public struct DecodeOptions: Sendable, Hashable {
     /// pixels on the region's short side. `nil` decodes at full size. PNG, HEIF and AVIF
     /// always decode at full size.
     public var minimumShortSide: Int?
+    /// When set together with ``minimumShortSide``, the chosen scale must also keep at least
+    /// this many pixels on the region's long side. `nil`: no condition on the long side.
+    public var minimumLongSide: Int?
     /// Turn the result upright according to the EXIF orientation tag (default `true`).
     /// When false, pixels and region are in the stored orientation. A HEIF/AVIF's own
     /// `irot`/`imir`/`clap` are part of its image and always applied (by libheif).
@@ -46,11 +49,12 @@ public struct DecodeOptions: Sendable, Hashable {
 
     /// Creates options; every parameter has the documented default.
     public init(
-        region: Region? = nil, minimumShortSide: Int? = nil, applyOrientation: Bool = true,
+        region: Region? = nil, minimumShortSide: Int? = nil, minimumLongSide: Int? = nil, applyOrientation: Bool = true,
         maxPixels: Int = 150_000_000, allowDamaged: Bool = false, alwaysRGBA: Bool = false
     ) {
         self.region = region
         self.minimumShortSide = minimumShortSide
+        self.minimumLongSide = minimumLongSide
         self.applyOrientation = applyOrientation
         self.maxPixels = maxPixels
         self.allowDamaged = allowDamaged

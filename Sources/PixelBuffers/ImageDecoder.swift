@@ -75,6 +75,9 @@ public struct ImageDecoder: Sendable {
         if let side = options.minimumShortSide, side <= 0 {
             throw .invalidOptions(source: source, reason: "minimum short side must be positive, not \(side)")
         }
+        if let side = options.minimumLongSide, side <= 0 {
+            throw .invalidOptions(source: source, reason: "minimum long side must be positive, not \(side)")
+        }
         let data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
         var message = [CChar](repeating: 0, count: 256)
 
@@ -96,12 +99,14 @@ public struct ImageDecoder: Sendable {
         let region = try Self.resolve(options.region, width: outWidth, height: outHeight, source: source)
         let storedRegion = orientation.storedRect(for: region, storedWidth: info.storedWidth, storedHeight: info.storedHeight)
 
-        // 3. Smallest scale (JPEG DCT, WebP scaler) that keeps the short side at or above the minimum.
+        // 3. Smallest scale (JPEG DCT, WebP scaler) that keeps the short side (and the long
+        //    side, when asked) at or above the minimum.
         var scale = DCTScale.full
         if cInfo.can_scale != 0, let side = options.minimumShortSide {
+            let longSide = options.minimumLongSide ?? 1
             for candidate in DCTScale.allCases {
                 let r = candidate.scaled(storedRegion, imageWidth: info.storedWidth, imageHeight: info.storedHeight)
-                if min(r.width, r.height) >= side || candidate == .full {
+                if (min(r.width, r.height) >= side && max(r.width, r.height) >= longSide) || candidate == .full {
                     scale = candidate
                     break
                 }

@@ -16,7 +16,25 @@ public struct PreparedSearchIndex: Sendable {
     /// Number of searchable views.
     public var viewCount: Int { state.index.viewCount }
     /// Number of landmarks with at least one searchable view.
-    public var landmarkCount: Int { state.index.landmarkIDs.count }
+    public var landmarkCount: Int { state.index.landmarkCount }
+    /// Landmarks changed since the index was last built in full (answered from the delta).
+    public var changedLandmarkCount: Int { state.index.changedLandmarkCount }
+    /// Whether changes applied incrementally have grown enough that the index should be
+    /// built in full again (``IncrementalVisualIndex/needsCompaction(minimumViews:)``).
+    public var needsCompaction: Bool { state.index.needsCompaction() }
+
+    /// This index brought up to `store`'s current version by reading only what changed
+    /// since (``IncrementalVisualIndex/updated(from:)``): what a replica does on a change
+    /// notification instead of reading the whole catalog.
+    ///
+    /// - Returns: `self` when nothing changed; `nil` when the changes cannot be applied
+    ///   (build it in full with ``read(from:)`` and ``init(contents:minimumViewQuality:)``).
+    /// - Complexity: O(changes + delta views), plus a pass over the base's owners when base
+    ///   landmarks change.
+    public func updated(from store: any EntityStore) async throws(CatalogStoreError) -> PreparedSearchIndex? {
+        guard let index = try await state.index.updated(from: store) else { return nil }
+        return PreparedSearchIndex(state: SearchIndexCache.State(index: index))
+    }
 
     /// The catalog data one index is built from: every live landmark's fingerprints and
     /// the live collections, read from one consistent catalog version.

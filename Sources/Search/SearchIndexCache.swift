@@ -10,7 +10,12 @@ import Catalog
 /// catalog and the snapshot rewritten (when the folder is writable).
 actor SearchIndexCache {
     struct State: Sendable {
-        var index: VisualIndex
+        /// The index searched: a built or mapped ``VisualIndex``, possibly brought up to
+        /// date incrementally since (a server's replica, see ``PreparedSearchIndex/updated(from:)``).
+        var index: IncrementalVisualIndex
+
+        init(index: VisualIndex) { self.index = IncrementalVisualIndex(base: index) }
+        init(index: IncrementalVisualIndex) { self.index = index }
     }
 
     private let store: any EntityStore

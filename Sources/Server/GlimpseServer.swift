@@ -34,10 +34,14 @@ public enum GlimpseServer {
     ) -> (application: some ApplicationProtocol, state: ServerState) {
         let metrics = ServerMetrics()
         let holder = IndexHolder()
+        let health = CatalogHealth()
+        // Requests read entities through a memory of what they read, so a replica keeps
+        // answering while the database is away; the reloader reads the store itself.
+        let served = LastKnownEntityStore(store)
         let watcher = CatalogChangeWatcher(store: store, pollInterval: .milliseconds(max(10, configuration.reloadPollMilliseconds)))
-        let reloader = IndexReloader(store: store, holder: holder, watcher: watcher, rankingCacheCapacity: configuration.rankingCacheCapacity,
-                                     metrics: metrics, logger: logger)
-        let state = ServerState(store: store, holder: holder, configuration: configuration,
+        let reloader = IndexReloader(store: store, entityStore: served, holder: holder, health: health, watcher: watcher,
+                                     rankingCacheCapacity: configuration.rankingCacheCapacity, metrics: metrics, logger: logger)
+        let state = ServerState(store: served, holder: holder, health: health, configuration: configuration,
                                 slots: SearchSlots(capacity: configuration.maxConcurrentSearches), metrics: metrics,
                                 reloader: reloader, logger: logger)
         let application = Application(

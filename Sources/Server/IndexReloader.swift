@@ -3,15 +3,29 @@ import Metrics
 import Search
 import ServiceLifecycle
 
-/// The service that loads the index at start-up and rebuilds it whenever the
+/// The service that loads the index at start-up and brings it up to date whenever the
 /// `CatalogChangeWatcher` reports a change (PostgreSQL: at once through LISTEN/NOTIFY;
 /// every store: a version poll as the fallback), then swaps it into the ``IndexHolder``.
-/// Builds run one at a time, off the request path; requests keep using the previous index
-/// until the swap, so no request fails because of a reload. A failed build keeps the old
-/// index and is retried at the next change (or after a second).
+///
+/// A change is applied incrementally: only what changed since the served generation is
+/// read (``PreparedSearchIndex/updated(from:)``: a delta index of the changed landmarks
+/// beside the unchanged base), milliseconds whatever the catalog size. The index is built
+/// in full at start-up, when the change log does not reach back (another catalog), and
+/// when the delta has grown past a sixteenth of the base (compaction). Updates run one at
+/// a time, off the request path; requests keep using the previous index until the swap,
+/// so no request fails because of a reload. A failed update keeps the old index and is
+/// retried at the next change (or after a second).
+///
+/// It also checks the database every ``healthInterval``: when a check fails the replica
+/// keeps answering from memory and ``CatalogHealth`` says why (`/readyz` 503); the first
+/// check that succeeds again catches up with what changed meanwhile.
 public struct IndexReloader: Service {
+    /// The catalog as opened (what the reloader reads and checks).
     let store: any EntityStore
+    /// The store the served indexes read entities through (``LastKnownEntityStore``).
+    let entityStore: any EntityStore
     let holder: IndexHolder
+    let health: CatalogHealth
     let watcher: CatalogChangeWatcher
     let rankingCacheCapacity: Int
     let metrics: ServerMetrics
@@ -20,10 +34,17 @@ public struct IndexReloader: Service {
     private let requests: AsyncStream<Void>
 
     /// Creates the reloader.
-    init(store: any EntityStore, holder: IndexHolder, watcher: CatalogChangeWatcher, rankingCacheCapacity: Int,
-         metrics: ServerMetrics, logger: Logger) {
+    /// Time between two checks that the database answers (and a version poll).
+    static let healthInterval: Duration = .seconds(1)
+    /// Longest wait for the version check before the database counts as unreachable.
+    static let checkTimeout: Duration = .seconds(3)
+
+    init(store: any EntityStore, entityStore: any EntityStore, holder: IndexHolder, health: CatalogHealth, watcher: CatalogChangeWatcher,
+         rankingCacheCapacity: Int, metrics: ServerMetrics, logger: Logger) {
         self.store = store
+        self.entityStore = entityStore
         self.holder = holder
+        self.health = health
         self.watcher = watcher
         self.rankingCacheCapacity = rankingCacheCapacity
         self.metrics = metrics
@@ -48,10 +69,11 @@ public struct IndexReloader: Service {
                     await watcher.run { _ in continuation.yield() }
                 }
                 group.addTask(priority: .high) {
-                    // Retry a failed first load every second until one succeeds (then idle).
+                    // Every second: a check that the database answers (a failed first load
+                    // is retried by it too; a version that moved is caught up).
                     while !Task.isCancelled {
-                        try await Task.sleep(for: .seconds(1))
-                        if holder.index == nil { continuation.yield() }
+                        try await Task.sleep(for: Self.healthInterval)
+                        continuation.yield()
                     }
                 }
                 group.addTask(priority: .high) {
@@ -71,15 +93,51 @@ public struct IndexReloader: Service {
         }
     }
 
-    /// Builds and installs a new index when the catalog version differs from the served one.
+    /// Brings the served index to the catalog's current version when it differs:
+    /// incrementally when it can, else a full build. Records whether the database answered.
     func reloadIfChanged() async {
-        let served = holder.index?.prepared.version
-        guard let version = try? await store.catalogVersion(), version != served else { return }
+        let current = holder.index
+        let served = current?.prepared.version
+        let version: CatalogVersion
+        do {
+            version = try await Self.withTimeout(Self.checkTimeout) { () async throws -> CatalogVersion in try await store.catalogVersion() }
+        } catch {
+            let reason = "\(error)"
+            if health.unreachable(reason) {
+                metrics.reloadFailed()
+                logger.error("catalog database unreachable; answering from the index in memory", metadata: [
+                    "reason": "\(reason)", "serving": "\(served.map { "\($0)" } ?? "nothing")"])
+            }
+            return
+        }
+        if health.reachable() { logger.notice("catalog database reachable again", metadata: ["catalog": "\(version)"]) }
+        guard version != served else { return }
         let started = ContinuousClock.now
+        if let current, !current.prepared.needsCompaction {
+            do {
+                if let prepared = try await current.prepared.updated(from: store) {
+                    let index = ServedIndex.make(store: entityStore, prepared: prepared, rankingCacheCapacity: rankingCacheCapacity)
+                    holder.install(index)
+                    let elapsed = ContinuousClock.now - started
+                    metrics.indexInstalled(index, isReload: true, seconds: elapsed)
+                    logger.info("index updated", metadata: [
+                        "catalog": "\(prepared.version)", "from": "\(current.prepared.version.generation)",
+                        "changed_landmarks": "\(prepared.changedLandmarkCount)", "views": "\(prepared.viewCount)",
+                        "duration_ms": "\(QueryResultRecord.milliseconds(elapsed))",
+                    ])
+                    return
+                }
+                logger.notice("changes cannot be applied incrementally; building the index in full", metadata: ["catalog": "\(version)"])
+            } catch {
+                metrics.reloadFailed()
+                logger.error("index update failed; keeping the previous index", metadata: ["reason": "\(error)"])
+                return
+            }
+        }
         do {
             // The reads are awaited (the store's own I/O); the build is CPU only.
             let contents = try await PreparedSearchIndex.read(from: store)
-            let store = store, capacity = rankingCacheCapacity
+            let store = entityStore, capacity = rankingCacheCapacity
             // On a thread of its own, not the request executors: building is seconds of
             // CPU for big catalogs, and busy request threads must not delay it either.
             let index = try await DedicatedThread.run { () -> ServedIndex in
@@ -95,6 +153,26 @@ public struct IndexReloader: Service {
         } catch {
             metrics.reloadFailed()
             logger.error("index build failed; keeping the previous index", metadata: ["reason": "\(error)"])
+        }
+    }
+
+    /// What the timeout error says.
+    struct TimedOut: Error, CustomStringConvertible {
+        var seconds: Int64
+        var description: String { "no answer within \(seconds) s" }
+    }
+
+    /// `body`'s result, or ``TimedOut`` when it takes longer than `limit` (it is then cancelled).
+    static func withTimeout<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
+        try await withThrowingTaskGroup(of: T.self) { group in
+            group.addTask { try await body() }
+            group.addTask {
+                try await Task.sleep(for: limit)
+                throw TimedOut(seconds: limit.components.seconds)
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next() else { throw TimedOut(seconds: limit.components.seconds) }
+            return first
         }
     }
 }

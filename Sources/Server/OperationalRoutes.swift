@@ -1,7 +1,8 @@
 import Hummingbird
 import Search
 
-/// `GET /healthz` (the process answers), `GET /readyz` (503 until the index is loaded),
+/// `GET /healthz` (the process answers), `GET /readyz` (503 until the index is loaded, and
+/// while the catalog database cannot be reached),
 /// `GET /metrics` (Prometheus text) and `GET /openapi.yaml` (the API description, built
 /// into the binary from `Sources/Server/openapi.yaml`).
 struct OperationalRoutes {
@@ -21,6 +22,11 @@ struct OperationalRoutes {
         router.get("/readyz") { _, _ in
             guard let index = state.holder.index else { throw APIError.notReady }
             let version = index.prepared.version
+            if let reason = state.health.unreachableReason {
+                throw APIError(.serviceUnavailable, "catalog_unreachable",
+                               "the catalog database cannot be reached (\(reason)); still answering searches from the index of generation \(version.generation) in memory",
+                               headers: [.retryAfter: "1"])
+            }
             return JSONResponse.make(Status(status: "ready", catalog: version.catalogID, generation: version.generation,
                                             views: index.prepared.viewCount, landmarks: index.prepared.landmarkCount))
         }

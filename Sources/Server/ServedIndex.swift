@@ -24,7 +24,12 @@ public struct ServedIndex: Sendable {
     ///
     /// - Complexity: O(views log views + collection memberships).
     static func build(store: any EntityStore, contents: PreparedSearchIndex.Contents, rankingCacheCapacity: Int) -> ServedIndex {
-        let prepared = PreparedSearchIndex(contents: contents)
+        make(store: store, prepared: PreparedSearchIndex(contents: contents), rankingCacheCapacity: rankingCacheCapacity)
+    }
+
+    /// The served index over `prepared` (built in full or brought up to date
+    /// incrementally), with empty ranking caches. O(1).
+    static func make(store: any EntityStore, prepared: PreparedSearchIndex, rankingCacheCapacity: Int) -> ServedIndex {
         let fingerprinter = ImageFingerprinter.query
         let fingerprint: @Sendable (PixelBuffer) -> Fingerprint = { fingerprinter.fingerprint(of: $0) }
         var pdqScoring = SimilarityScoring(pdqWeight: 1, pHashWeight: 0, dHashWeight: 0, histogramWeight: 0)

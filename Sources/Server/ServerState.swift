@@ -5,10 +5,13 @@ import Search
 /// What the routes share: the store, the current index, the limits and the metrics.
 /// One per server; immutable apart from the ``IndexHolder``'s swaps.
 public struct ServerState: Sendable {
-    /// The catalog, only through the store protocol.
+    /// The catalog, only through the store protocol (a ``LastKnownEntityStore`` over the
+    /// opened store: entities read before are answered from memory while the database is away).
     public let store: any EntityStore
     /// The index requests search (swapped on reload).
     public let holder: IndexHolder
+    /// Whether the catalog database answered the last check (`/readyz`).
+    public let health: CatalogHealth
     /// The server's settings.
     public let configuration: ServerConfiguration
     /// The bounded search concurrency.

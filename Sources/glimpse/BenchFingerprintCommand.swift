@@ -10,10 +10,11 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
         commandName: "bench-fingerprint",
         abstract: "Time decode + full fingerprint of one image file (benchmark tool).",
         discussion: """
-            Each run reads the file, decodes it at the smallest DCT scale whose short side is \
-            at least --min-side pixels (JPEG; PNG decodes at full size), and computes every view \
-            and every code of the catalog layout, with the rows going from the decoder straight \
-            into the working image (Fingerprinter.fingerprint(decodingFile:)). Prints one JSON line: {"file", "medianMs", \
+            Each run reads the file, decodes it exactly as `glimpse index` (catalog layout) or \
+            `glimpse query` (query layout) does — JPEGs at the smallest DCT scale whose short side \
+            is at least ImageFingerprinter.decodeShortSide pixels unless --min-side says otherwise, \
+            PNGs at full size — and computes every view and every code of the layout, with the \
+            rows going from the decoder straight into the working image (ImageFingerprinter). Prints one JSON line: {"file", "medianMs", \
             "bestMs", "runs", "scale", "decodedWidth", "decodedHeight", "views", "decodeOnly"}.
             """,
         shouldDisplay: false
@@ -25,23 +26,17 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
     @Option(name: .customLong("repeat"), help: "Timed runs, after one warm-up run.")
     var runs: Int = 20
 
-    @Option(help: "Smallest short side, in pixels, the decode must deliver (picks the DCT scale).")
-    var minSide: Int = BenchFingerprintCommand.defaultMinimumSide
+    @Option(help: "Smallest short side, in pixels, the decode must deliver (picks the DCT scale; default: what indexing and queries use).")
+    var minSide: Int?
 
     @Flag(help: "Time the decode alone (same options), without fingerprinting.")
     var decodeOnly = false
 
-    @Option(help: "The view layout fingerprinted: catalog (31 views, what indexing computes) or query (4 views).")
+    @Option(help: "The view layout fingerprinted: catalog (31 views, what indexing computes) or query (24 views).")
     var layout: String = "catalog"
 
-    /// The decode size the fingerprint path asks for: the hashes work on a 64×64 (PDQ) or
-    /// 32×32 (pHash) grid of each view, and the smallest catalog view (``FingerprintViewLayout/catalog``'s
-    /// centre crop) keeps half of each side, so a short side of 256 pixels still gives every
-    /// view at least 128 source pixels per side.
-    static let defaultMinimumSide = 256
-
     func run() async throws {
-        guard runs > 0, minSide > 0 else {
+        guard runs > 0, (minSide ?? 1) > 0 else {
             throw failure("bench-fingerprint: --repeat and --min-side must be positive")
         }
         let views: FingerprintViewLayout

@@ -30,10 +30,19 @@ import Testing
         #expect(try fingerprinter.fingerprint(file: Self.jpeg, region: region) != fingerprinter.fingerprint(file: Self.jpeg))
     }
 
-    @Test func jpegsAreDecodedAtTheScaleTheWorkingSizeNeeds() {
+    @Test func jpegsAreDecodedAtTheLayoutsDecodeSize() throws {
         let options = ImageFingerprinter.catalog.decodeOptions()
-        #expect(options.minimumShortSide == Fingerprinter().workingSize)
+        #expect(options.minimumShortSide == ImageFingerprinter.decodeShortSide)
+        #expect(options.minimumLongSide == ImageFingerprinter.decodeLongSide)
         #expect(options.applyOrientation)
+        #expect(ImageFingerprinter.query.decodeOptions() == options)
+        // A 640×480 photo decodes at 1/2 (320 × 240); 485×497 and 640×264 ones stay whole
+        // (the long side, then the short side, would drop below the minimum).
+        for (file, scale) in [("history-and-science/model-castle.jpg", DCTScale.oneHalf), ("objects/cement-mixer.jpg", .full),
+                              ("objects/fire-truck.jpg", .full)] {
+            let path = testdataURL.appendingPathComponent("catalog/" + file).path
+            #expect(try ImageDecoder().decode(file: path, options: options).scale == scale, "\(file)")
+        }
     }
 
     @Test func badFilesThrowTheDecodersTypedError() {

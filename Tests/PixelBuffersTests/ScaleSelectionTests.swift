@@ -17,6 +17,16 @@ import Testing
         #expect(min(image.pixels.width, image.pixels.height) >= min(side, 1200))
     }
 
+    @Test(arguments: [(1, DCTScale.oneEighth), (225, .oneEighth), (226, .oneQuarter), (451, .oneHalf), (901, .full)])
+    func aMinimumLongSideAlsoHolds(_ longSide: Int, _ expected: DCTScale) throws {
+        // 1/8 gives 225 × 150, 1/4 450 × 300, 1/2 900 × 600: the short side alone would pick 1/8.
+        let options = DecodeOptions(minimumShortSide: 100, minimumLongSide: longSide)
+        let image = try ImageDecoder().decode(file: Self.photo, options: options)
+        #expect(image.scale == expected)
+        #expect(max(image.pixels.width, image.pixels.height) >= min(longSide, 1800))
+        #expect(throws: DecodeError.self) { try ImageDecoder().decode(file: Self.photo, options: DecodeOptions(minimumShortSide: 1, minimumLongSide: 0)) }
+    }
+
     @Test func scaleIsChosenForTheRegionNotTheWholeImage() throws {
         let options = DecodeOptions(region: .pixels(PixelRect(x: 100, y: 100, width: 800, height: 400)), minimumShortSide: 64)
         let image = try ImageDecoder().decode(file: Self.photo, options: options)

@@ -226,7 +226,10 @@ import CatalogStores
         let reader = try await catalog.open(.readOnly)
         let poll: Duration = kind == .postgres ? .seconds(60) : .milliseconds(200)
         let (versions, continuation) = AsyncStream.makeStream(of: CatalogVersion.self)
-        let watching = Task { await CatalogChangeWatcher(store: reader, pollInterval: poll).run { continuation.yield($0) } }
+        // Watching from the version before the first change: that change is reported even if
+        // it lands before the watcher listens (push or the check made when LISTEN starts).
+        let initial = try await reader.catalogVersion()
+        let watching = Task { await CatalogChangeWatcher(store: reader, pollInterval: poll).run(startingFrom: initial) { continuation.yield($0) } }
         defer { watching.cancel() }
         var iterator = versions.makeAsyncIterator()
         // A first change, seen without a time limit, proves the watcher is listening (on a

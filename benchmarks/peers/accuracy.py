@@ -135,6 +135,8 @@ def main():
     parser.add_argument("--catalog", required=True, type=pathlib.Path)
     parser.add_argument("--glimpse-recall", help="Glimpse's recall@1 per transformation (TSV or JSON)")
     parser.add_argument("--json", type=pathlib.Path, help="also write the figures here")
+    parser.add_argument("--allow-partial", action="store_true",
+                        help="accept transformations with fewer queries than catalog images")
     args = parser.parse_args()
     cv2.setNumThreads(1)
 
@@ -151,6 +153,13 @@ def main():
             queries[folder.name] = pairs
     if not queries:
         sys.exit(f"accuracy.py: {args.queries}: no <transformation>/<catalog-id> queries matching the catalog")
+    # A partial export (a killed or failed `glimpse eval --export-queries`) must not pass for
+    # a smaller evaluation: every transformation needs a query for every catalog image.
+    incomplete = [f"{folder.name} ({len(queries.get(folder.name, []))} of {len(catalog_ids)})"
+                  for folder in transformations if len(queries.get(folder.name, [])) != len(catalog_ids)]
+    if incomplete and not args.allow_partial:
+        sys.exit(f"accuracy.py: {args.queries}: incomplete query export, transformations missing queries: "
+                 + ", ".join(incomplete) + " (re-run the export, or pass --allow-partial)")
 
     recall = {}  # method → transformation → (hits, total)
     for label, catalog_hash, query_hash in METHODS:

@@ -159,6 +159,11 @@ void glimpse_decimate_f32(const float *in, size_t in_stride, int rows, int cols,
  * and horizontal neighbours, divided by 90, capped at 100. */
 int glimpse_pdq_quality64(const float *block);
 
+/* 1 when the standard deviation of the n floats (mean and population variance summed in
+ * double, left to right) is below `threshold`, else 0: the exact comparison, computed fast
+ * (interleaved sums) unless the variance is within 1e-6 relative of threshold². */
+int glimpse_below_contrast(int isa, const float *values, int n, double threshold);
+
 /* The k-th smallest (0-based) of n ≤ 256 floats, without NaNs: the value a full sort
  * puts at position k. O(n). Returns 0 for out-of-range arguments. */
 float glimpse_kth_smallest_f32(const float *values, int n, int k);

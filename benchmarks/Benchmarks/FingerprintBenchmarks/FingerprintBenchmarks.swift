@@ -3,7 +3,8 @@ import Foundation
 import Fingerprints
 
 // Every fingerprint kernel on every instruction set this CPU supports (names end in
-// [portable], [avx2] or [avx512]), the full fingerprint of a 1080p buffer, and Hamming
+// [portable], [avx2] or [avx512]), the full fingerprint of a 1080p buffer, decode +
+// fingerprint of a 640×480 JPEG (catalog and query layouts), and Hamming
 // scans of one query over 1,000,000 codes beside a plain scalar Swift loop.
 // One iteration = one call; for the scans one iteration = the whole 1M-code scan, so
 // comparisons/s = 1e6 / time and bytes/s = 8 MB (64-bit) or 32 MB (256-bit) / time.
@@ -48,6 +49,16 @@ let benchmarks: @Sendable () -> Void = {
     let hist = ColorHistogram(counts: ImageKernels.hsvHistogramCounts(working.color))
     let hist2 = ColorHistogram(counts: ImageKernels.hsvHistogramCounts(working.color, region: PixelRect(x: 0, y: 0, width: 256, height: 256)))
 
+    // Small images (issue 15): a real 640×480 camera JPEG from testdata/, decoded from memory
+    // exactly as `glimpse index` (catalog layout) and `glimpse query` (query layout) do.
+    let smallJPEGPath = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("testdata/catalog/history-and-science/model-castle.jpg").path
+    let smallJPEG = FileManager.default.contents(atPath: smallJPEGPath).map([UInt8].init)
+    if smallJPEG == nil {
+        FileHandle.standardError.write(Data("FingerprintBenchmarks: cannot read \(smallJPEGPath); the 640x480 rows are skipped\n".utf8))
+    }
+
     for isa in isas {
         let tag = "[\(isa)]"
         Benchmark("luma RGBA8 1920x1080 \(tag)") { b in
@@ -80,6 +91,14 @@ let benchmarks: @Sendable () -> Void = {
         }
         Benchmark("PDQ hash of 512x512 luma \(tag)") { b in
             for _ in b.scaledIterations { blackHole(PDQHasher(using: isa).hash(luma: luma512)) }
+        }
+        if let smallJPEG {
+            for (name, layout) in [("catalog", FingerprintViewLayout.catalog), ("query", .query)] {
+                let fingerprinter = ImageFingerprinter(layout: layout, fingerprinter: Fingerprinter(using: isa))
+                Benchmark("decode + \(name) fingerprint, 640x480 JPEG (\(layout.viewCount) views) \(tag)") { b in
+                    for _ in b.scaledIterations { blackHole(try? fingerprinter.fingerprint(decoding: smallJPEG, source: smallJPEGPath)) }
+                }
+            }
         }
         Benchmark("PDQ hash of 1920x1080 RGBA8 at full size (reference path) \(tag)") { b in
             for _ in b.scaledIterations { blackHole(PDQHasher(using: isa).hash(frame)) }

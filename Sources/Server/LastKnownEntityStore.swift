@@ -1,0 +1,162 @@
+import Catalog
+import Fingerprints
+import Synchronization
+
+/// The catalog as a replica reads it: every call goes to the store, and the entities and
+/// version it answered are remembered, so that while the database is unreachable (a
+/// `.database` or `.cannotOpen` failure) lookups of entities read before are answered from
+/// memory: a replica keeps answering the searches it answered before (the index is in
+/// memory too) while `/readyz` reports it not ready. Writes and other reads are passed
+/// through unchanged. What it remembers is as of its last successful read (entity details
+/// may lag the catalog while the database is away; the index does not change meanwhile).
+///
+/// Bounded: at most ``capacity`` landmarks and as many collections (the oldest half is
+/// dropped when full).
+public final class LastKnownEntityStore: EntityStore {
+    /// The store every call goes to first.
+    public let store: any EntityStore
+    /// Most landmarks (and most collections) remembered.
+    public let capacity: Int
+    private let memory = Mutex(Memory())
+
+    private struct Memory {
+        var version: CatalogVersion?
+        var landmarks: [String: LandmarkEntity] = [:]
+        var landmarkOrder: [String] = []
+        var collections: [String: CollectionEntity] = [:]
+        var collectionOrder: [String] = []
+        var containing: [String: [String]] = [:]
+
+        mutating func remember(_ landmark: LandmarkEntity, capacity: Int) {
+            if landmarks.updateValue(landmark, forKey: landmark.id) == nil { landmarkOrder.append(landmark.id) }
+            if landmarkOrder.count > capacity {
+                let dropped = landmarkOrder.prefix(landmarkOrder.count / 2)
+                for id in dropped { landmarks[id] = nil; containing[id] = nil }
+                landmarkOrder.removeFirst(dropped.count)
+            }
+        }
+
+        mutating func remember(_ collection: CollectionEntity, capacity: Int) {
+            if collections.updateValue(collection, forKey: collection.id) == nil { collectionOrder.append(collection.id) }
+            if collectionOrder.count > capacity {
+                let dropped = collectionOrder.prefix(collectionOrder.count / 2)
+                for id in dropped { collections[id] = nil }
+                collectionOrder.removeFirst(dropped.count)
+            }
+        }
+    }
+
+    /// Wraps `store`.
+    public init(_ store: any EntityStore, capacity: Int = 4096) {
+        self.store = store
+        self.capacity = max(16, capacity)
+    }
+
+    /// Whether `error` says the database could not be reached (rather than a refusal).
+    static func isUnreachable(_ error: CatalogStoreError) -> Bool {
+        switch error {
+        case .database, .cannotOpen: true
+        default: false
+        }
+    }
+
+    public var location: String { store.location }
+    public var paths: CatalogPaths { store.paths }
+
+    public func catalogVersion() async throws(CatalogStoreError) -> CatalogVersion {
+        do {
+            let version = try await store.catalogVersion()
+            memory.withLock { $0.version = version }
+            return version
+        } catch {
+            if Self.isUnreachable(error), let version = memory.withLock({ $0.version }) { return version }
+            throw error
+        }
+    }
+
+    public func landmarks(ids: [String]) async throws(CatalogStoreError) -> [LandmarkEntity] {
+        do {
+            let found = try await store.landmarks(ids: ids)
+            let capacity = self.capacity
+            memory.withLock { memory in
+                // Asked for but not answered: removed since (forget it too).
+                let answered = Set(found.map(\.id))
+                for id in ids where !answered.contains(id) { memory.landmarks[id] = nil }
+                for landmark in found { memory.remember(landmark, capacity: capacity) }
+            }
+            return found
+        } catch {
+            guard Self.isUnreachable(error) else { throw error }
+            let known = memory.withLock { memory in ids.map { memory.landmarks[$0] } }
+            // Unknown ids (never read) cannot be told apart from removed ones: fail.
+            guard known.allSatisfy({ $0 != nil }) else { throw error }
+            var seen = Set<String>()
+            return known.compactMap { $0 }.filter { seen.insert($0.id).inserted }
+        }
+    }
+
+    public func collections(ids: [String]) async throws(CatalogStoreError) -> [CollectionEntity] {
+        do {
+            let found = try await store.collections(ids: ids)
+            let capacity = self.capacity
+            memory.withLock { memory in
+                let answered = Set(found.map(\.id))
+                for id in ids where !answered.contains(id) { memory.collections[id] = nil }
+                for collection in found { memory.remember(collection, capacity: capacity) }
+            }
+            return found
+        } catch {
+            guard Self.isUnreachable(error) else { throw error }
+            let known = memory.withLock { memory in ids.map { memory.collections[$0] } }
+            guard known.allSatisfy({ $0 != nil }) else { throw error }
+            var seen = Set<String>()
+            return known.compactMap { $0 }.filter { seen.insert($0.id).inserted }
+        }
+    }
+
+    public func collections(containing landmarkID: String) async throws(CatalogStoreError) -> [CollectionEntity] {
+        do {
+            let found = try await store.collections(containing: landmarkID)
+            let capacity = self.capacity
+            memory.withLock { memory in
+                for collection in found { memory.remember(collection, capacity: capacity) }
+                if memory.landmarks[landmarkID] != nil { memory.containing[landmarkID] = found.map(\.id) }
+            }
+            return found
+        } catch {
+            guard Self.isUnreachable(error) else { throw error }
+            let known: [CollectionEntity?]? = memory.withLock { memory in
+                memory.containing[landmarkID].map { $0.map { memory.collections[$0] } }
+            }
+            guard let known, known.allSatisfy({ $0 != nil }) else { throw error }
+            return known.compactMap { $0 }
+        }
+    }
+
+    public func allLandmarks() async throws(CatalogStoreError) -> [LandmarkEntity] { try await store.allLandmarks() }
+    public func allCollections() async throws(CatalogStoreError) -> [CollectionEntity] { try await store.allCollections() }
+    public func fingerprintSnapshot() async throws(CatalogStoreError) -> FingerprintSnapshot { try await store.fingerprintSnapshot() }
+    public func changes(since generation: Int64) async throws(CatalogStoreError) -> CatalogChanges { try await store.changes(since: generation) }
+    public func changeNotifications() -> AsyncThrowingStream<Int64, any Error>? { store.changeNotifications() }
+
+    @discardableResult
+    public func remove(_ reference: EntityReference, reason: Removal.Reason) async throws(CatalogStoreError) -> Removal {
+        try await store.remove(reference, reason: reason)
+    }
+
+    @discardableResult
+    public func undoLastRemoval() async throws(CatalogStoreError) -> Removal? { try await store.undoLastRemoval() }
+    public func removals() async throws(CatalogStoreError) -> [Removal] { try await store.removals() }
+    public func indexingState() async throws(CatalogStoreError) -> IndexingState { try await store.indexingState() }
+
+    public func saveFileStates(_ states: [FileState], fingerprints: [ContentHash: Fingerprint]) async throws(CatalogStoreError) {
+        try await store.saveFileStates(states, fingerprints: fingerprints)
+    }
+
+    public func commit(
+        _ content: CatalogContent, hashes: [String: ContentHash], sourceDescription: String, report: IndexReport,
+        progress: (IndexProgress) throws -> Void
+    ) async throws -> IndexReport {
+        try await store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
+    }
+}
