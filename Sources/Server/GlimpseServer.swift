@@ -37,7 +37,7 @@ public enum GlimpseServer {
         let health = CatalogHealth()
         // Requests read entities through a memory of what they read, so a replica keeps
         // answering while the database is away; the reloader reads the store itself.
-        let served = LastKnownEntityStore(store)
+        let served = LastKnownEntityStore(store, health: health)
         let watcher = CatalogChangeWatcher(store: store, pollInterval: .milliseconds(max(10, configuration.reloadPollMilliseconds)))
         let reloader = IndexReloader(store: store, entityStore: served, holder: holder, health: health, watcher: watcher,
                                      rankingCacheCapacity: configuration.rankingCacheCapacity, metrics: metrics, logger: logger)

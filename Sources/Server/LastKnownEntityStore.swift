@@ -46,11 +46,34 @@ public final class LastKnownEntityStore: EntityStore {
         }
     }
 
+    /// The replica's view of the database: while it says unreachable, remembered entities
+    /// are answered at once without asking the database.
+    let health: CatalogHealth?
+    /// Longest wait for one read before it counts as a failure (a pool waiting for a
+    /// database that went away does not fail by itself).
+    let readTimeout: Duration
+
     /// Wraps `store`.
-    public init(_ store: any EntityStore, capacity: Int = 4096) {
+    public init(_ store: any EntityStore, capacity: Int = 4096, health: CatalogHealth? = nil, readTimeout: Duration = .seconds(2)) {
         self.store = store
         self.capacity = max(16, capacity)
+        self.health = health
+        self.readTimeout = readTimeout
     }
+
+    /// `body`, failing with ``CatalogStoreError/database(_:reason:)`` after ``readTimeout``.
+    private func bounded<T: Sendable>(_ operation: String, _ body: @escaping @Sendable () async throws(CatalogStoreError) -> T) async throws(CatalogStoreError) -> T {
+        do {
+            return try await IndexReloader.withTimeout(readTimeout) { () async throws -> T in try await body() }
+        } catch let error as CatalogStoreError {
+            throw error
+        } catch {
+            throw .database(operation, reason: "\(error)")
+        }
+    }
+
+    /// Whether the health check says the database is away.
+    private var knownUnreachable: Bool { health?.unreachableReason != nil }
 
     /// Whether `error` says the database could not be reached (rather than a refusal).
     static func isUnreachable(_ error: CatalogStoreError) -> Bool {
@@ -64,8 +87,10 @@ public final class LastKnownEntityStore: EntityStore {
     public var paths: CatalogPaths { store.paths }
 
     public func catalogVersion() async throws(CatalogStoreError) -> CatalogVersion {
-        do {
-            let version = try await store.catalogVersion()
+        do throws(CatalogStoreError) {
+            if knownUnreachable { throw CatalogStoreError.database("reading the catalog version", reason: "the catalog database is unreachable") }
+            let store = self.store
+            let version = try await bounded("reading the catalog version") { () async throws(CatalogStoreError) in try await store.catalogVersion() }
             memory.withLock { $0.version = version }
             return version
         } catch {
@@ -75,8 +100,10 @@ public final class LastKnownEntityStore: EntityStore {
     }
 
     public func landmarks(ids: [String]) async throws(CatalogStoreError) -> [LandmarkEntity] {
-        do {
-            let found = try await store.landmarks(ids: ids)
+        do throws(CatalogStoreError) {
+            if knownUnreachable { throw CatalogStoreError.database("reading landmarks", reason: "the catalog database is unreachable") }
+            let store = self.store
+            let found = try await bounded("reading landmarks") { () async throws(CatalogStoreError) in try await store.landmarks(ids: ids) }
             let capacity = self.capacity
             memory.withLock { memory in
                 // Asked for but not answered: removed since (forget it too).
@@ -96,8 +123,10 @@ public final class LastKnownEntityStore: EntityStore {
     }
 
     public func collections(ids: [String]) async throws(CatalogStoreError) -> [CollectionEntity] {
-        do {
-            let found = try await store.collections(ids: ids)
+        do throws(CatalogStoreError) {
+            if knownUnreachable { throw CatalogStoreError.database("reading collections", reason: "the catalog database is unreachable") }
+            let store = self.store
+            let found = try await bounded("reading collections") { () async throws(CatalogStoreError) in try await store.collections(ids: ids) }
             let capacity = self.capacity
             memory.withLock { memory in
                 let answered = Set(found.map(\.id))
@@ -115,8 +144,10 @@ public final class LastKnownEntityStore: EntityStore {
     }
 
     public func collections(containing landmarkID: String) async throws(CatalogStoreError) -> [CollectionEntity] {
-        do {
-            let found = try await store.collections(containing: landmarkID)
+        do throws(CatalogStoreError) {
+            if knownUnreachable { throw CatalogStoreError.database("reading collections", reason: "the catalog database is unreachable") }
+            let store = self.store
+            let found = try await bounded("reading collections") { () async throws(CatalogStoreError) in try await store.collections(containing: landmarkID) }
             let capacity = self.capacity
             memory.withLock { memory in
                 for collection in found { memory.remember(collection, capacity: capacity) }
