@@ -48,10 +48,10 @@ bash benchmarks/compare-formats.sh --quick
 # glimpse serve: API fuzzing and load test, quick modes (each well under a minute).
 GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/api-fuzz.sh --quick
 GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/load-test.sh --quick
-# Two replicas on one PostgreSQL catalog (a throwaway cluster of its own), quick mode (~20 s).
-GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/cluster-demo.sh --quick
 # Index throughput into SQLite beside PostgreSQL, quick mode (on the test cluster; ~20 s).
 bash benchmarks/index-stores.sh --quick --glimpse "$(swift build --show-bin-path)/glimpse"
+# Two replicas on one PostgreSQL catalog (a throwaway cluster of its own), quick mode (~20 s).
+GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/cluster-demo.sh --quick
 # The search page in headless Chromium (WebDriver) against a live glimpse serve; fails,
 # never skips, when the browser cannot start. About 30 s.
 scripts/browser-test.sh "$(swift build --show-bin-path)/glimpse"

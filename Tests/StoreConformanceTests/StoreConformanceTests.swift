@@ -217,8 +217,9 @@ import CatalogStores
 }
 
 /// A reader learns of a change made through another store on the same catalog: pushed on
-/// PostgreSQL (long before its 60 s poll would have found it), polled on SQLite.
-@Suite struct CatalogChangeWatcherTests {
+/// PostgreSQL (long before its 60 s poll would have found it), polled on SQLite. A watcher
+/// that never reports fails the run instead of hanging it (one hung once in a loaded run).
+@Suite(.timeLimit(.minutes(2))) struct CatalogChangeWatcherTests {
     @Test(arguments: StoreKind.available) func aRemovalThroughOneStoreReachesAWatcherOfAnotherByPushOrPoll(_ kind: StoreKind) async throws {
         let catalog = try await TestCatalog.make(kind)
         let writer = try await catalog.open()
