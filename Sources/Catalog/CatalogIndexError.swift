@@ -10,6 +10,7 @@ public enum CatalogIndexError: Error, Sendable, CustomStringConvertible {
     /// The progress callback threw this error (description) to stop the run.
     case stoppedByCaller(String)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .source(let error): error.description

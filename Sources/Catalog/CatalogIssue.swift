@@ -22,6 +22,7 @@ public enum CatalogIssue: Sendable, Hashable, CustomStringConvertible {
     /// An image file whose first bytes are neither PNG nor JPEG.
     case notAnImage(entry: String, field: String, path: String)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .missingField(let e, let f): "\(e): missing required field \"\(f)\""

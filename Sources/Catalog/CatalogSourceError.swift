@@ -8,6 +8,7 @@ public enum CatalogSourceError: Error, Sendable, Hashable, CustomStringConvertib
     /// The source was read but is not a valid catalog; every problem is listed.
     case invalid(source: String, issues: [CatalogIssue])
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .unreadable(let path, let reason): "\(path): cannot read catalog source: \(reason)"

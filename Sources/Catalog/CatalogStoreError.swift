@@ -26,6 +26,7 @@ public enum CatalogStoreError: Error, Sendable, Hashable, CustomStringConvertibl
         }
     }
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .cannotOpen(let path, let reason): "\(path): cannot open catalog: \(reason)"

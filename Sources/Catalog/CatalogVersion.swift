@@ -20,6 +20,7 @@ public struct CatalogVersion: Sendable, Hashable, CustomStringConvertible {
         self.tokenKey = tokenKey
     }
 
+    /// One line for people, naming what and why.
     public var description: String { "\(catalogID)@\(generation)" }
 }
 

@@ -102,6 +102,7 @@ public enum EntityURLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The URL has a query (`?`) or fragment (`#`), which entity URLs never have.
     case invalidCharacters(String)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .notGlimpseURL(let url): "\(url): not a glimpse:// URL (expected glimpse://landmark/<id> or glimpse://collection/<id>)"

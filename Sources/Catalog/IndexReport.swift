@@ -16,6 +16,7 @@ public struct IndexReport: Sendable, Hashable {
             self.reason = reason
         }
 
+        /// One line for people, naming what and why.
         public var description: String { "\(path): \(reason)" }
     }
 

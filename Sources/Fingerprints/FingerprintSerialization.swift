@@ -11,6 +11,7 @@ public enum FingerprintFormatError: Error, Sendable, Hashable, CustomStringConve
     /// View `index` has a quality above 100.
     case invalidQuality(index: Int, value: Int)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .truncated(let needed, let got): "serialized fingerprint is truncated: needs \(needed) bytes, has \(got)"

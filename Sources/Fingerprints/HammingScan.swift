@@ -19,6 +19,7 @@ public struct ScanMatch: Sendable, Hashable, Comparable, CustomStringConvertible
         (a.distance, a.index) < (b.distance, b.index)
     }
 
+    /// One line for people, naming what and why.
     public var description: String { "#\(index)@\(distance)" }
 }
 

@@ -43,6 +43,7 @@ public struct ViewRegion: Sendable, Hashable, Codable, CustomStringConvertible {
         return (px, py, pw, ph)
     }
 
+    /// One line for people, naming what and why.
     public var description: String { "(\(x),\(y) \(width)x\(height))" }
 }
 

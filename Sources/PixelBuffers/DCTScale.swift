@@ -42,5 +42,6 @@ public enum DCTScale: Int, Sendable, Hashable, Codable, CaseIterable, Comparable
         return PixelRect(x: x0, y: y0, width: max(x1 - x0, 1), height: max(y1 - y0, 1))
     }
 
+    /// Orders scales from the smallest output (1/8) to full size.
     public static func < (lhs: DCTScale, rhs: DCTScale) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -142,6 +142,7 @@ public enum PixelBufferError: Error, Sendable, Hashable, CustomStringConvertible
     /// A region is empty or reaches outside the buffer.
     case regionOutside(PixelRect, width: Int, height: Int)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .invalidLayout(let why): "invalid pixel buffer layout: \(why)"

@@ -76,5 +76,6 @@ public struct PostgresConnectionURL: Sendable, Hashable, CustomStringConvertible
 public struct PostgresURLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong with it.
     public var reason: String
+    /// One line for people, naming what and why.
     public var description: String { reason }
 }

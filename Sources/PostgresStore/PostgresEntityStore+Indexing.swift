@@ -13,6 +13,8 @@ extension PostgresEntityStore {
     /// Entities written per batch of statements inside the commit transaction.
     static let commitBatch = 2_000
 
+    /// The file states and saved fingerprints of earlier runs (unchanged files are skipped).
+    /// - Complexity: O(files).
     public func indexingState() async throws(CatalogStoreError) -> IndexingState {
         let logger = self.logger
         return try await read("reading index state") { connection in
@@ -33,6 +35,8 @@ extension PostgresEntityStore {
         }
     }
 
+    /// Saves fingerprints computed so far outside the run's transaction, so a killed run reuses them.
+    /// - Complexity: O(states).
     public func saveFileStates(_ states: [FileState], fingerprints: [ContentHash: Fingerprint]) async throws(CatalogStoreError) {
         guard !states.isEmpty || !fingerprints.isEmpty else { return }
         let logger = self.logger
@@ -67,6 +71,8 @@ extension PostgresEntityStore {
         var latitude: Double?, longitude: Double?, position: Int
     }
 
+    /// Writes one index run in a single transaction: all of it or none.
+    /// - Complexity: O(changed entities + their views).
     public func commit(
         _ content: CatalogContent, hashes: [String: ContentHash], sourceDescription: String, report: IndexReport,
         progress: (IndexProgress) throws -> Void

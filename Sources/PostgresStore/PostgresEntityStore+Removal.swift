@@ -4,6 +4,8 @@ import Logging
 import PostgresNIO
 
 extension PostgresEntityStore {
+    /// Removes or archives an entity (soft: ``undoLastRemoval()`` restores it), in one transaction.
+    /// - Complexity: O(entities touched).
     @discardableResult
     public func remove(_ reference: EntityReference, reason: Removal.Reason) async throws(CatalogStoreError) -> Removal {
         let operation = "\(reason == .archivedByUser ? "archive" : "remove") \(reference.url)"
@@ -25,6 +27,8 @@ extension PostgresEntityStore {
         } catch { throw storeError(operation, error) }
     }
 
+    /// Restores the most recent removal not yet undone; `nil` when there is none.
+    /// - Complexity: O(entities restored).
     @discardableResult
     public func undoLastRemoval() async throws(CatalogStoreError) -> Removal? {
         let logger = self.logger
@@ -47,6 +51,8 @@ extension PostgresEntityStore {
         } catch { throw storeError("undo the last removal", error) }
     }
 
+    /// Every removal, newest first.
+    /// - Complexity: O(removals).
     public func removals() async throws(CatalogStoreError) -> [Removal] {
         let logger = self.logger
         return try await read("reading removals") { connection in

@@ -24,6 +24,7 @@ public final class PostgresEntityStore: EntityStore, Sendable {
     /// How it was opened.
     public let mode: CatalogAccessMode
 
+    /// Where the catalog lives, as messages name it.
     public var location: String { url.description }
 
     /// Absolute image paths: the catalog has no folder of its own.
@@ -148,6 +149,8 @@ public final class PostgresEntityStore: EntityStore, Sendable {
 
     // MARK: Version
 
+    /// The catalog's id and generation.
+    /// - Complexity: one small read.
     public func catalogVersion() async throws(CatalogStoreError) -> CatalogVersion {
         do {
             return try await client.withConnection { connection in try await Self.version(connection, logger) }
@@ -189,6 +192,8 @@ public final class PostgresEntityStore: EntityStore, Sendable {
 
     // MARK: Entities
 
+    /// The live landmarks among `ids`, in the order asked; unknown ids are skipped.
+    /// - Complexity: one batched read, O(ids).
     public func landmarks(ids: [String]) async throws(CatalogStoreError) -> [LandmarkEntity] {
         var seen = Set<String>()
         let unique = ids.filter { seen.insert($0).inserted }
@@ -201,6 +206,8 @@ public final class PostgresEntityStore: EntityStore, Sendable {
         return unique.compactMap { byID[$0] }
     }
 
+    /// The live collections among `ids`, in the order asked; unknown ids are skipped.
+    /// - Complexity: one batched read, O(ids).
     public func collections(ids: [String]) async throws(CatalogStoreError) -> [CollectionEntity] {
         var seen = Set<String>()
         let unique = ids.filter { seen.insert($0).inserted }
@@ -213,6 +220,8 @@ public final class PostgresEntityStore: EntityStore, Sendable {
         return unique.compactMap { byID[$0] }
     }
 
+    /// Every live landmark, by id.
+    /// - Complexity: one read, O(landmarks).
     public func allLandmarks() async throws(CatalogStoreError) -> [LandmarkEntity] {
         let logger = self.logger
         return try await read("reading landmarks") { connection in
@@ -220,6 +229,8 @@ public final class PostgresEntityStore: EntityStore, Sendable {
         }
     }
 
+    /// Every live collection, by id.
+    /// - Complexity: one read, O(collections).
     public func allCollections() async throws(CatalogStoreError) -> [CollectionEntity] {
         let logger = self.logger
         return try await read("reading collections") { connection in
@@ -227,6 +238,8 @@ public final class PostgresEntityStore: EntityStore, Sendable {
         }
     }
 
+    /// The live collections that contain `landmarkID`, by id.
+    /// - Complexity: one indexed read.
     public func collections(containing landmarkID: String) async throws(CatalogStoreError) -> [CollectionEntity] {
         let logger = self.logger
         return try await read("reading collections") { connection in
@@ -303,6 +316,8 @@ public final class PostgresEntityStore: EntityStore, Sendable {
     /// Images per aggregated row of the fingerprint snapshot query.
     static let snapshotChunk = 1_000
 
+    /// Every live landmark's fingerprints in one bulk read, to build the visual index from.
+    /// - Complexity: O(views).
     public func fingerprintSnapshot() async throws(CatalogStoreError) -> FingerprintSnapshot {
         let logger = self.logger
         return try await read("reading fingerprints") { connection in
@@ -337,6 +352,8 @@ public final class PostgresEntityStore: EntityStore, Sendable {
         }
     }
 
+    /// What changed after `generation` (landmarks, collections, fingerprints), from the change log.
+    /// - Complexity: O(changes since `generation`).
     public func changes(since generation: Int64) async throws(CatalogStoreError) -> CatalogChanges {
         let logger = self.logger
         return try await read("reading changes") { connection in

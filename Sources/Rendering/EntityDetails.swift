@@ -114,6 +114,7 @@ public enum EntityDetailsError: Error, Sendable, Hashable, CustomStringConvertib
     /// The deferred property (name) does not exist for this kind of entity.
     case unsupportedProperty(String, kind: EntityKind)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .resolution(let error): error.description

@@ -17,6 +17,7 @@ public enum ExportFormat: String, Sendable, Hashable, CaseIterable, CustomString
         }
     }
 
+    /// One line for people, naming what and why.
     public var description: String { rawValue }
 }
 
@@ -69,6 +70,7 @@ public enum EntityExportError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The thumbnail image could not be read or encoded.
     case thumbnail(EntityReference, ThumbnailError)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .details(let error): error.description

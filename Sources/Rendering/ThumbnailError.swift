@@ -7,6 +7,7 @@ public enum ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The maximum side asked for is not positive.
     case invalidSize(Int)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .decode(let error): error.description

@@ -7,6 +7,8 @@ import GRDB
 /// small transactions while fingerprinting, invisible to readers of the catalog) and
 /// the one transaction that replaces the catalog's content.
 extension SQLiteEntityStore {
+    /// The file states and saved fingerprints of earlier runs (unchanged files are skipped).
+    /// - Complexity: O(files).
     public func indexingState() throws(CatalogStoreError) -> IndexingState {
         try read("reading index state") { db in
             var states: [String: FileState] = [:]
@@ -26,6 +28,8 @@ extension SQLiteEntityStore {
         }
     }
 
+    /// Saves fingerprints computed so far outside the run's transaction, so a killed run reuses them.
+    /// - Complexity: O(states).
     public func saveFileStates(_ states: [FileState], fingerprints: [ContentHash: Fingerprint]) throws(CatalogStoreError) {
         do {
             try write("saving fingerprints") { db in
@@ -42,6 +46,8 @@ extension SQLiteEntityStore {
         }
     }
 
+    /// Writes one index run in a single transaction: all of it or none.
+    /// - Complexity: O(changed entities + their views).
     public func commit(
         _ content: CatalogContent, hashes: [String: ContentHash], sourceDescription: String, report: IndexReport,
         progress: (IndexProgress) throws -> Void

@@ -3,6 +3,8 @@ import Foundation
 import GRDB
 
 extension SQLiteEntityStore {
+    /// Removes or archives an entity (soft: ``undoLastRemoval()`` restores it), in one transaction.
+    /// - Complexity: O(entities touched).
     @discardableResult
     public func remove(_ reference: EntityReference, reason: Removal.Reason) throws(CatalogStoreError) -> Removal {
         let operation = "\(reason == .archivedByUser ? "archive" : "remove") \(reference.url)"
@@ -24,6 +26,8 @@ extension SQLiteEntityStore {
         }
     }
 
+    /// Restores the most recent removal not yet undone; `nil` when there is none.
+    /// - Complexity: O(entities restored).
     @discardableResult
     public func undoLastRemoval() throws(CatalogStoreError) -> Removal? {
         do {
@@ -44,6 +48,8 @@ extension SQLiteEntityStore {
         }
     }
 
+    /// Every removal, newest first.
+    /// - Complexity: O(removals).
     public func removals() throws(CatalogStoreError) -> [Removal] {
         try read("reading removals") { db in
             try RemovalRecord.order(RemovalRecord.Columns.id.desc).fetchAll(db).map(Self.removal)

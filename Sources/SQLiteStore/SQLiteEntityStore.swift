@@ -26,6 +26,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
     /// Whether the schema has the change log (v3); an older catalog opened read-only lacks it.
     let hasChangeLog: Bool
 
+    /// Where the catalog lives, as messages name it.
     public var location: String { path }
 
     /// How image paths are stored (relative to the database's folder) and resolved.
@@ -213,6 +214,8 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
 
     // MARK: Version
 
+    /// The catalog's id and generation.
+    /// - Complexity: one small read.
     public func catalogVersion() throws(CatalogStoreError) -> CatalogVersion {
         try read("reading the catalog version") { db in try Self.version(db) }
     }
@@ -243,6 +246,8 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
     /// Largest number of ids bound in one `IN (…)` query.
     static let batch = 5_000
 
+    /// The live landmarks among `ids`, in the order asked; unknown ids are skipped.
+    /// - Complexity: one batched read, O(ids).
     public func landmarks(ids: [String]) throws(CatalogStoreError) -> [LandmarkEntity] {
         var seen = Set<String>()
         let unique = ids.filter { seen.insert($0).inserted }
@@ -256,6 +261,8 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         }
     }
 
+    /// The live collections among `ids`, in the order asked; unknown ids are skipped.
+    /// - Complexity: one batched read, O(ids).
     public func collections(ids: [String]) throws(CatalogStoreError) -> [CollectionEntity] {
         var seen = Set<String>()
         let unique = ids.filter { seen.insert($0).inserted }
@@ -269,18 +276,24 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         }
     }
 
+    /// Every live landmark, by id.
+    /// - Complexity: one read, O(landmarks).
     public func allLandmarks() throws(CatalogStoreError) -> [LandmarkEntity] {
         try read("reading landmarks") { db in
             try Self.landmarks(LandmarkRecord.filter(LandmarkRecord.Columns.removalID == nil).order(LandmarkRecord.Columns.id).fetchAll(db), db, paths: paths, all: true)
         }
     }
 
+    /// Every live collection, by id.
+    /// - Complexity: one read, O(collections).
     public func allCollections() throws(CatalogStoreError) -> [CollectionEntity] {
         try read("reading collections") { db in
             try Self.collections(CollectionRecord.filter(CollectionRecord.Columns.removalID == nil).order(CollectionRecord.Columns.id).fetchAll(db), db, paths: paths)
         }
     }
 
+    /// The live collections that contain `landmarkID`, by id.
+    /// - Complexity: one indexed read.
     public func collections(containing landmarkID: String) throws(CatalogStoreError) -> [CollectionEntity] {
         try read("reading collections") { db in
             let records = try CollectionRecord.fetchAll(db, sql: """
@@ -294,6 +307,8 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
 
     // MARK: Fingerprints
 
+    /// Every live landmark's fingerprints in one bulk read, to build the visual index from.
+    /// - Complexity: O(views).
     public func fingerprintSnapshot() throws(CatalogStoreError) -> FingerprintSnapshot {
         try read("reading fingerprints") { db in
             let version = try Self.version(db)
@@ -306,6 +321,8 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         }
     }
 
+    /// What changed after `generation` (landmarks, collections, fingerprints), from the change log.
+    /// - Complexity: O(changes since `generation`).
     public func changes(since generation: Int64) throws(CatalogStoreError) -> CatalogChanges {
         try read("reading changes") { db in
             let version = try Self.version(db)

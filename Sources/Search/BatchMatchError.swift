@@ -10,6 +10,7 @@ public enum BatchMatchError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The caller's callback threw (its description): the run stopped.
     case stoppedByCaller(String)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .unreadableFolder(let path, let reason): "\(path): cannot read photo folder: \(reason)"

@@ -66,6 +66,7 @@ public enum EntityResolutionError: Error, Sendable, Hashable, CustomStringConver
     /// The store failed.
     case store(CatalogStoreError)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .invalidURL(let error): error.description

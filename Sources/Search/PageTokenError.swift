@@ -15,6 +15,7 @@ public enum PageTokenError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The token continues a different query (other pixels or labels).
     case differentQuery
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .malformed: "page token is malformed (not a token this program issued)"

@@ -12,6 +12,7 @@ public enum VisualIndexSnapshotError: Error, Sendable, Hashable, CustomStringCon
     /// The file (or its temporary sibling) could not be created, written or renamed.
     case cannotWrite(path: String, reason: String)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .cannotWrite(let path, let reason): "\(path): cannot write the visual-index snapshot: \(reason)"
@@ -148,6 +149,7 @@ public enum VisualIndexSnapshot {
         /// The index was built from the catalog but the snapshot could not be written (why).
         case notWritten(String)
 
+        /// One line for people, naming what and why.
         public var description: String {
             switch self {
             case .upToDate: "visual-index snapshot up to date"

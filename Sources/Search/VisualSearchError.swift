@@ -7,6 +7,7 @@ public enum VisualSearchError: Error, Sendable, Hashable, CustomStringConvertibl
     /// The catalog store failed.
     case store(CatalogStoreError)
 
+    /// One line for people, naming what and why.
     public var description: String {
         switch self {
         case .pageToken(let error): error.description

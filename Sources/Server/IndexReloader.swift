@@ -33,12 +33,12 @@ public struct IndexReloader: Service {
     let reloadRequests: AsyncStream<Void>.Continuation
     private let requests: AsyncStream<Void>
 
-    /// Creates the reloader.
     /// Time between two checks that the database answers (and a version poll).
     static let healthInterval: Duration = .seconds(1)
     /// Longest wait for the version check before the database counts as unreachable.
     static let checkTimeout: Duration = .seconds(3)
 
+    /// Creates the reloader.
     init(store: any EntityStore, entityStore: any EntityStore, holder: IndexHolder, health: CatalogHealth, watcher: CatalogChangeWatcher,
          rankingCacheCapacity: Int, metrics: ServerMetrics, logger: Logger) {
         self.store = store
@@ -57,6 +57,7 @@ public struct IndexReloader: Service {
         reloadRequests.yield()
     }
 
+    /// Loads the index, then keeps it up to date until graceful shutdown (a service of the application).
     public func run() async throws {
         let continuation = reloadRequests
         try await withGracefulShutdownHandler {

@@ -83,9 +83,13 @@ public final class LastKnownEntityStore: EntityStore {
         }
     }
 
+    /// Where the catalog lives, as messages name it. Passed through to the wrapped store.
     public var location: String { store.location }
+    /// How stored image paths are resolved. Passed through to the wrapped store.
     public var paths: CatalogPaths { store.paths }
 
+    /// The catalog's id and generation, read through the wrapped store (fails at once while
+    /// the database is known to be unreachable).
     public func catalogVersion() async throws(CatalogStoreError) -> CatalogVersion {
         do throws(CatalogStoreError) {
             if knownUnreachable { throw CatalogStoreError.database("reading the catalog version", reason: "the catalog database is unreachable") }
@@ -99,6 +103,8 @@ public final class LastKnownEntityStore: EntityStore {
         }
     }
 
+    /// The live landmarks among `ids`, in the order asked; unknown ids are skipped.
+    /// Read through the wrapped store; entities it has read are kept and answered from memory when the database does not answer.
     public func landmarks(ids: [String]) async throws(CatalogStoreError) -> [LandmarkEntity] {
         do throws(CatalogStoreError) {
             if knownUnreachable { throw CatalogStoreError.database("reading landmarks", reason: "the catalog database is unreachable") }
@@ -122,6 +128,8 @@ public final class LastKnownEntityStore: EntityStore {
         }
     }
 
+    /// The live collections among `ids`, in the order asked; unknown ids are skipped.
+    /// Read through the wrapped store; entities it has read are kept and answered from memory when the database does not answer.
     public func collections(ids: [String]) async throws(CatalogStoreError) -> [CollectionEntity] {
         do throws(CatalogStoreError) {
             if knownUnreachable { throw CatalogStoreError.database("reading collections", reason: "the catalog database is unreachable") }
@@ -143,6 +151,8 @@ public final class LastKnownEntityStore: EntityStore {
         }
     }
 
+    /// The live collections that contain `landmarkID`, by id.
+    /// Read through the wrapped store; entities it has read are kept and answered from memory when the database does not answer.
     public func collections(containing landmarkID: String) async throws(CatalogStoreError) -> [CollectionEntity] {
         do throws(CatalogStoreError) {
             if knownUnreachable { throw CatalogStoreError.database("reading collections", reason: "the catalog database is unreachable") }
@@ -164,26 +174,37 @@ public final class LastKnownEntityStore: EntityStore {
         }
     }
 
+    /// Every live landmark, by id. Passed through to the wrapped store.
     public func allLandmarks() async throws(CatalogStoreError) -> [LandmarkEntity] { try await store.allLandmarks() }
+    /// Every live collection, by id. Passed through to the wrapped store.
     public func allCollections() async throws(CatalogStoreError) -> [CollectionEntity] { try await store.allCollections() }
+    /// Every live landmark's fingerprints in one bulk read, to build the visual index from. Passed through to the wrapped store.
     public func fingerprintSnapshot() async throws(CatalogStoreError) -> FingerprintSnapshot { try await store.fingerprintSnapshot() }
+    /// What changed after `generation` (landmarks, collections, fingerprints), from the change log. Passed through to the wrapped store.
     public func changes(since generation: Int64) async throws(CatalogStoreError) -> CatalogChanges { try await store.changes(since: generation) }
+    /// Generations announced by committed changes, as they come; `nil` when the store cannot push. Passed through to the wrapped store.
     public func changeNotifications() -> AsyncThrowingStream<Int64, any Error>? { store.changeNotifications() }
 
+    /// Removes or archives an entity (soft: ``undoLastRemoval()`` restores it), in one transaction. Passed through to the wrapped store.
     @discardableResult
     public func remove(_ reference: EntityReference, reason: Removal.Reason) async throws(CatalogStoreError) -> Removal {
         try await store.remove(reference, reason: reason)
     }
 
+    /// Restores the most recent removal not yet undone; `nil` when there is none. Passed through to the wrapped store.
     @discardableResult
     public func undoLastRemoval() async throws(CatalogStoreError) -> Removal? { try await store.undoLastRemoval() }
+    /// Every removal, newest first. Passed through to the wrapped store.
     public func removals() async throws(CatalogStoreError) -> [Removal] { try await store.removals() }
+    /// The file states and saved fingerprints of earlier runs (unchanged files are skipped). Passed through to the wrapped store.
     public func indexingState() async throws(CatalogStoreError) -> IndexingState { try await store.indexingState() }
 
+    /// Saves fingerprints computed so far outside the run's transaction, so a killed run reuses them. Passed through to the wrapped store.
     public func saveFileStates(_ states: [FileState], fingerprints: [ContentHash: Fingerprint]) async throws(CatalogStoreError) {
         try await store.saveFileStates(states, fingerprints: fingerprints)
     }
 
+    /// Writes one index run in a single transaction: all of it or none. Passed through to the wrapped store.
     public func commit(
         _ content: CatalogContent, hashes: [String: ContentHash], sourceDescription: String, report: IndexReport,
         progress: (IndexProgress) throws -> Void
