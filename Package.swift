@@ -86,13 +86,16 @@ let package = Package(
         ),
         .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers"]),
         .testTarget(name: "FingerprintsTests", dependencies: ["Fingerprints"]),
-        .testTarget(name: "CatalogTests", dependencies: ["Catalog"]),
+        // Fixtures and the synthetic fingerprinter shared by the Catalog tests and the store
+        // conformance suite (test targets cannot import each other); never shipped.
+        .target(name: "CatalogTestSupport", dependencies: ["Catalog"], path: "Tests/CatalogTestSupport"),
+        .testTarget(name: "CatalogTests", dependencies: ["Catalog", "CatalogTestSupport"]),
         .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // One suite of EntityStore behaviour, run against every store kind.
         // The PostgreSQL cases run on the throwaway cluster of scripts/pg-test-cluster.sh.
         .testTarget(
             name: "StoreConformanceTests",
-            dependencies: ["CatalogStores", "PostgresStore", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["CatalogStores", "PostgresStore", "CatalogTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "SearchTests", dependencies: ["Search", "SQLiteStore"]),
         .testTarget(name: "RenderingTests", dependencies: ["Rendering"]),

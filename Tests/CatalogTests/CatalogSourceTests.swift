@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Catalog
+import CatalogTestSupport
 
 @Suite struct CatalogSourceTests {
     @Test func manifestLoadsLandmarksCollectionsAndResolvedImagePaths() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Catalog
+import CatalogTestSupport
 
 /// Inputs the manifest fuzzer (`scripts/fuzz.sh manifest`) once failed on, replayed from
 /// `testdata/fuzz-regressions/manifest/`. Leaks are caught when this runs under

@@ -1,5 +1,6 @@
 import Catalog
 import CatalogStores
+import CatalogTestSupport
 import Foundation
 import PostgresNIO
 import PostgresStore

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import Catalog
 import CatalogStores
+import CatalogTestSupport
 
 /// The behaviour every ``EntityStore`` must have, run against each store kind (SQLite
 /// always; PostgreSQL on the throwaway cluster of `scripts/pg-test-cluster.sh`).

@@ -1,47 +1,33 @@
-import Foundation
-import Fingerprints
-import Synchronization
 import Catalog
-
-/// Paths of the shared test fixtures and scratch folders.
-enum Fixtures {
-    /// `testdata/catalog-fixtures` at the repository root.
-    static let root: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("testdata/catalog-fixtures")
-
-    static var manifest: String { root.appendingPathComponent("manifest/catalog.json").path }
-    static var folder: String { root.appendingPathComponent("folder").path }
-
-    /// A fresh scratch folder holding a copy of `testdata/catalog-fixtures/<name>`.
-    static func scratchCopy(of name: String) throws -> URL {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-catalog-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
-        let copy = scratch.appendingPathComponent(name)
-        try FileManager.default.copyItem(at: root.appendingPathComponent(name), to: copy)
-        return copy
-    }
-}
+import Fingerprints
+import Foundation
+import Synchronization
 
 /// Deterministic stand-in for the real fingerprinter: codes derived from the file's
 /// bytes, so equal content gives equal fingerprints and any change gives new ones.
 /// Files containing the text "CORRUPT" fail. Counts its calls.
-final class SyntheticFingerprinter: ImageFingerprinting {
-    let calls = Mutex(0)
+public final class SyntheticFingerprinter: ImageFingerprinting {
+    /// Calls made so far (also ``callCount``).
+    public let calls = Mutex(0)
     /// The layout version stamped on every fingerprint (and declared to the indexer).
-    let layoutVersion: UInt16
+    public let layoutVersion: UInt16
 
-    init(layoutVersion: UInt16 = FingerprintViewLayout.unversioned) {
+    /// Creates a fingerprinter stamping `layoutVersion` on what it makes.
+    public init(layoutVersion: UInt16 = FingerprintViewLayout.unversioned) {
         self.layoutVersion = layoutVersion
     }
 
-    struct Corrupt: Error, CustomStringConvertible {
-        var description: String { "corrupt image data" }
+    /// The error for a file containing "CORRUPT".
+    public struct Corrupt: Error, CustomStringConvertible {
+        /// The message.
+        public var description: String { "corrupt image data" }
     }
 
-    var callCount: Int { calls.withLock { $0 } }
+    /// How many fingerprints were asked for.
+    public var callCount: Int { calls.withLock { $0 } }
 
-    func fingerprint(imageData data: Data, path: String) throws -> Fingerprint {
+    /// A fingerprint derived from `data` (SipHash of the bytes as the seed); throws ``Corrupt``.
+    public func fingerprint(imageData data: Data, path: String) throws -> Fingerprint {
         calls.withLock { $0 += 1 }
         if data.range(of: Data("CORRUPT".utf8)) != nil { throw Corrupt() }
         var fingerprint = Self.fingerprint(seed: data.withUnsafeBytes { SipHash24(key: SIMD2(1, 2)).hash($0) })
@@ -49,7 +35,8 @@ final class SyntheticFingerprinter: ImageFingerprinting {
         return fingerprint
     }
 
-    static func fingerprint(seed: UInt64) -> Fingerprint {
+    /// Three synthetic views (full frame and a centre crop) from `seed`. O(1).
+    public static func fingerprint(seed: UInt64) -> Fingerprint {
         var generator = SplitMix(state: seed)
         let views = (0..<3).map { index in
             FingerprintView(
@@ -63,7 +50,7 @@ final class SyntheticFingerprinter: ImageFingerprinting {
 }
 
 /// SplitMix64, a tiny deterministic generator for synthetic codes.
-struct SplitMix: RandomNumberGenerator {
+private struct SplitMix: RandomNumberGenerator {
     var state: UInt64
     mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
