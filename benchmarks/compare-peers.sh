@@ -39,6 +39,7 @@ set -euo pipefail
 trap 'status=$?; echo "compare-peers.sh: FAILED (exit $status) at line $LINENO: $BASH_COMMAND" >&2; exit $status' ERR
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+source scripts/lib/options.sh
 
 quick=0 json="" queries="" catalog="testdata/catalog" glimpse_recall="" accuracy=1
 while [ $# -gt 0 ]; do
@@ -49,8 +50,8 @@ while [ $# -gt 0 ]; do
     --queries) queries="$2"; shift ;;
     --catalog) catalog="$2"; shift ;;
     --glimpse-recall) glimpse_recall="$2"; shift ;;
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "compare-peers.sh: unknown argument $1 (see --help)" >&2; exit 1 ;;
+    -h|--help) usage "$0"; exit 0 ;;
+    *) unknown_argument compare-peers.sh "$1" ;;
   esac
   shift
 done
@@ -89,8 +90,7 @@ limits=benchmarks/peers/limits
 "$cc_bin" -O2 -o "$tools/png_limit" "$limits/png_limit.c" $(pkg-config --cflags --libs libpng)
 "$cc_bin" -O2 -o "$tools/popcount_limit" "$limits/popcount_limit.c"
 echo "compare-peers: building glimpse (release)" >&2
-swift build -c release --product glimpse >&2
-glimpse="$(swift build -c release --show-bin-path)/glimpse"
+glimpse=$(release_glimpse)
 
 # 5. Measure, single-threaded, on one core.
 pin=()

@@ -24,6 +24,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+source scripts/lib/options.sh
 
 rounds=3 copies=4 landmarks=32259 glimpse=""
 while [ $# -gt 0 ]; do
@@ -33,16 +34,13 @@ while [ $# -gt 0 ]; do
     --copies) copies="$2"; shift ;;
     --landmarks) landmarks="$2"; shift ;;
     --glimpse) glimpse="$2"; shift ;;
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "index-stores.sh: unknown argument $1 (see --help)" >&2; exit 1 ;;
+    -h|--help) usage "$0"; exit 0 ;;
+    *) unknown_argument index-stores.sh "$1" ;;
   esac
   shift
 done
 
-if [ -z "$glimpse" ]; then
-  swift build -c release --product glimpse >&2
-  glimpse="$(swift build -c release --show-bin-path)/glimpse"
-fi
+[ -n "$glimpse" ] || glimpse=$(release_glimpse)
 
 work=$(mktemp -d /tmp/glimpse-index-stores.XXXXXX)
 pgdir=""

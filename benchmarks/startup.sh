@@ -19,6 +19,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
+source scripts/lib/options.sh
 
 runs=15 landmarks=32259 glimpse="" image=""
 while [ $# -gt 0 ]; do
@@ -28,16 +29,13 @@ while [ $# -gt 0 ]; do
     --landmarks) landmarks="$2"; shift ;;
     --glimpse) glimpse="$2"; shift ;;
     --image) image="$2"; shift ;;
-    -h|--help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
-    *) echo "startup.sh: unknown argument $1 (see --help)" >&2; exit 1 ;;
+    -h|--help) usage "$0"; exit 0 ;;
+    *) unknown_argument startup.sh "$1" ;;
   esac
   shift
 done
 
-if [ -z "$glimpse" ]; then
-  swift build -c release --product glimpse >&2
-  glimpse="$(swift build -c release --show-bin-path)/glimpse"
-fi
+[ -n "$glimpse" ] || glimpse=$(release_glimpse)
 
 if [ -z "$image" ]; then
   image="$root/benchmarks/.cache-peers/images/medium.jpg"

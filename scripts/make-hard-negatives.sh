@@ -21,32 +21,9 @@
 # Work folder: $GLIMPSE_DATA_WORK (kept between runs) or a temporary one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-packages=(wesnoth-1.16-data fonts-dejavu-core)
-work=${GLIMPSE_DATA_WORK:-}
-if [[ -z "$work" ]]; then
-    work=$(mktemp -d)
-    trap 'rm -rf "$work"' EXIT
-fi
-mkdir -p "$work/debs" "$work/x"
-chmod 777 "$work/debs"
-for pkg in "${packages[@]}"; do
-    if ! ls "$work/debs/${pkg}"_*.deb >/dev/null 2>&1; then
-        (cd "$work/debs" && apt-get download "$pkg") || {
-            echo "make-hard-negatives: apt-get download $pkg failed (run apt-get update first?)" >&2
-            exit 1
-        }
-    fi
-    if [[ ! -d "$work/x/$pkg" ]]; then
-        dpkg-deb -x "$work/debs/${pkg}"_*.deb "$work/x/$pkg.tmp"
-        mv "$work/x/$pkg.tmp" "$work/x/$pkg"
-    fi
-done
-
-if [[ ! -x .venv-data/bin/python ]]; then
-    python3 -m venv .venv-data
-fi
-.venv-data/bin/python -c 'import PIL, sys; sys.exit(PIL.__version__ != "13.0.0")' 2>/dev/null \
-    || .venv-data/bin/pip install --quiet 'pillow==13.0.0'
+source scripts/lib/debian-data.sh
+debian_packages make-hard-negatives wesnoth-1.16-data fonts-dejavu-core
+pillow_venv
 
 rm -rf .hard-negatives.tmp
 .venv-data/bin/python scripts/make_hard_negatives.py \
