@@ -3,6 +3,7 @@
 // (see docs/ARCHITECTURE.md):
 //   CImageCodecs → PixelBuffers → Fingerprints (+ CSIMDKernels) → Catalog → Search → glimpse (CLI)
 // with the stores beside the Catalog: SQLiteStore, PostgresStore (CatalogStores opens either).
+// Each target lists every module it imports (nothing is re-exported: see the end).
 import PackageDescription
 
 let package = Package(
@@ -22,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
+        // NIOCore (ByteBuffer) and its Data conversions for the PostgreSQL store's bulk binds; the
+        // version postgres-nio resolves.
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         // glimpse serve (issue 10): HTTP server, lifecycle, logging, metrics.
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", exact: "2.13.0"),
@@ -46,28 +50,33 @@ let package = Package(
         .target(name: "PixelBuffers", dependencies: ["CImageCodecs"]),
         .target(name: "Fingerprints", dependencies: ["PixelBuffers", "CSIMDKernels"]),
         // The entity model, catalog sources, the EntityStore protocol and the indexer.
-        .target(name: "Catalog", dependencies: ["Fingerprints"]),
+        .target(name: "Catalog", dependencies: ["PixelBuffers", "Fingerprints"]),
         // EntityStore on one SQLite file (GRDB): the zero-set-up default.
-        .target(name: "SQLiteStore", dependencies: ["Catalog", .product(name: "GRDB", package: "GRDB.swift")]),
+        .target(name: "SQLiteStore", dependencies: ["Fingerprints", "Catalog", .product(name: "GRDB", package: "GRDB.swift")]),
         // EntityStore on a shared PostgreSQL database (postgres-nio): many indexers and replicas.
         .target(
             name: "PostgresStore",
-            dependencies: ["Catalog", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                "Fingerprints", "Catalog", .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationEssentialsCompat", package: "swift-nio"), .product(name: "Logging", package: "swift-log"),
+            ]
         ),
         // Opens the store a location names: a file path (SQLite) or a postgres:// URL.
         .target(name: "CatalogStores", dependencies: ["Catalog", "SQLiteStore", "PostgresStore"]),
-        .target(name: "Search", dependencies: ["Catalog"]),
+        .target(name: "Search", dependencies: ["PixelBuffers", "Fingerprints", "Catalog"]),
         // Presentations of search data: thumbnails, entity details and exports, the HTML contact sheet.
-        .target(name: "Rendering", dependencies: ["Search"]),
+        .target(name: "Rendering", dependencies: ["PixelBuffers", "Catalog", "Search"]),
         // glimpse serve: the HTTP API over Search/Rendering (Hummingbird 2).
         .target(
             name: "Server",
             dependencies: [
-                "Search", "Rendering",
+                "PixelBuffers", "Fingerprints", "Catalog", "Search", "Rendering",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -75,42 +84,45 @@ let package = Package(
             resources: [.embedInCode("openapi.yaml")]
         ),
         // Accuracy evaluation: transformed queries from a catalog, recall/MRR/TPR@FPR.
-        .target(name: "Evaluation", dependencies: ["Search", "SQLiteStore"]),
+        .target(name: "Evaluation", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SQLiteStore"]),
         .executableTarget(
             name: "glimpse",
             dependencies: [
-                "Search", "Rendering", "Evaluation", "Server", "CatalogStores", "SQLiteStore",
+                "PixelBuffers", "Fingerprints", "Catalog", "Search", "Rendering", "Evaluation", "Server", "CatalogStores", "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers"]),
-        .testTarget(name: "FingerprintsTests", dependencies: ["Fingerprints"]),
+        .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers", "Search"]),
+        .testTarget(name: "FingerprintsTests", dependencies: ["PixelBuffers", "Fingerprints", "Search"]),
         // Fixtures and the synthetic fingerprinter shared by the Catalog tests and the store
         // conformance suite (test targets cannot import each other); never shipped.
-        .target(name: "CatalogTestSupport", dependencies: ["Catalog"], path: "Tests/CatalogTestSupport"),
+        .target(name: "CatalogTestSupport", dependencies: ["Fingerprints", "Catalog", "Search"], path: "Tests/CatalogTestSupport"),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "CatalogTestSupport"]),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        // The throwaway PostgreSQL test cluster (GLIMPSE_TEST_POSTGRES_URL) and `psql` on it,
+        // shared by the CLI, server and store conformance tests; never shipped.
+        .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["Catalog", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // One suite of EntityStore behaviour, run against every store kind.
         // The PostgreSQL cases run on the throwaway cluster of scripts/pg-test-cluster.sh.
         .testTarget(
             name: "StoreConformanceTests",
-            dependencies: ["CatalogStores", "PostgresStore", "CatalogTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
+            dependencies: ["Fingerprints", "Catalog", "CatalogStores", "PostgresStore", "CatalogTestSupport", "PostgresTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "SearchTests", dependencies: ["Search", "SQLiteStore"]),
-        .testTarget(name: "RenderingTests", dependencies: ["Rendering"]),
+        .testTarget(name: "SearchTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SQLiteStore"]),
+        .testTarget(name: "RenderingTests", dependencies: ["PixelBuffers", "Catalog", "Search", "Rendering"]),
         // Test tool: runs a program and reports its own peak RSS (ResourceLimitTests).
         .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
         .testTarget(
             name: "GlimpseCLITests",
             // GRDB: the crash-safety test runs PRAGMA integrity_check on its own connection.
-            dependencies: ["Search", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PixelBuffers", "Catalog", "Search", "SQLiteStore", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "EvaluationTests", dependencies: ["Evaluation"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "Evaluation"]),
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Server", "CatalogStores", "SQLiteStore",
+                "Fingerprints", "Catalog", "Search", "Server", "CatalogStores", "SQLiteStore", "PostgresTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -121,3 +133,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Imports that tell the truth: a file uses only the modules it imports itself, members
+// (methods, properties, operators) included (SE-0444), and nothing is re-exported.
+for target in package.targets where target.type != .system && target.type != .binary && target.type != .plugin {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -28,6 +28,8 @@ let package = Package(
             name: "SearchBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Catalog", package: root),
+                .product(name: "Fingerprints", package: root),
                 .product(name: "Search", package: root),
             ],
             path: "Benchmarks/SearchBenchmarks",
@@ -38,6 +40,7 @@ let package = Package(
             name: "FingerprintBenchmarks",
             dependencies: [
                 .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "PixelBuffers", package: root),
                 .product(name: "Fingerprints", package: root),
             ],
             path: "Benchmarks/FingerprintBenchmarks",
@@ -46,3 +49,8 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Imports that tell the truth (as in the root package): members only from modules a file imports.
+for target in package.targets where target.type != .plugin {
+    target.swiftSettings = (target.swiftSettings ?? []) + [.enableUpcomingFeature("MemberImportVisibility")]
+}

@@ -2,7 +2,6 @@
 // orientation, damage tolerance). The input format and the checks live in
 // Tests/PixelBuffersTests/DecoderFuzzInput.swift, compiled together with this file by
 // scripts/fuzz.sh, so FuzzRegressionTests replays saved inputs exactly.
-import PixelBuffers
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzDecoder(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {

@@ -1,5 +1,6 @@
 import Foundation
 import PixelBuffers
+import Search
 
 /// Runs the accuracy evaluation: every catalog image is altered by every
 /// ``ImageTransformation`` and queried; every negative image is queried as it is and

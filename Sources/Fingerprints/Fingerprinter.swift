@@ -3,6 +3,7 @@ import FoundationEssentials
 #else
 import Foundation
 #endif
+import PixelBuffers
 
 /// Computes ``Fingerprint``s: the entry point from pixels to the codes the index searches.
 ///

@@ -1,3 +1,5 @@
+import PixelBuffers
+
 /// A small image of `Float` samples in contiguous rows (no padding): the working
 /// representation of the fingerprint pipeline (luma planes, area-averaged RGBA).
 ///

@@ -1,4 +1,5 @@
 import CSIMDKernels
+import PixelBuffers
 
 /// The float kernels of the fingerprint pipeline, each a thin wrapper over a C kernel
 /// compiled for AVX-512, AVX2 and baseline x86-64 (see ``InstructionSet``). Every path

@@ -1,4 +1,5 @@
 import CSIMDKernels
+import PixelBuffers
 
 /// Meta's PDQ perceptual hash, reimplemented on Glimpse's SIMD kernels.
 ///

@@ -1,4 +1,5 @@
 import CSIMDKernels
+import PixelBuffers
 
 /// The three 64-bit hashes of a luma plane (or a region of it): average, difference and
 /// DCT hash. All start with an exact area-averaging resample of the region

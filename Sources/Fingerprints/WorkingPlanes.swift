@@ -1,4 +1,5 @@
 import CSIMDKernels
+import PixelBuffers
 
 /// What ``Fingerprinter`` computes every view from: the source area-averaged to the working
 /// size, kept as its luma plane and a plane of colour-histogram bins (one byte per pixel,

@@ -3,6 +3,7 @@ import Foundation
 import Fingerprints
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import PostgresNIO
 
 /// The store's side of indexing on PostgreSQL: the caches (small transactions while

@@ -1,8 +1,8 @@
 import Catalog
 import Foundation
-import Fingerprints
 import Logging
 import NIOCore
+import NIOFoundationEssentialsCompat
 import PostgresNIO
 
 /// The shared ``EntityStore``: one PostgreSQL database (postgres-nio's `PostgresClient`, a

@@ -1,4 +1,6 @@
+import Catalog
 import Foundation
+import Search
 
 /// A self-contained HTML contact sheet of a batch match (`glimpse match --report`): a
 /// summary with counts, a filter (all / matched / no match / failed: radio buttons and CSS,

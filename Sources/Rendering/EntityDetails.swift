@@ -123,4 +123,6 @@ public enum EntityDetailsError: Error, Sendable, Hashable, CustomStringConvertib
     }
 }
 
+import Catalog
 import Foundation
+import Search

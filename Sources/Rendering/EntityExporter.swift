@@ -1,3 +1,5 @@
+import Catalog
+
 /// The representations an entity can be exported as, richest first, like a
 /// `Transferable` type's list: structured JSON, then plain text, then its thumbnail image.
 public enum ExportFormat: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {

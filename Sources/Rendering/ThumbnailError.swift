@@ -1,3 +1,5 @@
+import PixelBuffers
+
 /// Why a thumbnail could not be made. Every case names the image file.
 public enum ThumbnailError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The image could not be decoded (the decoder's one-line reason names the file).

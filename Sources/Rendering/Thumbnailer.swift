@@ -1,3 +1,5 @@
+import PixelBuffers
+
 /// Makes small previews of image files: decodes at the smallest JPEG DCT scale that still
 /// covers the thumbnail (never the full 12 MP for a 160-pixel preview), box-filters down
 /// to fit ``maxSide``, and encodes as JPEG (or PNG when the source has transparency).

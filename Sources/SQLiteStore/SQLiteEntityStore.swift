@@ -1,6 +1,5 @@
 import Catalog
 import Foundation
-import Fingerprints
 import GRDB
 
 /// The default ``EntityStore``: one SQLite file through GRDB, with its schema under

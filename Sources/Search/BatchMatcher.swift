@@ -1,4 +1,7 @@
+import Catalog
+import Fingerprints
 import Foundation
+import PixelBuffers
 
 /// Matches many photos against the catalog (`glimpse match`): each photo is read,
 /// decoded at the DCT scale the fingerprint needs, fingerprinted (query layout) and

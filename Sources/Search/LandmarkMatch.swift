@@ -1,3 +1,5 @@
+import Fingerprints
+
 /// A landmark's best visual match for one query: its score and the raw distances of the
 /// best (query view, catalog view) pair.
 public struct LandmarkMatch: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 
 /// The outcome for one photo of a batch match (`glimpse match`): its best matching

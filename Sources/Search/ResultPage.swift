@@ -1,3 +1,5 @@
+import Catalog
+
 /// One value of a result page with its score.
 public struct ScoredValue<Value: Sendable & Hashable>: Sendable, Hashable {
     /// The result.

@@ -23,7 +23,7 @@ public struct SyntheticCatalog: Sendable {
     public var viewsPerLandmark: Int
     /// Number of collections (0: none).
     public var collectionCount: Int
-    /// Seed of the SplitMix64 generator.
+    /// Seed of the ``SeededGenerator``.
     public var seed: UInt64
 
     /// Creates a description of a synthetic catalog (nothing is generated yet).
@@ -37,15 +37,16 @@ public struct SyntheticCatalog: Sendable {
     /// Total number of views.
     public var viewCount: Int { landmarkCount * viewsPerLandmark }
 
-    /// The id of landmark `i` (zero-padded so id order is number order).
+    /// The id of landmark `i` (zero-padded so id order is number order). O(1).
     public static func landmarkID(_ i: Int) -> String {
         let digits = String(i)
         return idPrefix + "L" + String(repeating: "0", count: max(0, 8 - digits.count)) + digits
     }
 
-    /// The landmarks (with fingerprints) and collections. O(views).
+    /// The landmarks (with fingerprints) and collections.
+    /// - Complexity: O(views), about 30 random numbers a view.
     public func content() -> CatalogContent {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let layoutRegions = FingerprintViewLayout.catalog.viewRegions
         let regions = (0..<viewsPerLandmark).map { layoutRegions[$0 % layoutRegions.count] }
         var landmarks: [LandmarkEntity] = []
@@ -70,8 +71,10 @@ public struct SyntheticCatalog: Sendable {
         return CatalogContent(landmarks: landmarks, collections: collections)
     }
 
-    /// One synthetic fingerprint with the given view regions (see the type's documentation).
-    public static func fingerprint(regions: [ViewRegion], using generator: inout SplitMix64) -> Fingerprint {
+    /// One synthetic fingerprint with the given view regions (see the type's documentation),
+    /// drawing its codes from `generator`.
+    /// - Complexity: O(regions).
+    public static func fingerprint(regions: [ViewRegion], using generator: inout SeededGenerator) -> Fingerprint {
         let base = (a: generator.next(), d: generator.next(), p: generator.next(),
                     pdq: SIMD4(generator.next(), generator.next(), generator.next(), generator.next()))
         var views: [FingerprintView] = []
@@ -87,22 +90,5 @@ public struct SyntheticCatalog: Sendable {
                 pdq: PDQHash(words: pdq), quality: 20 + Int(generator.next() % 81), histogram: ColorHistogram(packed: bins)))
         }
         return Fingerprint(views: views)
-    }
-}
-
-/// SplitMix64 (Steele, Lea, Flood 2014): a tiny deterministic generator for synthetic data.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// Creates a generator; the same seed always gives the same sequence.
-    public init(seed: UInt64) { state = seed }
-
-    /// The next 64 random bits. O(1).
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,3 @@
-import Catalog
 import Fingerprints
 
 /// The result of one scan of a ``VisualIndex``.

@@ -1,4 +1,3 @@
-import Fingerprints
 
 /// The byte image of a ``VisualIndex``: a fixed header, then struct-of-arrays sections,
 /// each starting on a 64-byte boundary. The same bytes are the in-memory index and the

@@ -1,3 +1,5 @@
+import Catalog
+
 /// Why a visual search could not answer.
 public enum VisualSearchError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The page token was refused (see ``PageTokenError``).

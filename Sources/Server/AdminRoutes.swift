@@ -1,5 +1,7 @@
+import Catalog
 import Foundation
 import Hummingbird
+import Logging
 import Search
 
 /// `POST /v1/admin/remove` (`{"id", "kind", "mode": "archive"|"delete"}`) and

@@ -1,4 +1,5 @@
 import Hummingbird
+import Logging
 
 /// Turns every error a route throws into a JSON error answer (``APIError``): Hummingbird's
 /// own errors (unknown route 404, method not allowed, bad request) keep their status with

@@ -1,6 +1,6 @@
+import Fingerprints
 import Foundation
 import Hummingbird
-import Search
 
 /// The body of `POST /v1/search/fingerprint`, for clients that fingerprint on the device
 /// and never upload pixels: `{"pdq": 64 hex digits}` and optionally `"phash"` and

@@ -1,8 +1,9 @@
+import Catalog
 import Hummingbird
 import HummingbirdCore
 import Logging
-import Search
 import ServiceLifecycle
+import UnixSignals
 
 /// `glimpse serve`: the HTTP API on Hummingbird 2. Builds the application (routes,
 /// middlewares, the index reloader service) and runs it under swift-service-lifecycle:

@@ -1,3 +1,4 @@
+import Catalog
 import Logging
 import Metrics
 import Search

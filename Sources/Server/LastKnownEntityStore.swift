@@ -88,90 +88,99 @@ public final class LastKnownEntityStore: EntityStore {
     /// How stored image paths are resolved. Passed through to the wrapped store.
     public var paths: CatalogPaths { store.paths }
 
-    /// The catalog's id and generation, read through the wrapped store (fails at once while
-    /// the database is known to be unreachable).
-    public func catalogVersion() async throws(CatalogStoreError) -> CatalogVersion {
+    /// One read through the wrapped store, remembered, with the remembered answer as the
+    /// fallback: fails at once while the health check says the database is unreachable,
+    /// else runs `read` (bounded by ``readTimeout``) and records its answer with `remember`;
+    /// when the database cannot be reached (``isUnreachable(_:)``), answers what `recall`
+    /// finds in memory, and fails with the store's error when `recall` has nothing.
+    /// `operation` names the read in messages.
+    /// - Complexity: one store read, plus what `remember` or `recall` do under the lock.
+    private func readThrough<T: Sendable>(
+        _ operation: String,
+        _ read: @escaping @Sendable () async throws(CatalogStoreError) -> T,
+        remember: (inout Memory, T) -> Void,
+        recall: (Memory) -> T?
+    ) async throws(CatalogStoreError) -> T {
         do throws(CatalogStoreError) {
-            if knownUnreachable { throw CatalogStoreError.database("reading the catalog version", reason: "the catalog database is unreachable") }
-            let store = self.store
-            let version = try await bounded("reading the catalog version") { () async throws(CatalogStoreError) in try await store.catalogVersion() }
-            memory.withLock { $0.version = version }
-            return version
+            if knownUnreachable { throw CatalogStoreError.database(operation, reason: "the catalog database is unreachable") }
+            let found = try await bounded(operation, read)
+            memory.withLock { remember(&$0, found) }
+            return found
         } catch {
-            if Self.isUnreachable(error), let version = memory.withLock({ $0.version }) { return version }
-            throw error
+            guard Self.isUnreachable(error), let known = memory.withLock({ recall($0) }) else { throw error }
+            return known
         }
+    }
+
+    /// The remembered entities of `ids` (each once, in the order asked); `nil` when one was
+    /// never read (unknown ids cannot be told apart from removed ones). O(ids).
+    private static func recall<Entity: CatalogEntity>(_ ids: [String], in entities: [String: Entity]) -> [Entity]? {
+        let known = ids.map { entities[$0] }
+        guard known.allSatisfy({ $0 != nil }) else { return nil }
+        var seen = Set<String>()
+        return known.compactMap { $0 }.filter { seen.insert($0.id).inserted }
+    }
+
+    /// The catalog's id and generation, read through the wrapped store (fails at once while
+    /// the database is known to be unreachable; answers the last version read while it
+    /// cannot be reached).
+    /// - Complexity: one store read.
+    public func catalogVersion() async throws(CatalogStoreError) -> CatalogVersion {
+        let store = self.store
+        return try await readThrough(
+            "reading the catalog version", { () async throws(CatalogStoreError) in try await store.catalogVersion() },
+            remember: { memory, version in memory.version = version },
+            recall: { $0.version })
     }
 
     /// The live landmarks among `ids`, in the order asked; unknown ids are skipped.
     /// Read through the wrapped store; entities it has read are kept and answered from memory when the database does not answer.
+    /// - Complexity: one store read; O(ids) in memory.
     public func landmarks(ids: [String]) async throws(CatalogStoreError) -> [LandmarkEntity] {
-        do throws(CatalogStoreError) {
-            if knownUnreachable { throw CatalogStoreError.database("reading landmarks", reason: "the catalog database is unreachable") }
-            let store = self.store
-            let found = try await bounded("reading landmarks") { () async throws(CatalogStoreError) in try await store.landmarks(ids: ids) }
-            let capacity = self.capacity
-            memory.withLock { memory in
+        let store = self.store, capacity = self.capacity
+        return try await readThrough(
+            "reading landmarks", { () async throws(CatalogStoreError) in try await store.landmarks(ids: ids) },
+            remember: { memory, found in
                 // Asked for but not answered: removed since (forget it too).
                 let answered = Set(found.map(\.id))
                 for id in ids where !answered.contains(id) { memory.landmarks[id] = nil }
                 for landmark in found { memory.remember(landmark, capacity: capacity) }
-            }
-            return found
-        } catch {
-            guard Self.isUnreachable(error) else { throw error }
-            let known = memory.withLock { memory in ids.map { memory.landmarks[$0] } }
-            // Unknown ids (never read) cannot be told apart from removed ones: fail.
-            guard known.allSatisfy({ $0 != nil }) else { throw error }
-            var seen = Set<String>()
-            return known.compactMap { $0 }.filter { seen.insert($0.id).inserted }
-        }
+            },
+            recall: { Self.recall(ids, in: $0.landmarks) })
     }
 
     /// The live collections among `ids`, in the order asked; unknown ids are skipped.
     /// Read through the wrapped store; entities it has read are kept and answered from memory when the database does not answer.
+    /// - Complexity: one store read; O(ids) in memory.
     public func collections(ids: [String]) async throws(CatalogStoreError) -> [CollectionEntity] {
-        do throws(CatalogStoreError) {
-            if knownUnreachable { throw CatalogStoreError.database("reading collections", reason: "the catalog database is unreachable") }
-            let store = self.store
-            let found = try await bounded("reading collections") { () async throws(CatalogStoreError) in try await store.collections(ids: ids) }
-            let capacity = self.capacity
-            memory.withLock { memory in
+        let store = self.store, capacity = self.capacity
+        return try await readThrough(
+            "reading collections", { () async throws(CatalogStoreError) in try await store.collections(ids: ids) },
+            remember: { memory, found in
                 let answered = Set(found.map(\.id))
                 for id in ids where !answered.contains(id) { memory.collections[id] = nil }
                 for collection in found { memory.remember(collection, capacity: capacity) }
-            }
-            return found
-        } catch {
-            guard Self.isUnreachable(error) else { throw error }
-            let known = memory.withLock { memory in ids.map { memory.collections[$0] } }
-            guard known.allSatisfy({ $0 != nil }) else { throw error }
-            var seen = Set<String>()
-            return known.compactMap { $0 }.filter { seen.insert($0.id).inserted }
-        }
+            },
+            recall: { Self.recall(ids, in: $0.collections) })
     }
 
     /// The live collections that contain `landmarkID`, by id.
     /// Read through the wrapped store; entities it has read are kept and answered from memory when the database does not answer.
+    /// - Complexity: one store read; O(collections found) in memory.
     public func collections(containing landmarkID: String) async throws(CatalogStoreError) -> [CollectionEntity] {
-        do throws(CatalogStoreError) {
-            if knownUnreachable { throw CatalogStoreError.database("reading collections", reason: "the catalog database is unreachable") }
-            let store = self.store
-            let found = try await bounded("reading collections") { () async throws(CatalogStoreError) in try await store.collections(containing: landmarkID) }
-            let capacity = self.capacity
-            memory.withLock { memory in
+        let store = self.store, capacity = self.capacity
+        return try await readThrough(
+            "reading collections", { () async throws(CatalogStoreError) in try await store.collections(containing: landmarkID) },
+            remember: { memory, found in
                 for collection in found { memory.remember(collection, capacity: capacity) }
                 if memory.landmarks[landmarkID] != nil { memory.containing[landmarkID] = found.map(\.id) }
-            }
-            return found
-        } catch {
-            guard Self.isUnreachable(error) else { throw error }
-            let known: [CollectionEntity?]? = memory.withLock { memory in
-                memory.containing[landmarkID].map { $0.map { memory.collections[$0] } }
-            }
-            guard let known, known.allSatisfy({ $0 != nil }) else { throw error }
-            return known.compactMap { $0 }
-        }
+            },
+            recall: { memory in
+                // Not a filter of ids asked for: every collection named must still be remembered.
+                guard let known = memory.containing[landmarkID].map({ $0.map { memory.collections[$0] } }),
+                      known.allSatisfy({ $0 != nil }) else { return nil }
+                return known.compactMap { $0 }
+            })
     }
 
     /// Every live landmark, by id. Passed through to the wrapped store.

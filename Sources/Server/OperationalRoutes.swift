@@ -1,3 +1,4 @@
+import Catalog
 import Hummingbird
 import Search
 

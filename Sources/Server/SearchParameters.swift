@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import Search
+import PixelBuffers
 
 /// The query parameters of the search endpoints, validated: `region=x,y,w,h` (pixels of
 /// the upright image) or `region_fraction=x,y,w,h` (0…1), `labels=a,b`, `page_size`

@@ -1,5 +1,8 @@
+import Catalog
+import Fingerprints
 import Foundation
 import Hummingbird
+import PixelBuffers
 import Search
 
 /// `POST /v1/search` (image bytes), `GET /v1/search?page_token=…` (the next page, no

@@ -1,3 +1,4 @@
+import HTTPTypes
 import Synchronization
 
 /// A bounded number of searches at once, without a queue: a search takes a slot or is

@@ -1,5 +1,7 @@
+import Catalog
 import Metrics
 import Prometheus
+import Search
 
 /// The server's metrics, through swift-metrics into its own Prometheus registry (no
 /// process-global bootstrap, so several servers can live in one test process):

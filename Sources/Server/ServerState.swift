@@ -1,6 +1,6 @@
+import Catalog
 import Logging
 import Rendering
-import Search
 
 /// What the routes share: the store, the current index, the limits and the metrics.
 /// One per server; immutable apart from the ``IndexHolder``'s swaps.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Fingerprints
+import Foundation
 import PixelBuffers
 
 /// `glimpse bench-fingerprint`: times reading + decoding + fingerprinting one image file

@@ -1,4 +1,6 @@
 import ArgumentParser
+import Catalog
+import Fingerprints
 import Foundation
 import Search
 import SQLiteStore
@@ -48,7 +50,7 @@ struct BenchSearchCommand: AsyncParsableCommand {
         // Queries: landmark 4242's full frame with a few bits changed, other views unrelated; the
         // default query layout (every orientation) and the 4-view query of the issue (full frame,
         // mirror, centre crops 85 % and 70 %).
-        var generator = SplitMix64(seed: 77)
+        var generator = SeededGenerator(seed: 77)
         func makeQuery(_ regions: [ViewRegion]) -> Fingerprint {
             var query = SyntheticCatalog.fingerprint(regions: regions, using: &generator)
             query.views[0] = entries[4242 % entries.count].fingerprints[0].views[0]

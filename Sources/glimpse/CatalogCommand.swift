@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import Foundation
 import Search
 #if canImport(Glibc)

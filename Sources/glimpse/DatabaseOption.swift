@@ -1,4 +1,5 @@
 import ArgumentParser
+import Catalog
 import CatalogStores
 import Foundation
 import PixelBuffers

@@ -1,4 +1,4 @@
-import Search
+import Catalog
 
 /// Parses an entity named on the command line: a URL (`glimpse://landmark/<id>`) or
 /// `KIND:ID` (`landmark:landmarks/hurricane-ridge`, `collection:food`).

@@ -1,6 +1,9 @@
 import ArgumentParser
+import Catalog
 import Foundation
+import PixelBuffers
 import Rendering
+import Search
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fingerprints
 import Foundation
+import PixelBuffers
 import Search
 
 /// `glimpse hash`: prints perceptual hashes of image files, one row per file, the way

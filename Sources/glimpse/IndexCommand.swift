@@ -1,5 +1,8 @@
 import ArgumentParser
+import Catalog
+import Fingerprints
 import Foundation
+import PixelBuffers
 import Search
 
 /// `glimpse index SOURCE`: builds or refreshes the catalog database from a manifest or a

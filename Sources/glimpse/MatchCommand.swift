@@ -1,7 +1,10 @@
 import ArgumentParser
+import Catalog
+import Fingerprints
 import Foundation
 import PixelBuffers
 import Rendering
+import Search
 
 /// `glimpse match FOLDER`: matches every photo under a folder against the catalog
 /// (``BatchMatcher``), one row per photo, resumable, with an optional HTML contact sheet.

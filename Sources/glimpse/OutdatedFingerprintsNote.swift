@@ -1,4 +1,5 @@
 import ArgumentParser
+import Fingerprints
 import Search
 
 /// Tells the user, on stderr, when the catalog still holds fingerprints of an older view

@@ -1,5 +1,8 @@
 import ArgumentParser
+import Catalog
+import Fingerprints
 import Foundation
+import PixelBuffers
 import Search
 
 /// `glimpse query IMAGE...`: the visual search for what a person selected in each image

@@ -1,7 +1,7 @@
 import ArgumentParser
+import Catalog
 import Foundation
 import Logging
-import Search
 import Server
 
 /// `glimpse serve`: the HTTP search backend (parsing only; the server is the Server module).

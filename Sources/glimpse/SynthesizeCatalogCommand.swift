@@ -1,4 +1,6 @@
 import ArgumentParser
+import Catalog
+import Fingerprints
 import Foundation
 import Search
 

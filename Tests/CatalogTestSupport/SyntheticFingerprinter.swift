@@ -1,6 +1,7 @@
 import Catalog
 import Fingerprints
 import Foundation
+import Search
 import Synchronization
 
 /// Deterministic stand-in for the real fingerprinter: codes derived from the file's
@@ -37,7 +38,7 @@ public final class SyntheticFingerprinter: ImageFingerprinting {
 
     /// Three synthetic views (full frame and a centre crop) from `seed`. O(1).
     public static func fingerprint(seed: UInt64) -> Fingerprint {
-        var generator = SplitMix(state: seed)
+        var generator = SeededGenerator(seed: seed)
         let views = (0..<3).map { index in
             FingerprintView(
                 region: index == 0 ? .full : ViewRegion(x: 0.1, y: 0.1, width: 0.8, height: 0.8),
@@ -46,17 +47,5 @@ public final class SyntheticFingerprinter: ImageFingerprinting {
                 quality: 80, histogram: ColorHistogram(bins: (0..<64).map { _ in UInt8(truncatingIfNeeded: generator.next() & 7) }))
         }
         return Fingerprint(views: views)
-    }
-}
-
-/// SplitMix64, a tiny deterministic generator for synthetic codes.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import Search
 import Testing
 @testable import Evaluation
 

@@ -2,7 +2,6 @@ import Catalog
 import Fingerprints
 import Foundation
 import PixelBuffers
-import Search
 import Testing
 @testable import Evaluation
 

@@ -1,9 +1,10 @@
+import Search
 import Testing
 import Fingerprints
 
 @Suite struct FingerprintSerializationTests {
     static func sampleFingerprint(views: Int, layoutVersion: UInt16 = 7) -> Fingerprint {
-        var rng = SplitMix64(seed: 11)
+        var rng = SeededGenerator(seed: 11)
         return Fingerprint(views: (0..<views).map { i in
             FingerprintView(
                 region: i == 0 ? .full : ViewRegion(x: 0.125, y: 0.25, width: 0.5, height: 0.75),

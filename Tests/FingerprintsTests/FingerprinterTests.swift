@@ -1,3 +1,5 @@
+import PixelBuffers
+import Search
 import Testing
 import Fingerprints
 import Foundation
@@ -75,7 +77,7 @@ import Foundation
     /// The median used for the hash bits is the 128th smallest coefficient, as a full sort
     /// gives it, also with many ties.
     @Test func pdqBitsThresholdAtTheSortedMedian() {
-        var rng = SplitMix64(seed: 9)
+        var rng = SeededGenerator(seed: 9)
         for trial in 0..<200 {
             let levels = UInt64([3, 17, 1000, 1 << 20][trial % 4])
             let coefficients = (0..<256).map { _ in Float(Int(rng.next() % levels)) - Float(levels / 2) }
@@ -135,7 +137,7 @@ import Foundation
             #expect(fp.views.allSatisfy { $0.quality == 0 && !$0.isInformative })
         }
         // Nearly flat: faint noise of ±2 levels around grey.
-        var rng = SplitMix64(seed: 1)
+        var rng = SeededGenerator(seed: 1)
         let noisy = try PixelBuffer(format: .gray8, width: 256, height: 256, bytes: (0..<(256 * 256)).map { _ in UInt8(126 + rng.next() % 5) })
         #expect(!Fingerprinter().fingerprint(of: noisy).isInformative)
         #expect(Fingerprinter().fingerprint(of: syntheticPhoto(width: 300, height: 200, seed: 5)).isInformative)

@@ -1,9 +1,10 @@
+import Search
 import Testing
 import Fingerprints
 
 @Suite struct HammingScanTests {
     static func randomCodes(_ n: Int, seed: UInt64) -> [UInt64] {
-        var rng = SplitMix64(seed: seed)
+        var rng = SeededGenerator(seed: seed)
         return (0..<n).map { _ in rng.next() }
     }
 
@@ -52,7 +53,7 @@ import Fingerprints
     @Test(arguments: [1, 5, 50, 20_000])
     func topKEqualsSortedBruteForceWithTiesByIndex(k: Int) {
         // Few distinct codes, so that many distances tie.
-        var rng = SplitMix64(seed: 77)
+        var rng = SeededGenerator(seed: 77)
         let palette = Self.randomCodes(16, seed: 3)
         let codes = (0..<15_000).map { _ in palette[Int(rng.next() % 16)] }
         let query = palette[0] ^ 0xFF
@@ -102,7 +103,7 @@ import Fingerprints
     }
 
     @Test func histogramScanMatchesPairwiseDistanceOnEveryInstructionSet() {
-        var rng = SplitMix64(seed: 21)
+        var rng = SeededGenerator(seed: 21)
         let histograms = (0..<1001).map { _ in ColorHistogram(packed: SIMD64<UInt8>((0..<64).map { _ in UInt8(truncatingIfNeeded: rng.next()) })) }
         var rows: [UInt8] = []
         histograms.forEach { $0.appendBins(to: &rows) }

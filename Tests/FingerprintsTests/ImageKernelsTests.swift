@@ -1,4 +1,6 @@
 import Foundation
+import PixelBuffers
+import Search
 import Testing
 import Fingerprints
 
@@ -55,7 +57,7 @@ import Fingerprints
 
     @Test(arguments: [1, 2, 3, 7, 8, 40])
     func boxFilterIsBitIdenticalOnEveryPathAndMatchesPDQRunningMean(window: Int) {
-        var rng = SplitMix64(seed: UInt64(window))
+        var rng = SeededGenerator(seed: UInt64(window))
         let rows = 45, cols = 300
         let input = (0..<(rows * cols)).map { _ in Float(rng.next() % 256) }
         var portable = [Float](repeating: 0, count: rows * cols)
@@ -89,7 +91,7 @@ import Fingerprints
 
     @Test(arguments: [DCTMatrix.pdq, DCTMatrix.pHash])
     func dctIsBitIdenticalOnEveryPathAndMatchesTheDefinition(matrix: DCTMatrix) {
-        var rng = SplitMix64(seed: 12)
+        var rng = SeededGenerator(seed: 12)
         let n = matrix.size, f = matrix.frequencies
         let block = (0..<(n * n)).map { _ in Float(rng.next() % 256) }
         let portable = matrix.transform(block, using: .portable)

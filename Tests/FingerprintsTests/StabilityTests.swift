@@ -1,4 +1,5 @@
 import Foundation
+import PixelBuffers
 import Testing
 import Fingerprints
 

@@ -1,18 +1,7 @@
 import Foundation
 import Fingerprints
-
-/// Deterministic pseudo-random numbers (SplitMix64) so failures reproduce.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+import PixelBuffers
+import Search
 
 /// The project's testdata folder, found from this file's path.
 let testdataURL = URL(fileURLWithPath: #filePath)
@@ -25,7 +14,7 @@ let supportedInstructionSets = InstructionSet.allCases.filter(\.isSupported)
 /// A deterministic synthetic "photo": smooth colour gradients, sinusoids and a few
 /// bright discs, so that hashes have structure. RGBA8, opaque.
 func syntheticPhoto(width: Int, height: Int, seed: UInt64) -> PixelBuffer {
-    var rng = SplitMix64(seed: seed)
+    var rng = SeededGenerator(seed: seed)
     func unit() -> Double { Double(rng.next() >> 11) / Double(1 << 53) }
     let fx = 1 + unit() * 4, fy = 1 + unit() * 4, phase = unit() * 6.28
     let discs = (0..<5).map { _ in (x: unit(), y: unit(), r: 0.05 + unit() * 0.15, c: (unit(), unit(), unit())) }
@@ -48,7 +37,7 @@ func syntheticPhoto(width: Int, height: Int, seed: UInt64) -> PixelBuffer {
 
 /// Random bytes as an RGBA8 or Gray8 buffer, with padded rows.
 func randomBuffer(format: PixelFormat, width: Int, height: Int, seed: UInt64) -> PixelBuffer {
-    var rng = SplitMix64(seed: seed)
+    var rng = SeededGenerator(seed: seed)
     let stride = width * format.bytesPerPixel + 3
     let bytes = (0..<(stride * height)).map { _ in UInt8(truncatingIfNeeded: rng.next()) }
     return try! PixelBuffer(format: format, width: width, height: height, bytesPerRow: stride, bytes: bytes)

@@ -1,3 +1,4 @@
+import Catalog
 import Foundation
 import GRDB
 import Search
@@ -126,7 +127,7 @@ import Testing
         #expect(previous.fingerprints.count == 11)
         let fullRun = first.seconds
 
-        var generator = KillDelays(state: Self.seed)
+        var generator = SeededGenerator(seed: Self.seed)
         var killedMidRun = 0, leftPrevious = 0, leftNew = 0
         for round in 1...Self.kills {
             let target = round % 2 // 1 = B, 0 = A
@@ -165,17 +166,5 @@ import Testing
         }
         // The delays must actually interrupt runs, or the test proves nothing.
         #expect(killedMidRun >= Self.kills / 2, "only \(killedMidRun) of \(Self.kills) kills interrupted a run")
-    }
-}
-
-/// SplitMix64: a tiny seeded generator for reproducible kill delays.
-struct KillDelays {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

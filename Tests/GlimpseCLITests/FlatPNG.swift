@@ -1,4 +1,4 @@
-import Search
+import PixelBuffers
 
 /// Uniform images made with the project's PNG encoder.
 enum FlatPNG {

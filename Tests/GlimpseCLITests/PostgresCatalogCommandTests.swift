@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -8,10 +9,10 @@ import Glibc
 /// (`GLIMPSE_TEST_POSTGRES_URL`): a `kill -9` during an index run leaves the previous
 /// catalog and a re-run finishes; two processes creating one catalog at once migrate it
 /// once. In CI (`CI=true`) a missing cluster fails these tests.
-@Suite("PostgreSQL catalogs", .enabled(if: PostgresCluster.adminURL != nil || ProcessInfo.processInfo.environment["CI"] == "true"))
+@Suite("PostgreSQL catalogs", .enabled(if: PostgresTestCluster.isEnabled))
 struct PostgresCatalogCommandTests {
     @Test func killingAnIndexRunLeavesThePreviousCatalogAndARerunFinishes() throws {
-        let db = try PostgresCluster.createDatabase()
+        let db = try PostgresTestCluster.createDatabase(prefix: "glimpse_cli_")
         let first = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
         try #require(first.status == 0, "\(first.stderr)")
         let before = try Glimpse.run(["catalog", "list", "--json", "--db", db]).stdout
@@ -59,7 +60,7 @@ struct PostgresCatalogCommandTests {
     }
 
     @Test func twoProcessesCreatingOneCatalogAtOnceMigrateItOnce() throws {
-        let db = try PostgresCluster.createDatabase()
+        let db = try PostgresTestCluster.createDatabase(prefix: "glimpse_cli_")
         let binary = try #require(Glimpse.binary)
         let processes = try (0..<2).map { _ in
             let process = Process()
@@ -74,24 +75,24 @@ struct PostgresCatalogCommandTests {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
         }
-        #expect(try PostgresCluster.psql(db, "SELECT string_agg(name, ',') FROM glimpse_migrations") == "v1-catalog")
-        #expect(try PostgresCluster.psql(db, "SELECT count(*) FROM catalog_meta WHERE key = 'catalog_id'") == "1")
-        #expect(try PostgresCluster.psql(db, "SELECT count(*) FROM landmark") == "3")
+        #expect(try PostgresTestCluster.psql(db, "SELECT string_agg(name, ',') FROM glimpse_migrations") == "v1-catalog")
+        #expect(try PostgresTestCluster.psql(db, "SELECT count(*) FROM catalog_meta WHERE key = 'catalog_id'") == "1")
+        #expect(try PostgresTestCluster.psql(db, "SELECT count(*) FROM landmark") == "3")
     }
 
     @Test func readCommandsRefuseADatabaseThatIsNotACatalogAndWriteNothing() throws {
-        let db = try PostgresCluster.createDatabase()
+        let db = try PostgresTestCluster.createDatabase(prefix: "glimpse_cli_")
         let list = try Glimpse.run(["catalog", "list", "--db", db])
         #expect(list.status == 1)
         #expect(list.errorLines.count == 1 && list.errorLines[0].contains("not a Glimpse catalog (an empty database"), "\(list.stderr)")
-        #expect(try PostgresCluster.psql(db, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'") == "0")
+        #expect(try PostgresTestCluster.psql(db, "SELECT count(*) FROM information_schema.tables WHERE table_schema = 'public'") == "0")
     }
     /// Read commands (and `glimpse serve` without admin endpoints) open a PostgreSQL catalog
     /// read-only: they all work for a role that may only SELECT (in read-only transactions,
     /// without temporary tables), and the catalog's tables are the same afterwards. Commands
     /// that change the catalog say in one line that they cannot.
     @Test func readCommandsWorkForARoleThatMayOnlyReadAndChangeNothing() throws {
-        let db = try PostgresCluster.createDatabase()
+        let db = try PostgresTestCluster.createDatabase(prefix: "glimpse_cli_")
         let indexing = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
         try #require(indexing.status == 0, "\(indexing.stderr)")
         let reader = try PostgresCluster.createReadOnlyRole(on: db)
@@ -158,7 +159,7 @@ final class ServedCatalog {
         guard let found else {
             process.terminate()
             process.waitUntilExit()
-            throw PostgresCluster.Failure(description: "glimpse serve did not start: \(seen)")
+            throw PostgresTestCluster.Failure(description: "glimpse serve did not start: \(seen)")
         }
         port = found
         // Until the index is loaded /readyz is 503.
@@ -170,7 +171,7 @@ final class ServedCatalog {
     /// `GET path` on a new connection: the whole response (status line, headers, body).
     func get(_ path: String) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw PostgresCluster.Failure(description: "socket") }
+        guard fd >= 0 else { throw PostgresTestCluster.Failure(description: "socket") }
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
@@ -179,7 +180,7 @@ final class ServedCatalog {
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw PostgresCluster.Failure(description: "connect to \(port)") }
+        guard connected == 0 else { throw PostgresTestCluster.Failure(description: "connect to \(port)") }
         let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
         var timeout = timeval(tv_sec: 30, tv_usec: 0)
@@ -200,61 +201,29 @@ final class ServedCatalog {
     }
 }
 
-/// The test cluster, through `psql` (installed with PostgreSQL).
+/// What the CLI tests do on the test cluster beyond ``PostgresTestCluster``.
 enum PostgresCluster {
-    static var adminURL: String? {
-        ProcessInfo.processInfo.environment["GLIMPSE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    struct Failure: Error, CustomStringConvertible { var description: String }
-
-    /// A new empty database; its URL.
-    static func createDatabase() throws -> String {
-        guard let admin = adminURL else { throw Failure(description: "no PostgreSQL test cluster (GLIMPSE_TEST_POSTGRES_URL); run scripts/test.sh") }
-        let name = "glimpse_cli_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        _ = try psql(admin, "CREATE DATABASE \(name)")
-        guard var components = URLComponents(string: admin) else { throw Failure(description: "bad URL \(admin)") }
-        components.path = "/" + name
-        return components.string ?? admin
-    }
-
     /// A new role that may only read the catalog in `db` (SELECT on its tables, read-only
     /// transactions, no temporary tables); the URL of `db` as that role.
     static func createReadOnlyRole(on db: String) throws -> String {
-        guard let admin = adminURL, var components = URLComponents(string: db) else { throw Failure(description: "no cluster") }
+        guard let admin = PostgresTestCluster.adminURL, var components = URLComponents(string: db) else { throw PostgresTestCluster.Failure(description: "no cluster") }
         let role = "glimpse_reader_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "").prefix(12)
         let database = String(components.path.dropFirst())
-        _ = try psql(admin, "CREATE ROLE \(role) LOGIN")
-        _ = try psql(admin, "ALTER ROLE \(role) SET default_transaction_read_only = on")
-        _ = try psql(admin, "REVOKE TEMPORARY ON DATABASE \(database) FROM PUBLIC")
-        _ = try psql(db, "GRANT USAGE ON SCHEMA public TO \(role)")
-        _ = try psql(db, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role)")
+        _ = try PostgresTestCluster.psql(admin, "CREATE ROLE \(role) LOGIN")
+        _ = try PostgresTestCluster.psql(admin, "ALTER ROLE \(role) SET default_transaction_read_only = on")
+        _ = try PostgresTestCluster.psql(admin, "REVOKE TEMPORARY ON DATABASE \(database) FROM PUBLIC")
+        _ = try PostgresTestCluster.psql(db, "GRANT USAGE ON SCHEMA public TO \(role)")
+        _ = try PostgresTestCluster.psql(db, "GRANT SELECT ON ALL TABLES IN SCHEMA public TO \(role)")
         components.user = role
         return components.string ?? db
     }
 
     /// A digest of every table's rows in `db`'s public schema (name and md5 of the sorted rows).
     static func contentDigest(_ db: String) throws -> String {
-        let tables = try psql(db, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
+        let tables = try PostgresTestCluster.psql(db, "SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename")
             .split(separator: "\n").map(String.init)
         return try tables.map { table in
-            "\(table)=" + (try psql(db, "SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM \"\(table)\" t"))
+            "\(table)=" + (try PostgresTestCluster.psql(db, "SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) FROM \"\(table)\" t"))
         }.joined(separator: ",")
-    }
-
-    /// Runs one statement and returns its output (tuples only, unaligned).
-    static func psql(_ url: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = [url, "-v", "ON_ERROR_STOP=1", "-tAc", sql]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(description: "psql: \(String(decoding: error, as: UTF8.self))") }
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }

@@ -1,3 +1,4 @@
+import Search
 import Testing
 @testable import PixelBuffers
 
@@ -96,7 +97,7 @@ import Testing
     }
 
     @Test func randomGarbageAfterAValidSignatureNeverCrashes() throws {
-        var generator = SplitMix64(seed: 42)
+        var generator = SeededGenerator(seed: 42)
         let seeds = [try TestData.readFile(TestData.path("jpeg/testorig.jpg")),
                      try TestData.readFile(TestData.path("pngsuite/basn6a08.png"))]
         for seed in seeds {
@@ -110,18 +111,5 @@ import Testing
                 _ = try? ImageDecoder().decode(Array(bytes.prefix(cut)))
             }
         }
-    }
-}
-
-/// A tiny deterministic generator for the mutation test.
-struct SplitMix64 {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,4 +1,7 @@
+import Catalog
 import Foundation
+import PixelBuffers
+import Search
 import Testing
 @testable import Rendering
 

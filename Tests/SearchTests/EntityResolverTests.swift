@@ -1,3 +1,4 @@
+import Catalog
 import Testing
 @testable import Search
 

@@ -1,3 +1,5 @@
+import Catalog
+import Fingerprints
 import Foundation
 import Testing
 import SQLiteStore
@@ -96,7 +98,7 @@ import SQLiteStore
 
         // 2. A re-index: landmark 10 gets a new image, landmark 20 leaves the source, new
         //    landmarks arrive (one ties with landmark 5 from the delta), a new collection.
-        var generator = SplitMix64(seed: 77)
+        var generator = SeededGenerator(seed: 77)
         let regions = FingerprintViewLayout.catalog.viewRegions
         let twin = try #require(try await store.landmark(id: SyntheticCatalog.landmarkID(5))?.referenceImages[0].fingerprint)
         let ghost = SyntheticCatalog.fingerprint(regions: regions, using: &generator)

@@ -1,4 +1,7 @@
+import Catalog
+import Fingerprints
 import Foundation
+import PixelBuffers
 import Testing
 import SQLiteStore
 @testable import Search

@@ -1,3 +1,5 @@
+import Catalog
+import Fingerprints
 import Foundation
 import SQLiteStore
 @testable import Search
@@ -12,7 +14,7 @@ enum SearchFixtures {
     /// A random-looking, informative fingerprint determined by `seed` (3 views: full and
     /// two centre crops, like the catalog layout's first views).
     static func fingerprint(seed: UInt64, views: Int = 3, quality: Int = 80) -> Fingerprint {
-        var generator = SplitMix(state: seed)
+        var generator = SeededGenerator(seed: seed)
         return Fingerprint(views: (0..<views).map { index in
             let fraction = Float(1) - Float(index) * 0.15
             return FingerprintView(
@@ -23,7 +25,7 @@ enum SearchFixtures {
         })
     }
 
-    static func histogram(_ generator: inout SplitMix) -> ColorHistogram {
+    static func histogram(_ generator: inout SeededGenerator) -> ColorHistogram {
         var bins = [UInt8](repeating: 0, count: 64)
         for _ in 0..<255 { bins[Int(generator.next() % 64)] &+= 1 }
         return ColorHistogram(bins: bins)
@@ -31,7 +33,7 @@ enum SearchFixtures {
 
     /// `fingerprint` with `bits` bits flipped in each hash of every view (a mild edit).
     static func perturbed(_ fingerprint: Fingerprint, bits: Int, seed: UInt64 = 99) -> Fingerprint {
-        var generator = SplitMix(state: seed)
+        var generator = SeededGenerator(seed: seed)
         var copy = fingerprint
         for v in copy.views.indices {
             for _ in 0..<bits {
@@ -68,18 +70,6 @@ struct FileNameFingerprinter: ImageFingerprinting {
     var seeds: [String: UInt64]
     func fingerprint(imageData data: Data, path: String) throws -> Fingerprint {
         SearchFixtures.fingerprint(seed: seeds[URL(fileURLWithPath: path).lastPathComponent] ?? 0)
-    }
-}
-
-/// SplitMix64, a tiny deterministic generator for synthetic codes.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

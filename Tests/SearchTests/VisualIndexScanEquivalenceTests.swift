@@ -1,4 +1,7 @@
+import Catalog
+import Fingerprints
 import Foundation
+import PixelBuffers
 import Testing
 @testable import Search
 
@@ -56,7 +59,7 @@ import Testing
 
     /// Synthetic landmarks (31 related views each) plus, for ties, exact duplicates under other ids.
     static func syntheticEntries(count: Int, seed: UInt64) -> [FingerprintSnapshot.Entry] {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let regions = FingerprintViewLayout.catalog.viewRegions
         var entries = (0..<count).map { i in
             FingerprintSnapshot.Entry(landmarkID: "s\(i)", fingerprints: [SyntheticCatalog.fingerprint(regions: regions, using: &generator)])
@@ -68,7 +71,7 @@ import Testing
 
     /// Queries near catalog entries: one view replaced by a perturbed catalog view (full frame or a crop).
     static func queries(near entries: [FingerprintSnapshot.Entry], count: Int, seed: UInt64) -> [Fingerprint] {
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let regions = FingerprintViewLayout.query.viewRegions
         return (0..<count).map { k in
             var query = SyntheticCatalog.fingerprint(regions: regions, using: &generator)
@@ -122,7 +125,7 @@ import Testing
     }
 
     @Test func planeScanFindsExactlyTheCodesWithinTheRadiusOnEveryPath() {
-        var generator = SplitMix64(seed: 11)
+        var generator = SeededGenerator(seed: 11)
         let count = 1_003
         let codes = (0..<count).map { _ in PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next())) }
         var planes = [UInt64](repeating: 0, count: 4 * count)
@@ -153,7 +156,7 @@ import Testing
     }
 
     @Test func checksumIsTheSameOnEveryPathAndSeesDamage() {
-        var generator = SplitMix64(seed: 3)
+        var generator = SeededGenerator(seed: 3)
         var bytes = (0..<5_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         for length in [0, 1, 63, 64, 65, 1023, 1024, 1025, 4999] {
             let sums = InstructionSet.allCases.filter(\.isSupported).map { isa in

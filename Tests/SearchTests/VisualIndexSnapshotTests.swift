@@ -1,3 +1,5 @@
+import Catalog
+import Fingerprints
 import Foundation
 import Testing
 import SQLiteStore

@@ -1,3 +1,5 @@
+import Catalog
+import Fingerprints
 import Testing
 @testable import Search
 

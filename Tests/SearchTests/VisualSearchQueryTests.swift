@@ -1,4 +1,7 @@
+import Catalog
 import Foundation
+import PixelBuffers
+import SQLiteStore
 import Testing
 @testable import Search
 

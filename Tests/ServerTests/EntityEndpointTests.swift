@@ -1,7 +1,6 @@
 import Foundation
 import HTTPTypes
 import Search
-import Server
 import Testing
 
 /// The entity endpoints: documents, lists, thumbnails, exports; ids with slashes.

@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Search
 import Server
 import Testing
 

@@ -1,7 +1,5 @@
 import Foundation
 import HTTPTypes
-import Search
-import Server
 import Testing
 
 /// Health, readiness, metrics, the OpenAPI document, request ids.

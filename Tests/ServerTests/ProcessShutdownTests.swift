@@ -1,5 +1,4 @@
 import Foundation
-import Search
 import Testing
 
 /// A real `glimpse serve` process: it drains an in-flight request on SIGTERM and exits 0.

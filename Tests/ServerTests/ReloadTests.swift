@@ -1,7 +1,7 @@
+import Catalog
 import Foundation
 import HTTPTypes
 import Search
-import Server
 import SQLiteStore
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import PostgresTestSupport
 import Testing
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +10,7 @@ import Glibc
 /// test starts a cluster of its own to stop and restart). In CI (`CI=true`) a missing
 /// cluster fails these tests instead of skipping them.
 @Suite("Replicas on one PostgreSQL catalog", .serialized,
-       .enabled(if: ReplicaCluster.adminURL != nil || ProcessInfo.processInfo.environment["CI"] == "true"))
+       .enabled(if: PostgresTestCluster.isEnabled))
 struct ReplicaTests {
     /// The screenshot search of the README (first page of 3).
     static let screenshotSearch = "/v1/search?region=\(Harness.screenshotRegion)&page_size=3"
@@ -58,7 +59,7 @@ struct ReplicaTests {
 
     @Test func aReplicaStartedDuringAnIndexRunAnswersThePreviousCatalogThenTheNewOne() async throws {
         let db = try await ReplicaCluster.sampleCatalogCopy()
-        let generation = try #require(Int(try ReplicaCluster.psql(db, "SELECT value FROM catalog_meta WHERE key = 'generation'")))
+        let generation = try #require(Int(try PostgresTestCluster.psql(db, "SELECT value FROM catalog_meta WHERE key = 'generation'")))
         // A source of new image content (every sample photo in 3 byte-different copies):
         // fingerprinting it takes seconds, and the sample landmarks are missing from it.
         let folder = try ReplicaCluster.scratch("replica-index")
@@ -234,11 +235,7 @@ extension String {
 
 /// The PostgreSQL clusters of the replica tests.
 enum ReplicaCluster {
-    static var adminURL: String? {
-        ProcessInfo.processInfo.environment["GLIMPSE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    typealias Failure = PostgresTestCluster.Failure
 
     static func scratch(_ name: String) throws -> String {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-\(name)-\(UUID().uuidString)").path
@@ -246,30 +243,18 @@ enum ReplicaCluster {
         return folder
     }
 
-    /// The URL of database `name` on the cluster of `admin`.
-    static func url(_ admin: String, database name: String) throws -> String {
-        guard var components = URLComponents(string: admin) else { throw Failure(description: "bad URL \(admin)") }
-        components.path = "/" + name
-        return components.string ?? admin
-    }
-
     /// The sample catalog indexed once per test process into a template database.
     static let template = Task<String, any Error> {
-        guard let admin = adminURL else { throw Failure(description: "no PostgreSQL test cluster (GLIMPSE_TEST_POSTGRES_URL); run scripts/test.sh") }
-        let name = "glimpse_replica_template_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        _ = try psql(admin, "CREATE DATABASE \(name)")
-        let run = try glimpse(["index", Harness.testdata("catalog/manifest.json"), "--db", try url(admin, database: name)])
+        let url = try PostgresTestCluster.createDatabase(prefix: "glimpse_replica_template_")
+        let run = try glimpse(["index", Harness.testdata("catalog/manifest.json"), "--db", url])
         guard run.status == 0 else { throw Failure(description: "indexing the template: \(run.stderr)") }
-        return name
+        guard let name = URLComponents(string: url)?.path.dropFirst() else { throw Failure(description: "bad URL \(url)") }
+        return String(name)
     }
 
     /// A new database holding the indexed sample catalog (a copy of the template). Its URL.
     static func sampleCatalogCopy() async throws -> String {
-        let template = try await Self.template.value
-        guard let admin = adminURL else { throw Failure(description: "no PostgreSQL test cluster") }
-        let name = "glimpse_replica_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        _ = try psql(admin, "CREATE DATABASE \(name) TEMPLATE \(template)")
-        return try url(admin, database: name)
+        try PostgresTestCluster.createDatabase(prefix: "glimpse_replica_", template: try await Self.template.value)
     }
 
     /// Runs `glimpse arguments…` and waits.
@@ -284,22 +269,6 @@ enum ReplicaCluster {
         let text = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return (process.terminationStatus, String(decoding: text, as: UTF8.self))
-    }
-
-    /// Runs one statement with `psql` (installed with PostgreSQL) and returns its output.
-    static func psql(_ url: String, _ sql: String) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/psql")
-        process.arguments = [url, "-v", "ON_ERROR_STOP=1", "-tAc", sql]
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(description: "psql: \(String(decoding: error, as: UTF8.self))") }
-        return String(decoding: output, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A cluster of its own (scripts/pg-test-cluster.sh), to stop and start again.

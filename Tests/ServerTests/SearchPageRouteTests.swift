@@ -1,6 +1,5 @@
 import Foundation
 import HTTPTypes
-import Server
 import Testing
 
 /// `GET /`: the search page, compiled into the server (its behaviour in a browser is

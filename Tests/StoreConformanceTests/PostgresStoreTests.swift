@@ -4,12 +4,13 @@ import CatalogTestSupport
 import Foundation
 import PostgresNIO
 import PostgresStore
+import PostgresTestSupport
 import Testing
 
 /// What only the PostgreSQL store has: migrations shared by processes that start together,
 /// refusing databases that are not Glimpse catalogs, NOTIFY on every committed change.
 /// Runs on the test cluster; in CI a missing cluster fails these tests.
-@Suite(.enabled(if: TestCluster.adminURL != nil || TestCluster.isCI))
+@Suite(.enabled(if: PostgresTestCluster.isEnabled))
 struct PostgresStoreTests {
     func migrationCount(_ url: String) async throws -> Int {
         try await TestDatabases.withClient(PostgresConnectionURL(url)) { client in

@@ -1,3 +1,4 @@
+import Fingerprints
 import Foundation
 import Testing
 import Catalog

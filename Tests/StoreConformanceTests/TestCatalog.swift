@@ -1,6 +1,7 @@
 import Catalog
 import CatalogStores
 import Foundation
+import PostgresTestSupport
 import Testing
 
 /// The store kinds the conformance suite runs against.
@@ -13,18 +14,8 @@ enum StoreKind: String, Sendable, CaseIterable, CustomTestStringConvertible {
     /// SQLite always; PostgreSQL when `scripts/pg-test-cluster.sh` exported a cluster URL,
     /// and always in CI (`CI=true`), where a missing cluster then FAILS the PostgreSQL cases.
     static var available: [StoreKind] {
-        TestCluster.adminURL != nil || TestCluster.isCI ? [.sqlite, .postgres] : [.sqlite]
+        PostgresTestCluster.isEnabled ? [.sqlite, .postgres] : [.sqlite]
     }
-}
-
-/// The throwaway PostgreSQL cluster started by `scripts/pg-test-cluster.sh start`.
-enum TestCluster {
-    /// `GLIMPSE_TEST_POSTGRES_URL`: a superuser URL to the cluster's `postgres` database.
-    static var adminURL: String? {
-        ProcessInfo.processInfo.environment["GLIMPSE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    }
-
-    static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
 }
 
 /// One fresh, empty catalog of a kind, which a test can open (and reopen, as a new

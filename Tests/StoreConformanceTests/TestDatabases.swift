@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import PostgresNIO
 import PostgresStore
+import PostgresTestSupport
 
 /// Creates databases on the test cluster (`GLIMPSE_TEST_POSTGRES_URL`), one per test, so
 /// tests run in parallel without seeing each other.
@@ -14,7 +15,7 @@ enum TestDatabases {
 
     /// A new empty database on the cluster; its URL.
     static func create() async throws -> String {
-        guard let admin = TestCluster.adminURL else { throw NoCluster() }
+        guard let admin = PostgresTestCluster.adminURL else { throw NoCluster() }
         let url = try PostgresConnectionURL(admin)
         let name = "glimpse_test_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
         try await withClient(url) { client in

@@ -1,6 +1,7 @@
 import Benchmark
 import Foundation
 import Fingerprints
+import PixelBuffers
 
 // Every fingerprint kernel on every instruction set this CPU supports (names end in
 // [portable], [avx2] or [avx512]), the full fingerprint of a 1080p buffer, decode +

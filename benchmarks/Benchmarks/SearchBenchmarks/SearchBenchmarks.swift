@@ -6,23 +6,13 @@
 // pass; mapping + verifying the index snapshot of that index.
 // Targets: search ≤ 3 ms p50 (issue 12); ≤ 1 ms with AVX-512, ≤ 2.5 ms with AVX2 (issue 15).
 import Benchmark
+import Catalog
+import Fingerprints
 import Foundation
 import Search
 
-/// SplitMix64: deterministic synthetic codes.
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// A fingerprint of `views` random, informative views; view 0 is the full frame.
-func syntheticFingerprint(_ generator: inout SplitMix, views: Int) -> Fingerprint {
+func syntheticFingerprint(_ generator: inout SeededGenerator, views: Int) -> Fingerprint {
     // The default layouts' regions (a query's 8 oriented full frames are full frames too).
     let regions = views == FingerprintViewLayout.query.viewCount ? FingerprintViewLayout.query.viewRegions
         : views == FingerprintViewLayout.catalog.viewCount ? FingerprintViewLayout.catalog.viewRegions : nil
@@ -43,7 +33,7 @@ let queryViews = FingerprintViewLayout.query.viewCount
 
 /// The index and a query that matches landmark 4242 with a few bits flipped.
 func makeIndexAndQuery(views: Int) -> (VisualIndex, Fingerprint) {
-    var generator = SplitMix(state: 2024)
+    var generator = SeededGenerator(seed: 2024)
     let landmarkCount = (views + catalogViews - 1) / catalogViews
     var entries: [FingerprintSnapshot.Entry] = []
     entries.reserveCapacity(landmarkCount)
@@ -93,7 +83,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("VisualIndex.scan, 1M views, 32 query codes in one pass") { benchmark in
         let (index, query) = setUp()
-        var generator = SplitMix(state: 32)
+        var generator = SeededGenerator(seed: 32)
         let codes = [query.views[0].pdq] + (1..<32).map { _ in
             PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next()))
         }

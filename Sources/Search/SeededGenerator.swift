@@ -1,5 +1,7 @@
-/// A deterministic random number generator (SplitMix64): the same seed always gives the
-/// same sequence, on every machine and run. O(1) per number.
+/// A deterministic random number generator, SplitMix64 (Steele, Lea and Flood 2014): the
+/// same seed always gives the same sequence, on every machine and run. The one seeded
+/// generator of the project: synthetic catalogs (``SyntheticCatalog``), the evaluation's
+/// transformations, and reproducible tests and benchmarks. Not for anything secret.
 public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
@@ -9,6 +11,7 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// The next 64 random bits.
+    /// - Complexity: O(1).
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
@@ -18,16 +21,19 @@ public struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// A uniformly distributed Double in `range`, from 53 random bits.
+    /// - Complexity: O(1).
     public mutating func unit(in range: ClosedRange<Double>) -> Double {
         let u = Double(next() >> 11) / Double(1 << 53)
         return range.lowerBound + u * (range.upperBound - range.lowerBound)
     }
 
     /// A fair coin flip.
+    /// - Complexity: O(1).
     public mutating func coin() -> Bool { next() & 1 == 1 }
 
     /// A seed derived from a string and a salt with FNV-1a: stable across runs and
-    /// processes (unlike `Hasher`). O(string length).
+    /// processes (unlike `Hasher`).
+    /// - Complexity: O(n), n the length of `text` in UTF-8 bytes.
     public static func seed(for text: String, salt: UInt64) -> UInt64 {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ salt
         for byte in text.utf8 {

@@ -1,3 +1,0 @@
-@_exported import Catalog
-@_exported import Fingerprints
-@_exported import PixelBuffers
