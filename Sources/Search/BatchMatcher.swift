@@ -72,6 +72,8 @@ public struct BatchMatcher: Sendable {
     /// - Throws: ``BatchMatchError/search(_:)`` when the catalog fails, the
     ///   ``BatchMatchError`` `onRecord` threw, or ``BatchMatchError/stoppedByCaller(_:)``
     ///   for any other error it threw.
+    /// - Complexity: ``match(photo:)`` once per photo, ``jobs`` at a time; at most
+    ///   4 × ``jobs`` records held back to keep the input order.
     public func match(_ photos: [String], onRecord: (PhotoMatchRecord, Int) throws -> Void) async throws(BatchMatchError) {
         let failure: BatchMatchError? = await withTaskGroup(of: (Int, Result<PhotoMatchRecord, BatchMatchError>).self) { group in
             var next = 0

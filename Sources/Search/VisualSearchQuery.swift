@@ -67,6 +67,8 @@ public final class VisualSearchQuery: Sendable {
     /// start-up. Pages load it themselves when needed; calling this is never required.
     ///
     /// - Throws: ``VisualSearchError/store(_:)`` when the catalog cannot be read.
+    /// - Complexity: O(catalog views) once per catalog version (the snapshot mapped and
+    ///   verified, or every fingerprint read and indexed); O(1) when already loaded.
     public func prepare() async throws(VisualSearchError) {
         do { _ = try await cache.current() } catch { throw .store(error) }
     }
@@ -78,6 +80,7 @@ public final class VisualSearchQuery: Sendable {
     /// recomputes them. Reads the index of the current catalog version (mapped or built if needed).
     ///
     /// - Throws: ``VisualSearchError/store(_:)`` when the catalog cannot be read.
+    /// - Complexity: O(layout versions) once the index is loaded (loading it: see ``prepare()``).
     public func outdatedFingerprintCount(currentVersion: UInt16 = FingerprintViewLayout.catalogVersion) async throws(VisualSearchError) -> (outdated: Int, total: Int) {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
@@ -92,6 +95,8 @@ public final class VisualSearchQuery: Sendable {
     ///   pixels are blank (uninformative) or match nothing.
     /// - Throws: ``VisualSearchError``: a refused page token (altered, from another query
     ///   or catalog, or stale), a bad page size, or a store failure.
+    /// - Complexity: one fingerprint of the selection (O(pixels)), then what
+    ///   ``values(for:labels:page:)`` costs.
     public func values(for descriptor: SemanticContentDescriptor, page: PageRequest = PageRequest()) async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
         let started = ContinuousClock.now
         guard let pixels = descriptor.pixelBuffer else {
@@ -103,6 +108,9 @@ public final class VisualSearchQuery: Sendable {
 
     /// One page of results for an already computed query fingerprint (evaluation, tests,
     /// callers with their own fingerprinting). Same rules as ``values(for:page:)``.
+    /// - Complexity: one index scan, O(full-frame query codes × catalog views) compared
+    ///   with SIMD, then O(c log c) to rank the c candidates found and one batched store
+    ///   read of the page's entities.
     public func values(for fingerprint: Fingerprint, labels: [String] = [], page: PageRequest = PageRequest()) async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
         try await values(for: fingerprint, labels: labels, page: page, started: ContinuousClock.now)
     }
@@ -112,6 +120,8 @@ public final class VisualSearchQuery: Sendable {
     /// threshold and measuring accuracy. With `minimumScore` 0 every landmark having a view
     /// within ``SimilarityScoring/candidatePDQRadius`` is listed (set the radius to 256 in
     /// the configuration to rank the whole catalog).
+    /// - Complexity: one index scan, O(full-frame query codes × catalog views), then
+    ///   O(m log m) to rank the m matching landmarks.
     public func landmarkMatches(for fingerprint: Fingerprint, minimumScore: Double = 0, limit: Int = .max) async throws(VisualSearchError) -> [LandmarkMatch] {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
@@ -119,6 +129,7 @@ public final class VisualSearchQuery: Sendable {
     }
 
     /// A digest of what defines a query: its fingerprint and its labels (normalised).
+    /// - Complexity: O(fingerprint size + labels' length).
     public static func queryDigest(_ fingerprint: Fingerprint, labels: [String]) -> UInt64 {
         var bytes = fingerprint.serialized()
         bytes.append(0)
