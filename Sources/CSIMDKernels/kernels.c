@@ -519,7 +519,22 @@ BODY void box_columns_body(const float *in, size_t is, float *out, size_t os, in
                 o[j] = sum[j] / fc;
             }
         }
-        for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+        if ((cur & (cur - 1)) == 0) {
+            /* A power-of-two count: x / 2^e and x · 2^-e are the same real number, so both
+             * round to the same float; the multiply is the cheaper instruction. */
+            const float inv = 1.0f / (float)cur;
+            for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+                const float *r = in + (size_t)ri * is + c0;
+                const float *l = in + (size_t)li * is + c0;
+                float *o = out + (size_t)oi * os + c0;
+                for (int j = 0; j < cw; j++) {
+                    sum[j] += r[j];
+                    sum[j] -= l[j];
+                    o[j] = sum[j] * inv;
+                }
+            }
+        }
+        for (int i = (cur & (cur - 1)) == 0 ? p3 : 0; i < p3; i++, ri++, li++, oi++) {
             const float *r = in + (size_t)ri * is + c0;
             const float *l = in + (size_t)li * is + c0;
             float *o = out + (size_t)oi * os + c0;
@@ -633,11 +648,22 @@ AVX2_FN static void box_strip8_avx2(const float *a0, float *b0, const float *a1,
         _mm256_storeu_ps(b1 + 8 * oi, _mm256_div_ps(s1, fc));
     }
     const __m256 fc = _mm256_set1_ps((float)cur);
-    for (int i = 0; i < p3; i++, ri++, li++, oi++) {
-        s0 = _mm256_sub_ps(_mm256_add_ps(s0, _mm256_loadu_ps(a0 + 8 * ri)), _mm256_loadu_ps(a0 + 8 * li));
-        s1 = _mm256_sub_ps(_mm256_add_ps(s1, _mm256_loadu_ps(a1 + 8 * ri)), _mm256_loadu_ps(a1 + 8 * li));
-        _mm256_storeu_ps(b0 + 8 * oi, _mm256_div_ps(s0, fc));
-        _mm256_storeu_ps(b1 + 8 * oi, _mm256_div_ps(s1, fc));
+    if ((cur & (cur - 1)) == 0) {
+        /* Power-of-two count: multiplying by its exact reciprocal rounds the same real number. */
+        const __m256 inv = _mm256_set1_ps(1.0f / (float)cur);
+        for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+            s0 = _mm256_sub_ps(_mm256_add_ps(s0, _mm256_loadu_ps(a0 + 8 * ri)), _mm256_loadu_ps(a0 + 8 * li));
+            s1 = _mm256_sub_ps(_mm256_add_ps(s1, _mm256_loadu_ps(a1 + 8 * ri)), _mm256_loadu_ps(a1 + 8 * li));
+            _mm256_storeu_ps(b0 + 8 * oi, _mm256_mul_ps(s0, inv));
+            _mm256_storeu_ps(b1 + 8 * oi, _mm256_mul_ps(s1, inv));
+        }
+    } else {
+        for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+            s0 = _mm256_sub_ps(_mm256_add_ps(s0, _mm256_loadu_ps(a0 + 8 * ri)), _mm256_loadu_ps(a0 + 8 * li));
+            s1 = _mm256_sub_ps(_mm256_add_ps(s1, _mm256_loadu_ps(a1 + 8 * ri)), _mm256_loadu_ps(a1 + 8 * li));
+            _mm256_storeu_ps(b0 + 8 * oi, _mm256_div_ps(s0, fc));
+            _mm256_storeu_ps(b1 + 8 * oi, _mm256_div_ps(s1, fc));
+        }
     }
     for (int i = 0; i < p4; i++, li++, oi++) {
         cur--;
@@ -970,10 +996,86 @@ BODY void matmul_body(const float *a, size_t as, const float *b, size_t bs, floa
         }
     }
 }
-VARIANTS(void, matmul, (const float *a, size_t as, const float *b, size_t bs, float *c, size_t cs, int m, int k, int n),
-         (a, as, b, bs, c, cs, m, k, n))
+static void matmul_portable(const float *a, size_t as, const float *b, size_t bs, float *c, size_t cs, int m, int k, int n) {
+    matmul_body(a, as, b, bs, c, cs, m, k, n);
+}
+
+#if GLIMPSE_X86
+/* Register-blocked products for the DCT shapes: R rows × V vectors of outputs stay in
+ * registers across the whole k loop (R·V independent chains instead of one), each output
+ * still `acc = acc + a[i][kk] * b[kk][j]` from 0.0f in kk order (a separate multiply and
+ * add, as the plain body): the same bits. */
+#define MATMUL_BLOCK(VEC, ZERO, LOAD, STORE, SET1, MUL, ADD, LANES, R, V)                              \
+    for (; i + R <= m; i += R) {                                                                      \
+        VEC acc[R][V];                                                                                \
+        for (int r = 0; r < R; r++)                                                                   \
+            for (int v = 0; v < V; v++) acc[r][v] = ZERO();                                           \
+        for (int kk = 0; kk < k; kk++) {                                                              \
+            const float *bk = b + (size_t)kk * bs + j0;                                               \
+            VEC bv[V];                                                                                \
+            for (int v = 0; v < V; v++) bv[v] = LOAD(bk + LANES * v);                                 \
+            for (int r = 0; r < R; r++) {                                                             \
+                const VEC av = SET1(a[(size_t)(i + r) * as + kk]);                                    \
+                for (int v = 0; v < V; v++) acc[r][v] = ADD(acc[r][v], MUL(av, bv[v]));               \
+            }                                                                                         \
+        }                                                                                             \
+        for (int r = 0; r < R; r++)                                                                   \
+            for (int v = 0; v < V; v++) STORE(c + (size_t)(i + r) * cs + j0 + LANES * v, acc[r][v]); \
+    }
+
+AVX512_FN static void matmul_blocked_avx512(const float *a, size_t as, const float *b, size_t bs, float *c, size_t cs,
+                                            int m, int k, int n) {
+    int j0 = 0;
+    for (; j0 + 64 <= n; j0 += 64) {
+        int i = 0;
+        MATMUL_BLOCK(__m512, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_mul_ps,
+                     _mm512_add_ps, 16, 4, 4)
+        if (i < m) matmul_body(a + (size_t)i * as, as, b + j0, bs, c + (size_t)i * cs + j0, cs, m - i, k, 64);
+    }
+    for (; j0 + 32 <= n; j0 += 32) {
+        int i = 0;
+        MATMUL_BLOCK(__m512, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_mul_ps,
+                     _mm512_add_ps, 16, 8, 2)
+        if (i < m) matmul_body(a + (size_t)i * as, as, b + j0, bs, c + (size_t)i * cs + j0, cs, m - i, k, 32);
+    }
+    for (; j0 + 16 <= n; j0 += 16) {
+        int i = 0;
+        MATMUL_BLOCK(__m512, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_mul_ps,
+                     _mm512_add_ps, 16, 8, 1)
+        if (i < m) matmul_body(a + (size_t)i * as, as, b + j0, bs, c + (size_t)i * cs + j0, cs, m - i, k, 16);
+    }
+    if (j0 < n) matmul_body(a, as, b + j0, bs, c + j0, cs, m, k, n - j0);
+}
+
+AVX2_FN static void matmul_blocked_avx2(const float *a, size_t as, const float *b, size_t bs, float *c, size_t cs,
+                                        int m, int k, int n) {
+    int j0 = 0;
+    for (; j0 + 32 <= n; j0 += 32) {
+        int i = 0;
+        MATMUL_BLOCK(__m256, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_mul_ps,
+                     _mm256_add_ps, 8, 3, 4)
+        if (i < m) matmul_body(a + (size_t)i * as, as, b + j0, bs, c + (size_t)i * cs + j0, cs, m - i, k, 32);
+    }
+    for (; j0 + 8 <= n; j0 += 8) {
+        int i = 0;
+        MATMUL_BLOCK(__m256, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_mul_ps,
+                     _mm256_add_ps, 8, 8, 1)
+        if (i < m) matmul_body(a + (size_t)i * as, as, b + j0, bs, c + (size_t)i * cs + j0, cs, m - i, k, 8);
+    }
+    if (j0 < n) matmul_body(a, as, b + j0, bs, c + j0, cs, m, k, n - j0);
+}
+#undef MATMUL_BLOCK
+#endif
+
 void glimpse_matmul_f32(int isa, const float *a, size_t as, const float *b, size_t bs, float *c, size_t cs, int m, int k, int n) {
-    DISPATCH(matmul, (a, as, b, bs, c, cs, m, k, n))
+#if GLIMPSE_X86
+    switch (glimpse_isa_effective(isa)) {
+    case GLIMPSE_ISA_AVX512: matmul_blocked_avx512(a, as, b, bs, c, cs, m, k, n); return;
+    case GLIMPSE_ISA_AVX2: matmul_blocked_avx2(a, as, b, bs, c, cs, m, k, n); return;
+    default: break;
+    }
+#endif
+    matmul_portable(a, as, b, bs, c, cs, m, k, n);
 }
 
 /* ---- HSV histogram ----------------------------------------------------------------------- */
@@ -1357,6 +1459,55 @@ void glimpse_bin_counts(const uint8_t *bins, size_t stride, int width, int heigh
 }
 
 /* ---- Selection ------------------------------------------------------------------------------ */
+
+/* A float's bits mapped to an unsigned integer that sorts as the float does (-0 just below
+ * +0, which compare equal as floats: the k-th smallest is then the same value up to the sign
+ * of a zero, and `v > median` gives the same answer for either zero). */
+static inline uint32_t sortable_key(float v) {
+    uint32_t b;
+    memcpy(&b, &v, 4);
+    return b ^ ((uint32_t)((int32_t)b >> 31) | 0x80000000u);
+}
+
+/* The k-th smallest key of n by bisection over the key's bits, from the top: 32 counting
+ * passes, each a compare per element that vectorises on every path. Exact. */
+BODY uint32_t kth_key_body(const uint32_t *keys, int n, int k) {
+    uint32_t answer = 0;
+    for (int bit = 31; bit >= 0; bit--) {
+        const uint32_t candidate = answer | (1u << bit);
+        int below = 0;
+        for (int i = 0; i < n; i++) below += keys[i] < candidate;
+        if (below <= k) answer = candidate;
+    }
+    return answer;
+}
+VARIANTS_RETURNING(uint32_t, kth_key, (const uint32_t *keys, int n, int k), (keys, n, k))
+
+void glimpse_median_bits_f32(int isa, const float *values, int n, uint64_t *words) {
+    uint32_t keys[256];
+    if (n <= 0 || n > 256 || n % 64 != 0) return;
+    for (int i = 0; i < n; i++) keys[i] = sortable_key(values[i]);
+    const int k = n / 2 - 1;
+    uint32_t median;
+#if GLIMPSE_X86
+    switch (glimpse_isa_effective(isa)) {
+    case GLIMPSE_ISA_AVX512: median = kth_key_avx512(keys, n, k); break;
+    case GLIMPSE_ISA_AVX2: median = kth_key_avx2(keys, n, k); break;
+    default: median = kth_key_portable(keys, n, k); break;
+    }
+#else
+    median = kth_key_portable(keys, n, k);
+#endif
+    /* Back to the float, and the comparison made as floats (so either zero thresholds alike). */
+    uint32_t mb = median ^ ((median & 0x80000000u) ? 0x80000000u : 0xFFFFFFFFu);
+    float m;
+    memcpy(&m, &mb, 4);
+    for (int w = 0; w < n / 64; w++) {
+        uint64_t bits = 0;
+        for (int j = 0; j < 64; j++) bits |= (uint64_t)(values[w * 64 + j] > m) << j;
+        words[w] = bits;
+    }
+}
 
 float glimpse_kth_smallest_f32(const float *values, int n, int k) {
     /* Quickselect (Hoare partition, median-of-three pivot) on a copy: the value a full sort

@@ -91,9 +91,8 @@ struct OrientedDCTHashes {
                     flipped[i * n + j] = negate ? -a : a
                 }
             }
-            let median = glimpse_kth_smallest_f32(flipped.baseAddress, Int32(n * n), Int32(n * n / 2 - 1))
             var words = [UInt64](repeating: 0, count: (n * n + 63) / 64)
-            for k in 0..<(n * n) where flipped[k] > median { words[k >> 6] |= 1 << UInt64(k & 63) }
+            glimpse_median_bits_f32(InstructionSet.best.code, flipped.baseAddress, Int32(n * n), &words)
             return words
         }
     }

@@ -132,10 +132,11 @@ public struct PDQHasher: Sendable {
     /// Bit `16r + c` set where coefficient (r, c) exceeds the median of the 256.
     public static func bits(of coefficients: [Float]) -> PDQHash {
         precondition(coefficients.count == 256, "PDQ bits come from 16x16 coefficients")
-        let median = coefficients.withUnsafeBufferPointer { glimpse_kth_smallest_f32($0.baseAddress, 256, 127) }
         var words = SIMD4<UInt64>.zero
-        for k in 0..<256 where coefficients[k] > median {
-            words[k >> 6] |= 1 << UInt64(k & 63)
+        withUnsafeMutableBytes(of: &words) { w in
+            coefficients.withUnsafeBufferPointer {
+                glimpse_median_bits_f32(InstructionSet.best.code, $0.baseAddress, 256, w.baseAddress!.assumingMemoryBound(to: UInt64.self))
+            }
         }
         return PDQHash(words: words)
     }

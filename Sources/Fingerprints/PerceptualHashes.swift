@@ -115,9 +115,8 @@ public enum PerceptualHashes {
     /// set when coefficient (r, c) exceeds the median (the 32nd smallest). O(64 log 64).
     public static func dctHash(coefficients: [Float]) -> UInt64 {
         precondition(coefficients.count == 64, "pHash has 8x8 coefficients")
-        let median = coefficients.withUnsafeBufferPointer { glimpse_kth_smallest_f32($0.baseAddress, 64, 31) }
         var hash: UInt64 = 0
-        for k in 0..<64 where coefficients[k] > median { hash |= 1 << UInt64(k) }
+        coefficients.withUnsafeBufferPointer { glimpse_median_bits_f32(InstructionSet.best.code, $0.baseAddress, 64, &hash) }
         return hash
     }
 
