@@ -561,8 +561,65 @@ static void box_columns_portable(const float *in, size_t is, float *out, size_t 
     box_columns_body(in, is, out, os, rows, cols, window);
 }
 #if GLIMPSE_X86
+/* box_columns_body on blocks of 32 columns with the four running sums in registers (the
+ * body keeps them in memory): the same per-lane operations in the same order. */
 AVX2_FN static void box_columns_avx2(const float *in, size_t is, float *out, size_t os, int rows, int cols, int window) {
-    box_columns_body(in, is, out, os, rows, cols, window);
+    const int half = (window + 2) / 2;
+    const int p1 = half - 1, p2 = window - half + 1, p3 = rows - window, p4 = half - 1;
+    int c0 = 0;
+    for (; c0 + 32 <= cols; c0 += 32) {
+        __m256 s[4];
+        for (int v = 0; v < 4; v++) s[v] = _mm256_setzero_ps();
+        int li = 0, ri = 0, oi = 0, cur = 0;
+        for (int i = 0; i < p1; i++, ri++) {
+            const float *r = in + (size_t)ri * is + c0;
+            for (int v = 0; v < 4; v++) s[v] = _mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v));
+            cur++;
+        }
+        for (int i = 0; i < p2; i++, ri++, oi++) {
+            const float *r = in + (size_t)ri * is + c0;
+            float *o = out + (size_t)oi * os + c0;
+            cur++;
+            const __m256 fc = _mm256_set1_ps((float)cur);
+            for (int v = 0; v < 4; v++) {
+                s[v] = _mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v));
+                _mm256_storeu_ps(o + 8 * v, _mm256_div_ps(s[v], fc));
+            }
+        }
+        if ((cur & (cur - 1)) == 0) {
+            /* Power-of-two count: the exact reciprocal's product rounds the same real number. */
+            const __m256 inv = _mm256_set1_ps(1.0f / (float)cur);
+            for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+                const float *r = in + (size_t)ri * is + c0, *l = in + (size_t)li * is + c0;
+                float *o = out + (size_t)oi * os + c0;
+                for (int v = 0; v < 4; v++) {
+                    s[v] = _mm256_sub_ps(_mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v)), _mm256_loadu_ps(l + 8 * v));
+                    _mm256_storeu_ps(o + 8 * v, _mm256_mul_ps(s[v], inv));
+                }
+            }
+        } else {
+            const __m256 fc = _mm256_set1_ps((float)cur);
+            for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+                const float *r = in + (size_t)ri * is + c0, *l = in + (size_t)li * is + c0;
+                float *o = out + (size_t)oi * os + c0;
+                for (int v = 0; v < 4; v++) {
+                    s[v] = _mm256_sub_ps(_mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v)), _mm256_loadu_ps(l + 8 * v));
+                    _mm256_storeu_ps(o + 8 * v, _mm256_div_ps(s[v], fc));
+                }
+            }
+        }
+        for (int i = 0; i < p4; i++, li++, oi++) {
+            const float *l = in + (size_t)li * is + c0;
+            float *o = out + (size_t)oi * os + c0;
+            cur--;
+            const __m256 fc = _mm256_set1_ps((float)cur);
+            for (int v = 0; v < 4; v++) {
+                s[v] = _mm256_sub_ps(s[v], _mm256_loadu_ps(l + 8 * v));
+                _mm256_storeu_ps(o + 8 * v, _mm256_div_ps(s[v], fc));
+            }
+        }
+    }
+    if (c0 < cols) box_columns_body(in + c0, is, out + c0, os, rows, cols - c0, window);
 }
 #endif
 void glimpse_box_columns(int isa, const float *in, size_t is, float *out, size_t os, int rows, int cols, int window) {
@@ -850,7 +907,7 @@ void glimpse_weighted_rows_u8(int isa, const uint8_t *src, size_t ss, int len, c
 
 /* Outputs in blocks of 64 columns keep their sums in registers across all taps (the same
  * per-output additions in the same order as the plain loop below, so the same bits); the
- * last len % 64 columns take the plain loop. */
+ * last len % 64 columns take blocks of 16, then the plain loop. */
 #define ROW_BLOCK 64
 BODY void weighted_rows_f32_body(const float *src, size_t ss, int len, const int32_t *ts, const int32_t *tc,
                                  const int32_t *to, const float *w, int orows, float *out, size_t os) {
@@ -867,7 +924,19 @@ BODY void weighted_rows_f32_body(const float *src, size_t ss, int len, const int
             }
             for (int x = 0; x < ROW_BLOCK; x++) d[x0 + x] = acc[x];
         }
-        for (int x0 = blocked; x0 < len; x0 += ROW_CHUNK) {
+        /* Then blocks of 16 (a 96- or 240-sample row leaves 32 or 48), also in registers. */
+        const int blocked16 = len - len % 16;
+        for (int x0 = blocked; x0 < blocked16; x0 += 16) {
+            float acc[16];
+            for (int x = 0; x < 16; x++) acc[x] = 0.0f;
+            for (int t = 0; t < tc[o]; t++) {
+                const float wt = w[to[o] + t];
+                const float *s = src + (size_t)(ts[o] + t) * ss + x0;
+                for (int x = 0; x < 16; x++) acc[x] += wt * s[x];
+            }
+            for (int x = 0; x < 16; x++) d[x0 + x] = acc[x];
+        }
+        for (int x0 = blocked16; x0 < len; x0 += ROW_CHUNK) {
             const int n = len - x0 < ROW_CHUNK ? len - x0 : ROW_CHUNK;
             for (int x = 0; x < n; x++) d[x0 + x] = 0.0f;
             for (int t = 0; t < tc[o]; t++) {
