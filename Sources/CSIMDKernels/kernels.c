@@ -1503,8 +1503,113 @@ BODY void working_planes_push_body(glimpse_working_planes_stream *st, const uint
     }
 }
 VARIANTS(void, working_planes_push, (glimpse_working_planes_stream *st, const uint8_t *row), (st, row))
+
+#if GLIMPSE_X86
+/* The RGBA8 row of an unresampled working image (the common case of a DCT-scaled JPEG),
+ * 16 pixels per step: the float conversion, finish_working_row's luma and hsv_bin's
+ * operations lane by lane (max/min of non-NaN values, the same products, sums, one division,
+ * truncations and comparisons), so the same luma bits and the same bins. */
+AVX512_FN static void identity_rgba_row_avx512(const uint8_t *row, int w, float *luma, uint8_t *bins) {
+    const __m512i byte = _mm512_set1_epi32(0xFF);
+    const __m512 kr = _mm512_set1_ps(kLumaR), kg = _mm512_set1_ps(kLumaG), kb = _mm512_set1_ps(kLumaB);
+    int x = 0;
+    for (; x + 16 <= w; x += 16) {
+        const __m512i p = _mm512_loadu_si512(row + 4 * (size_t)x);
+        const __m512 r = _mm512_cvtepi32_ps(_mm512_and_si512(p, byte));
+        const __m512 g = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(p, 8), byte));
+        const __m512 b = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(p, 16), byte));
+        _mm512_storeu_ps(luma + x, _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(kr, r), _mm512_mul_ps(kg, g)), _mm512_mul_ps(kb, b)));
+        const __m512 mx = _mm512_max_ps(_mm512_max_ps(r, g), b), mn = _mm512_min_ps(_mm512_min_ps(r, g), b);
+        const __m512 delta = _mm512_sub_ps(mx, mn);
+        const __m512i grey = _mm512_min_epi32(_mm512_cvttps_epi32(_mm512_mul_ps(mx, _mm512_set1_ps(0.0625f))), _mm512_set1_epi32(15));
+        const __mmask16 achromatic = _mm512_cmp_ps_mask(mx, _mm512_set1_ps(51.0f), _CMP_LT_OQ) |
+                                     _mm512_cmp_ps_mask(delta, _mm512_mul_ps(_mm512_set1_ps(0.2f), mx), _CMP_LT_OQ);
+        const __m512 safe = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(delta, _mm512_setzero_ps(), _CMP_GT_OQ),
+                                                 _mm512_set1_ps(1.0f), delta);
+        const __mmask16 isr = _mm512_cmp_ps_mask(mx, r, _CMP_EQ_OQ), isg = _mm512_cmp_ps_mask(mx, g, _CMP_EQ_OQ);
+        /* num = mx == r ? g − b : (mx == g ? b − r : r − g); base likewise 0, 2, 4. */
+        __m512 num = _mm512_mask_blend_ps(isg, _mm512_sub_ps(r, g), _mm512_sub_ps(b, r));
+        num = _mm512_mask_blend_ps(isr, num, _mm512_sub_ps(g, b));
+        __m512 base = _mm512_mask_blend_ps(isg, _mm512_set1_ps(4.0f), _mm512_set1_ps(2.0f));
+        base = _mm512_mask_blend_ps(isr, base, _mm512_setzero_ps());
+        __m512 h = _mm512_add_ps(base, _mm512_div_ps(num, safe));
+        h = _mm512_mask_add_ps(h, _mm512_cmp_ps_mask(h, _mm512_setzero_ps(), _CMP_LT_OQ), h, _mm512_set1_ps(6.0f));
+        __m512i hue = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(h, _mm512_set1_ps(2.0f)), _mm512_set1_ps(0.5f)));
+        hue = _mm512_mask_sub_epi32(hue, _mm512_cmpge_epi32_mask(hue, _mm512_set1_epi32(12)), hue, _mm512_set1_epi32(12));
+        const __mmask16 sat = _mm512_cmp_ps_mask(delta, _mm512_mul_ps(_mm512_set1_ps(0.55f), mx), _CMP_GE_OQ);
+        const __mmask16 val = _mm512_cmp_ps_mask(mx, _mm512_set1_ps(153.0f), _CMP_GE_OQ);
+        __m512i chroma = _mm512_add_epi32(_mm512_set1_epi32(16), _mm512_slli_epi32(hue, 2));
+        chroma = _mm512_mask_add_epi32(chroma, sat, chroma, _mm512_set1_epi32(2));
+        chroma = _mm512_mask_add_epi32(chroma, val, chroma, _mm512_set1_epi32(1));
+        _mm_storeu_si128((__m128i *)(bins + x), _mm512_cvtepi32_epi8(_mm512_mask_blend_epi32(achromatic, chroma, grey)));
+    }
+    for (; x < w; x++) {
+        const float r = (float)row[4 * x], g = (float)row[4 * x + 1], b = (float)row[4 * x + 2];
+        luma[x] = kLumaR * r + kLumaG * g + kLumaB * b;
+        bins[x] = (uint8_t)hsv_bin(r, g, b);
+    }
+}
+
+/* identity_rgba_row_avx512 with 8 pixels per ymm (comparisons as all-ones lanes, blends). */
+AVX2_FN static void identity_rgba_row_avx2(const uint8_t *row, int w, float *luma, uint8_t *bins) {
+    const __m256i byte = _mm256_set1_epi32(0xFF);
+    const __m256 kr = _mm256_set1_ps(kLumaR), kg = _mm256_set1_ps(kLumaG), kb = _mm256_set1_ps(kLumaB);
+    const __m256 zero = _mm256_setzero_ps();
+    int x = 0;
+    for (; x + 8 <= w; x += 8) {
+        const __m256i p = _mm256_loadu_si256((const __m256i *)(row + 4 * (size_t)x));
+        const __m256 r = _mm256_cvtepi32_ps(_mm256_and_si256(p, byte));
+        const __m256 g = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(p, 8), byte));
+        const __m256 b = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(p, 16), byte));
+        _mm256_storeu_ps(luma + x, _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(kr, r), _mm256_mul_ps(kg, g)), _mm256_mul_ps(kb, b)));
+        const __m256 mx = _mm256_max_ps(_mm256_max_ps(r, g), b), mn = _mm256_min_ps(_mm256_min_ps(r, g), b);
+        const __m256 delta = _mm256_sub_ps(mx, mn);
+        const __m256i grey = _mm256_min_epi32(_mm256_cvttps_epi32(_mm256_mul_ps(mx, _mm256_set1_ps(0.0625f))), _mm256_set1_epi32(15));
+        const __m256 achromatic = _mm256_or_ps(_mm256_cmp_ps(mx, _mm256_set1_ps(51.0f), _CMP_LT_OQ),
+                                               _mm256_cmp_ps(delta, _mm256_mul_ps(_mm256_set1_ps(0.2f), mx), _CMP_LT_OQ));
+        const __m256 safe = _mm256_blendv_ps(_mm256_set1_ps(1.0f), delta, _mm256_cmp_ps(delta, zero, _CMP_GT_OQ));
+        const __m256 isr = _mm256_cmp_ps(mx, r, _CMP_EQ_OQ), isg = _mm256_cmp_ps(mx, g, _CMP_EQ_OQ);
+        __m256 num = _mm256_blendv_ps(_mm256_sub_ps(r, g), _mm256_sub_ps(b, r), isg);
+        num = _mm256_blendv_ps(num, _mm256_sub_ps(g, b), isr);
+        __m256 base = _mm256_blendv_ps(_mm256_set1_ps(4.0f), _mm256_set1_ps(2.0f), isg);
+        base = _mm256_blendv_ps(base, zero, isr);
+        __m256 h = _mm256_add_ps(base, _mm256_div_ps(num, safe));
+        h = _mm256_blendv_ps(h, _mm256_add_ps(h, _mm256_set1_ps(6.0f)), _mm256_cmp_ps(h, zero, _CMP_LT_OQ));
+        __m256i hue = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(h, _mm256_set1_ps(2.0f)), _mm256_set1_ps(0.5f)));
+        hue = _mm256_sub_epi32(hue, _mm256_and_si256(_mm256_cmpgt_epi32(hue, _mm256_set1_epi32(11)), _mm256_set1_epi32(12)));
+        const __m256i sat = _mm256_castps_si256(_mm256_cmp_ps(delta, _mm256_mul_ps(_mm256_set1_ps(0.55f), mx), _CMP_GE_OQ));
+        const __m256i val = _mm256_castps_si256(_mm256_cmp_ps(mx, _mm256_set1_ps(153.0f), _CMP_GE_OQ));
+        __m256i chroma = _mm256_add_epi32(_mm256_set1_epi32(16), _mm256_slli_epi32(hue, 2));
+        chroma = _mm256_add_epi32(chroma, _mm256_and_si256(sat, _mm256_set1_epi32(2)));
+        chroma = _mm256_add_epi32(chroma, _mm256_and_si256(val, _mm256_set1_epi32(1)));
+        const __m256i bin = _mm256_blendv_epi8(chroma, grey, _mm256_castps_si256(achromatic));
+        /* 8 lanes of 0…63 to 8 bytes. */
+        const __m128i lo = _mm256_castsi256_si128(bin), hi = _mm256_extracti128_si256(bin, 1);
+        const __m128i words = _mm_packus_epi32(lo, hi);
+        _mm_storel_epi64((__m128i *)(bins + x), _mm_packus_epi16(words, words));
+    }
+    for (; x < w; x++) {
+        const float r = (float)row[4 * x], g = (float)row[4 * x + 1], b = (float)row[4 * x + 2];
+        luma[x] = kLumaR * r + kLumaG * g + kLumaB * b;
+        bins[x] = (uint8_t)hsv_bin(r, g, b);
+    }
+}
+#endif
+
 void glimpse_working_planes_push_row(int isa, glimpse_working_planes_stream *stream, const uint8_t *row) {
     if (stream->next_source_row >= stream->source_height) return;
+#if GLIMPSE_X86
+    if (stream->x_identity && stream->out_height == stream->source_height && stream->channels == 4 &&
+        glimpse_isa_effective(isa) >= GLIMPSE_ISA_AVX2) {
+        const int y = stream->next_source_row++;
+        float *l = stream->luma + (size_t)y * stream->out_width;
+        uint8_t *b = stream->bins + (size_t)y * stream->out_width;
+        if (glimpse_isa_effective(isa) == GLIMPSE_ISA_AVX512) identity_rgba_row_avx512(row, stream->out_width, l, b);
+        else identity_rgba_row_avx2(row, stream->out_width, l, b);
+        stream->first_open_row = y + 1;
+        return;
+    }
+#endif
     DISPATCH(working_planes_push, (stream, row))
 }
 
