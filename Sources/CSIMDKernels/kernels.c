@@ -1024,8 +1024,43 @@ VARIANTS(void, weighted_columns_f32,
          (const float *src, size_t ss, int rows, int channels, const int32_t *ts, const int32_t *tc,
           const int32_t *to, const float *w, int ow, float *out, size_t os),
          (src, ss, rows, channels, ts, tc, to, w, ow, out, os))
+#if GLIMPSE_X86
+/* One channel, 8 rows at a time across the lanes of a ymm: the rows are transposed into a
+ * cols×8 strip (8×8 register transposes), each output is one vector sum over its taps (every
+ * lane adds its own row's products in tap order from 0.0f, as the plain loop does) and the
+ * 8 outputs per column go back with the same transposes. Rows beyond the last multiple of 8
+ * take the plain body. Also the AVX-512 path (the strips are the same). */
+#define COLUMN_STRIP_MAX 512
+AVX2_FN static void weighted_columns_strips_avx2(const float *src, size_t ss, int rows, const int32_t *ts,
+                                                 const int32_t *tc, const int32_t *to, const float *w, int ow,
+                                                 float *out, size_t os, int cols) {
+    float a[COLUMN_STRIP_MAX * 8], res[COLUMN_STRIP_MAX * 8];
+    int r0 = 0;
+    for (; r0 + 8 <= rows; r0 += 8) {
+        strip_in_avx2(src + (size_t)r0 * ss, ss, cols, a);
+        for (int o = 0; o < ow; o++) {
+            __m256 acc = _mm256_setzero_ps();
+            const float *p = a + (size_t)ts[o] * 8, *wt = w + to[o];
+            for (int t = 0; t < tc[o]; t++) acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(wt[t]), _mm256_loadu_ps(p + 8 * t)));
+            _mm256_storeu_ps(res + (size_t)o * 8, acc);
+        }
+        strip_out_avx2(res, ow, out + (size_t)r0 * os, os);
+    }
+    if (r0 < rows) weighted_columns_f32_body(src + (size_t)r0 * ss, ss, rows - r0, 1, ts, tc, to, w, ow, out + (size_t)r0 * os, os);
+}
+#endif
+
 void glimpse_weighted_columns_f32(int isa, const float *src, size_t ss, int rows, int channels, const int32_t *ts,
                                   const int32_t *tc, const int32_t *to, const float *w, int ow, float *out, size_t os) {
+#if GLIMPSE_X86
+    if (channels == 1 && rows >= 8 && ow > 0 && ow <= COLUMN_STRIP_MAX && glimpse_isa_effective(isa) >= GLIMPSE_ISA_AVX2) {
+        const int cols = ts[ow - 1] + tc[ow - 1];   /* taps run left to right: the last one is the rightmost */
+        if (cols <= COLUMN_STRIP_MAX) {
+            weighted_columns_strips_avx2(src, ss, rows, ts, tc, to, w, ow, out, os, cols);
+            return;
+        }
+    }
+#endif
     DISPATCH(weighted_columns_f32, (src, ss, rows, channels, ts, tc, to, w, ow, out, os))
 }
 
