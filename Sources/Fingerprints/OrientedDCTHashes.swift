@@ -74,8 +74,8 @@ struct OrientedDCTHashes {
     }
 
     /// Bit `side·r + c` set where the sign-flipped coefficient (r, c) exceeds the median of
-    /// all of them (the (n/2)th smallest, as ``PDQHasher/bits(of:)`` and
-    /// ``PerceptualHashes/dctHash(coefficients:)`` take it).
+    /// all of them (the (n/2)th smallest, as ``PDQHasher/bits(of:using:)`` and
+    /// ``PerceptualHashes/dctHash(coefficients:using:)`` take it).
     private static func thresholdBits(_ c: [Float], side n: Int, pattern: SignPattern) -> [UInt64] {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: n * n) { flipped in
             for i in 0..<n {
