@@ -519,7 +519,22 @@ BODY void box_columns_body(const float *in, size_t is, float *out, size_t os, in
                 o[j] = sum[j] / fc;
             }
         }
-        for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+        if ((cur & (cur - 1)) == 0) {
+            /* A power-of-two count: x / 2^e and x · 2^-e are the same real number, so both
+             * round to the same float; the multiply is the cheaper instruction. */
+            const float inv = 1.0f / (float)cur;
+            for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+                const float *r = in + (size_t)ri * is + c0;
+                const float *l = in + (size_t)li * is + c0;
+                float *o = out + (size_t)oi * os + c0;
+                for (int j = 0; j < cw; j++) {
+                    sum[j] += r[j];
+                    sum[j] -= l[j];
+                    o[j] = sum[j] * inv;
+                }
+            }
+        }
+        for (int i = (cur & (cur - 1)) == 0 ? p3 : 0; i < p3; i++, ri++, li++, oi++) {
             const float *r = in + (size_t)ri * is + c0;
             const float *l = in + (size_t)li * is + c0;
             float *o = out + (size_t)oi * os + c0;
@@ -546,8 +561,65 @@ static void box_columns_portable(const float *in, size_t is, float *out, size_t 
     box_columns_body(in, is, out, os, rows, cols, window);
 }
 #if GLIMPSE_X86
+/* box_columns_body on blocks of 32 columns with the four running sums in registers (the
+ * body keeps them in memory): the same per-lane operations in the same order. */
 AVX2_FN static void box_columns_avx2(const float *in, size_t is, float *out, size_t os, int rows, int cols, int window) {
-    box_columns_body(in, is, out, os, rows, cols, window);
+    const int half = (window + 2) / 2;
+    const int p1 = half - 1, p2 = window - half + 1, p3 = rows - window, p4 = half - 1;
+    int c0 = 0;
+    for (; c0 + 32 <= cols; c0 += 32) {
+        __m256 s[4];
+        for (int v = 0; v < 4; v++) s[v] = _mm256_setzero_ps();
+        int li = 0, ri = 0, oi = 0, cur = 0;
+        for (int i = 0; i < p1; i++, ri++) {
+            const float *r = in + (size_t)ri * is + c0;
+            for (int v = 0; v < 4; v++) s[v] = _mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v));
+            cur++;
+        }
+        for (int i = 0; i < p2; i++, ri++, oi++) {
+            const float *r = in + (size_t)ri * is + c0;
+            float *o = out + (size_t)oi * os + c0;
+            cur++;
+            const __m256 fc = _mm256_set1_ps((float)cur);
+            for (int v = 0; v < 4; v++) {
+                s[v] = _mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v));
+                _mm256_storeu_ps(o + 8 * v, _mm256_div_ps(s[v], fc));
+            }
+        }
+        if ((cur & (cur - 1)) == 0) {
+            /* Power-of-two count: the exact reciprocal's product rounds the same real number. */
+            const __m256 inv = _mm256_set1_ps(1.0f / (float)cur);
+            for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+                const float *r = in + (size_t)ri * is + c0, *l = in + (size_t)li * is + c0;
+                float *o = out + (size_t)oi * os + c0;
+                for (int v = 0; v < 4; v++) {
+                    s[v] = _mm256_sub_ps(_mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v)), _mm256_loadu_ps(l + 8 * v));
+                    _mm256_storeu_ps(o + 8 * v, _mm256_mul_ps(s[v], inv));
+                }
+            }
+        } else {
+            const __m256 fc = _mm256_set1_ps((float)cur);
+            for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+                const float *r = in + (size_t)ri * is + c0, *l = in + (size_t)li * is + c0;
+                float *o = out + (size_t)oi * os + c0;
+                for (int v = 0; v < 4; v++) {
+                    s[v] = _mm256_sub_ps(_mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v)), _mm256_loadu_ps(l + 8 * v));
+                    _mm256_storeu_ps(o + 8 * v, _mm256_div_ps(s[v], fc));
+                }
+            }
+        }
+        for (int i = 0; i < p4; i++, li++, oi++) {
+            const float *l = in + (size_t)li * is + c0;
+            float *o = out + (size_t)oi * os + c0;
+            cur--;
+            const __m256 fc = _mm256_set1_ps((float)cur);
+            for (int v = 0; v < 4; v++) {
+                s[v] = _mm256_sub_ps(s[v], _mm256_loadu_ps(l + 8 * v));
+                _mm256_storeu_ps(o + 8 * v, _mm256_div_ps(s[v], fc));
+            }
+        }
+    }
+    if (c0 < cols) box_columns_body(in + c0, is, out + c0, os, rows, cols - c0, window);
 }
 #endif
 void glimpse_box_columns(int isa, const float *in, size_t is, float *out, size_t os, int rows, int cols, int window) {
@@ -633,11 +705,22 @@ AVX2_FN static void box_strip8_avx2(const float *a0, float *b0, const float *a1,
         _mm256_storeu_ps(b1 + 8 * oi, _mm256_div_ps(s1, fc));
     }
     const __m256 fc = _mm256_set1_ps((float)cur);
-    for (int i = 0; i < p3; i++, ri++, li++, oi++) {
-        s0 = _mm256_sub_ps(_mm256_add_ps(s0, _mm256_loadu_ps(a0 + 8 * ri)), _mm256_loadu_ps(a0 + 8 * li));
-        s1 = _mm256_sub_ps(_mm256_add_ps(s1, _mm256_loadu_ps(a1 + 8 * ri)), _mm256_loadu_ps(a1 + 8 * li));
-        _mm256_storeu_ps(b0 + 8 * oi, _mm256_div_ps(s0, fc));
-        _mm256_storeu_ps(b1 + 8 * oi, _mm256_div_ps(s1, fc));
+    if ((cur & (cur - 1)) == 0) {
+        /* Power-of-two count: multiplying by its exact reciprocal rounds the same real number. */
+        const __m256 inv = _mm256_set1_ps(1.0f / (float)cur);
+        for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+            s0 = _mm256_sub_ps(_mm256_add_ps(s0, _mm256_loadu_ps(a0 + 8 * ri)), _mm256_loadu_ps(a0 + 8 * li));
+            s1 = _mm256_sub_ps(_mm256_add_ps(s1, _mm256_loadu_ps(a1 + 8 * ri)), _mm256_loadu_ps(a1 + 8 * li));
+            _mm256_storeu_ps(b0 + 8 * oi, _mm256_mul_ps(s0, inv));
+            _mm256_storeu_ps(b1 + 8 * oi, _mm256_mul_ps(s1, inv));
+        }
+    } else {
+        for (int i = 0; i < p3; i++, ri++, li++, oi++) {
+            s0 = _mm256_sub_ps(_mm256_add_ps(s0, _mm256_loadu_ps(a0 + 8 * ri)), _mm256_loadu_ps(a0 + 8 * li));
+            s1 = _mm256_sub_ps(_mm256_add_ps(s1, _mm256_loadu_ps(a1 + 8 * ri)), _mm256_loadu_ps(a1 + 8 * li));
+            _mm256_storeu_ps(b0 + 8 * oi, _mm256_div_ps(s0, fc));
+            _mm256_storeu_ps(b1 + 8 * oi, _mm256_div_ps(s1, fc));
+        }
     }
     for (int i = 0; i < p4; i++, li++, oi++) {
         cur--;
@@ -824,7 +907,7 @@ void glimpse_weighted_rows_u8(int isa, const uint8_t *src, size_t ss, int len, c
 
 /* Outputs in blocks of 64 columns keep their sums in registers across all taps (the same
  * per-output additions in the same order as the plain loop below, so the same bits); the
- * last len % 64 columns take the plain loop. */
+ * last len % 64 columns take blocks of 16, then the plain loop. */
 #define ROW_BLOCK 64
 BODY void weighted_rows_f32_body(const float *src, size_t ss, int len, const int32_t *ts, const int32_t *tc,
                                  const int32_t *to, const float *w, int orows, float *out, size_t os) {
@@ -841,7 +924,19 @@ BODY void weighted_rows_f32_body(const float *src, size_t ss, int len, const int
             }
             for (int x = 0; x < ROW_BLOCK; x++) d[x0 + x] = acc[x];
         }
-        for (int x0 = blocked; x0 < len; x0 += ROW_CHUNK) {
+        /* Then blocks of 16 (a 96- or 240-sample row leaves 32 or 48), also in registers. */
+        const int blocked16 = len - len % 16;
+        for (int x0 = blocked; x0 < blocked16; x0 += 16) {
+            float acc[16];
+            for (int x = 0; x < 16; x++) acc[x] = 0.0f;
+            for (int t = 0; t < tc[o]; t++) {
+                const float wt = w[to[o] + t];
+                const float *s = src + (size_t)(ts[o] + t) * ss + x0;
+                for (int x = 0; x < 16; x++) acc[x] += wt * s[x];
+            }
+            for (int x = 0; x < 16; x++) d[x0 + x] = acc[x];
+        }
+        for (int x0 = blocked16; x0 < len; x0 += ROW_CHUNK) {
             const int n = len - x0 < ROW_CHUNK ? len - x0 : ROW_CHUNK;
             for (int x = 0; x < n; x++) d[x0 + x] = 0.0f;
             for (int t = 0; t < tc[o]; t++) {
@@ -929,8 +1024,43 @@ VARIANTS(void, weighted_columns_f32,
          (const float *src, size_t ss, int rows, int channels, const int32_t *ts, const int32_t *tc,
           const int32_t *to, const float *w, int ow, float *out, size_t os),
          (src, ss, rows, channels, ts, tc, to, w, ow, out, os))
+#if GLIMPSE_X86
+/* One channel, 8 rows at a time across the lanes of a ymm: the rows are transposed into a
+ * cols×8 strip (8×8 register transposes), each output is one vector sum over its taps (every
+ * lane adds its own row's products in tap order from 0.0f, as the plain loop does) and the
+ * 8 outputs per column go back with the same transposes. Rows beyond the last multiple of 8
+ * take the plain body. Also the AVX-512 path (the strips are the same). */
+#define COLUMN_STRIP_MAX 512
+AVX2_FN static void weighted_columns_strips_avx2(const float *src, size_t ss, int rows, const int32_t *ts,
+                                                 const int32_t *tc, const int32_t *to, const float *w, int ow,
+                                                 float *out, size_t os, int cols) {
+    float a[COLUMN_STRIP_MAX * 8], res[COLUMN_STRIP_MAX * 8];
+    int r0 = 0;
+    for (; r0 + 8 <= rows; r0 += 8) {
+        strip_in_avx2(src + (size_t)r0 * ss, ss, cols, a);
+        for (int o = 0; o < ow; o++) {
+            __m256 acc = _mm256_setzero_ps();
+            const float *p = a + (size_t)ts[o] * 8, *wt = w + to[o];
+            for (int t = 0; t < tc[o]; t++) acc = _mm256_add_ps(acc, _mm256_mul_ps(_mm256_set1_ps(wt[t]), _mm256_loadu_ps(p + 8 * t)));
+            _mm256_storeu_ps(res + (size_t)o * 8, acc);
+        }
+        strip_out_avx2(res, ow, out + (size_t)r0 * os, os);
+    }
+    if (r0 < rows) weighted_columns_f32_body(src + (size_t)r0 * ss, ss, rows - r0, 1, ts, tc, to, w, ow, out + (size_t)r0 * os, os);
+}
+#endif
+
 void glimpse_weighted_columns_f32(int isa, const float *src, size_t ss, int rows, int channels, const int32_t *ts,
                                   const int32_t *tc, const int32_t *to, const float *w, int ow, float *out, size_t os) {
+#if GLIMPSE_X86
+    if (channels == 1 && rows >= 8 && ow > 0 && ow <= COLUMN_STRIP_MAX && glimpse_isa_effective(isa) >= GLIMPSE_ISA_AVX2) {
+        const int cols = ts[ow - 1] + tc[ow - 1];   /* taps run left to right: the last one is the rightmost */
+        if (cols <= COLUMN_STRIP_MAX) {
+            weighted_columns_strips_avx2(src, ss, rows, ts, tc, to, w, ow, out, os, cols);
+            return;
+        }
+    }
+#endif
     DISPATCH(weighted_columns_f32, (src, ss, rows, channels, ts, tc, to, w, ow, out, os))
 }
 
@@ -970,10 +1100,86 @@ BODY void matmul_body(const float *a, size_t as, const float *b, size_t bs, floa
         }
     }
 }
-VARIANTS(void, matmul, (const float *a, size_t as, const float *b, size_t bs, float *c, size_t cs, int m, int k, int n),
-         (a, as, b, bs, c, cs, m, k, n))
+static void matmul_portable(const float *a, size_t as, const float *b, size_t bs, float *c, size_t cs, int m, int k, int n) {
+    matmul_body(a, as, b, bs, c, cs, m, k, n);
+}
+
+#if GLIMPSE_X86
+/* Register-blocked products for the DCT shapes: R rows × V vectors of outputs stay in
+ * registers across the whole k loop (R·V independent chains instead of one), each output
+ * still `acc = acc + a[i][kk] * b[kk][j]` from 0.0f in kk order (a separate multiply and
+ * add, as the plain body): the same bits. */
+#define MATMUL_BLOCK(VEC, ZERO, LOAD, STORE, SET1, MUL, ADD, LANES, R, V)                              \
+    for (; i + R <= m; i += R) {                                                                      \
+        VEC acc[R][V];                                                                                \
+        for (int r = 0; r < R; r++)                                                                   \
+            for (int v = 0; v < V; v++) acc[r][v] = ZERO();                                           \
+        for (int kk = 0; kk < k; kk++) {                                                              \
+            const float *bk = b + (size_t)kk * bs + j0;                                               \
+            VEC bv[V];                                                                                \
+            for (int v = 0; v < V; v++) bv[v] = LOAD(bk + LANES * v);                                 \
+            for (int r = 0; r < R; r++) {                                                             \
+                const VEC av = SET1(a[(size_t)(i + r) * as + kk]);                                    \
+                for (int v = 0; v < V; v++) acc[r][v] = ADD(acc[r][v], MUL(av, bv[v]));               \
+            }                                                                                         \
+        }                                                                                             \
+        for (int r = 0; r < R; r++)                                                                   \
+            for (int v = 0; v < V; v++) STORE(c + (size_t)(i + r) * cs + j0 + LANES * v, acc[r][v]); \
+    }
+
+AVX512_FN static void matmul_blocked_avx512(const float *a, size_t as, const float *b, size_t bs, float *c, size_t cs,
+                                            int m, int k, int n) {
+    int j0 = 0;
+    for (; j0 + 64 <= n; j0 += 64) {
+        int i = 0;
+        MATMUL_BLOCK(__m512, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_mul_ps,
+                     _mm512_add_ps, 16, 4, 4)
+        if (i < m) matmul_body(a + (size_t)i * as, as, b + j0, bs, c + (size_t)i * cs + j0, cs, m - i, k, 64);
+    }
+    for (; j0 + 32 <= n; j0 += 32) {
+        int i = 0;
+        MATMUL_BLOCK(__m512, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_mul_ps,
+                     _mm512_add_ps, 16, 8, 2)
+        if (i < m) matmul_body(a + (size_t)i * as, as, b + j0, bs, c + (size_t)i * cs + j0, cs, m - i, k, 32);
+    }
+    for (; j0 + 16 <= n; j0 += 16) {
+        int i = 0;
+        MATMUL_BLOCK(__m512, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_mul_ps,
+                     _mm512_add_ps, 16, 8, 1)
+        if (i < m) matmul_body(a + (size_t)i * as, as, b + j0, bs, c + (size_t)i * cs + j0, cs, m - i, k, 16);
+    }
+    if (j0 < n) matmul_body(a, as, b + j0, bs, c + j0, cs, m, k, n - j0);
+}
+
+AVX2_FN static void matmul_blocked_avx2(const float *a, size_t as, const float *b, size_t bs, float *c, size_t cs,
+                                        int m, int k, int n) {
+    int j0 = 0;
+    for (; j0 + 32 <= n; j0 += 32) {
+        int i = 0;
+        MATMUL_BLOCK(__m256, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_mul_ps,
+                     _mm256_add_ps, 8, 3, 4)
+        if (i < m) matmul_body(a + (size_t)i * as, as, b + j0, bs, c + (size_t)i * cs + j0, cs, m - i, k, 32);
+    }
+    for (; j0 + 8 <= n; j0 += 8) {
+        int i = 0;
+        MATMUL_BLOCK(__m256, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_mul_ps,
+                     _mm256_add_ps, 8, 8, 1)
+        if (i < m) matmul_body(a + (size_t)i * as, as, b + j0, bs, c + (size_t)i * cs + j0, cs, m - i, k, 8);
+    }
+    if (j0 < n) matmul_body(a, as, b + j0, bs, c + j0, cs, m, k, n - j0);
+}
+#undef MATMUL_BLOCK
+#endif
+
 void glimpse_matmul_f32(int isa, const float *a, size_t as, const float *b, size_t bs, float *c, size_t cs, int m, int k, int n) {
-    DISPATCH(matmul, (a, as, b, bs, c, cs, m, k, n))
+#if GLIMPSE_X86
+    switch (glimpse_isa_effective(isa)) {
+    case GLIMPSE_ISA_AVX512: matmul_blocked_avx512(a, as, b, bs, c, cs, m, k, n); return;
+    case GLIMPSE_ISA_AVX2: matmul_blocked_avx2(a, as, b, bs, c, cs, m, k, n); return;
+    default: break;
+    }
+#endif
+    matmul_portable(a, as, b, bs, c, cs, m, k, n);
 }
 
 /* ---- HSV histogram ----------------------------------------------------------------------- */
@@ -1109,7 +1315,90 @@ BODY int pdq_quality64_body(const float *b) {
         }
     return sum;
 }
-VARIANTS_RETURNING(int, pdq_quality64, (const float *b), (b))
+static int pdq_quality64_portable(const float *b) { return pdq_quality64_body(b); }
+
+#if GLIMPSE_X86
+/* (int)(x / 255.0f) for 16 lanes without a division, flagging the lanes where it could matter. q' = x·fl(1/255)
+ * is within 2^-22·|q| of the real quotient q (two roundings), and fl(q) within 2^-24·|q|, so
+ * when q' is farther than |q'|·2^-20 from its nearest integer n (and n ≠ 0; |q'| < 0.5 truncates
+ * to 0 either way) q, fl(q) and q' all lie strictly between the same two integers and truncate
+ * alike. Lanes closer to an integer (e.g. x = 5100, q = 20) are flagged in *any_near, and a
+ * block with any flagged lane is summed again by the portable body: every sum is exactly the
+ * portable one. Checked exhaustively over every float x in
+ * ±25500 (the range of (a − b)·100 for luma in 0…255). */
+AVX512_FN static inline __m512i trunc_div255_avx512(__m512 x, __mmask16 *any_near) {
+    const __m512 q = _mm512_mul_ps(x, _mm512_set1_ps(1.0f / 255.0f));
+    const __m512 n = _mm512_roundscale_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512 gap = _mm512_abs_ps(_mm512_sub_ps(q, n));
+    const __m512 tolerance = _mm512_mul_ps(_mm512_abs_ps(q), _mm512_set1_ps(0x1p-20f));
+    *any_near |= _mm512_cmp_ps_mask(gap, tolerance, _CMP_LE_OQ) & _mm512_cmp_ps_mask(n, _mm512_setzero_ps(), _CMP_NEQ_OQ);
+    return _mm512_cvttps_epi32(q);
+}
+AVX512_FN static int pdq_quality64_avx512(const float *b) {
+    __m512i sum = _mm512_setzero_si512();
+    __mmask16 near = 0;
+    const __m512 hundred = _mm512_set1_ps(100.0f);
+    for (int i = 0; i < 64; i++) {
+        const float *r = b + i * 64;
+        for (int v = 0; v < 4; v++) {
+            const __m512 a = _mm512_loadu_ps(r + 16 * v);
+            if (i < 63) {   /* vertical neighbour: the row below */
+                const __m512 x = _mm512_mul_ps(_mm512_sub_ps(a, _mm512_loadu_ps(r + 64 + 16 * v)), hundred);
+                sum = _mm512_add_epi32(sum, _mm512_abs_epi32(trunc_div255_avx512(x, &near)));
+            }
+            /* horizontal neighbour: the next column (63 pairs per row; lane 15 of the last
+             * vector has none and counts 0) */
+            const __mmask16 m = v == 3 ? (__mmask16)0x7FFF : (__mmask16)0xFFFF;
+            const __m512 right = _mm512_maskz_loadu_ps(m, r + 16 * v + 1);
+            const __m512 x = _mm512_maskz_mul_ps(m, _mm512_sub_ps(a, right), hundred);
+            sum = _mm512_add_epi32(sum, _mm512_abs_epi32(trunc_div255_avx512(x, &near)));
+        }
+    }
+    /* A quotient within rounding of an integer somewhere (rare): the exact divisions. */
+    return near ? pdq_quality64_body(b) : _mm512_reduce_add_epi32(sum);
+}
+
+AVX2_FN static inline __m256i trunc_div255_avx2(__m256 x, __m256 *any_near) {
+    const __m256 sign = _mm256_set1_ps(-0.0f);
+    const __m256 q = _mm256_mul_ps(x, _mm256_set1_ps(1.0f / 255.0f));
+    const __m256 n = _mm256_round_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256 gap = _mm256_andnot_ps(sign, _mm256_sub_ps(q, n));
+    const __m256 tolerance = _mm256_mul_ps(_mm256_andnot_ps(sign, q), _mm256_set1_ps(0x1p-20f));
+    *any_near = _mm256_or_ps(*any_near, _mm256_and_ps(_mm256_cmp_ps(gap, tolerance, _CMP_LE_OQ),
+                                                      _mm256_cmp_ps(n, _mm256_setzero_ps(), _CMP_NEQ_OQ)));
+    return _mm256_cvttps_epi32(q);
+}
+AVX2_FN static int pdq_quality64_avx2(const float *b) {
+    __m256i sum = _mm256_setzero_si256();
+    __m256 near = _mm256_setzero_ps();
+    const __m256 hundred = _mm256_set1_ps(100.0f);
+    const __m256i last = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, -1, 0);
+    for (int i = 0; i < 64; i++) {
+        const float *r = b + i * 64;
+        for (int v = 0; v < 8; v++) {
+            const __m256 a = _mm256_loadu_ps(r + 8 * v);
+            if (i < 63) {
+                const __m256 x = _mm256_mul_ps(_mm256_sub_ps(a, _mm256_loadu_ps(r + 64 + 8 * v)), hundred);
+                sum = _mm256_add_epi32(sum, _mm256_abs_epi32(trunc_div255_avx2(x, &near)));
+            }
+            __m256 x;
+            if (v == 7) {
+                const __m256 right = _mm256_maskload_ps(r + 8 * v + 1, last);
+                x = _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(a, right), hundred), _mm256_castsi256_ps(last));
+            } else {
+                x = _mm256_mul_ps(_mm256_sub_ps(a, _mm256_loadu_ps(r + 8 * v + 1)), hundred);
+            }
+            sum = _mm256_add_epi32(sum, _mm256_abs_epi32(trunc_div255_avx2(x, &near)));
+        }
+    }
+    if (_mm256_movemask_ps(near) != 0) return pdq_quality64_body(b);
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+}
+#endif
+
 int glimpse_pdq_quality64(const float *b) {
     int sum;
 #if GLIMPSE_X86
@@ -1332,8 +1621,113 @@ BODY void working_planes_push_body(glimpse_working_planes_stream *st, const uint
     }
 }
 VARIANTS(void, working_planes_push, (glimpse_working_planes_stream *st, const uint8_t *row), (st, row))
+
+#if GLIMPSE_X86
+/* The RGBA8 row of an unresampled working image (the common case of a DCT-scaled JPEG),
+ * 16 pixels per step: the float conversion, finish_working_row's luma and hsv_bin's
+ * operations lane by lane (max/min of non-NaN values, the same products, sums, one division,
+ * truncations and comparisons), so the same luma bits and the same bins. */
+AVX512_FN static void identity_rgba_row_avx512(const uint8_t *row, int w, float *luma, uint8_t *bins) {
+    const __m512i byte = _mm512_set1_epi32(0xFF);
+    const __m512 kr = _mm512_set1_ps(kLumaR), kg = _mm512_set1_ps(kLumaG), kb = _mm512_set1_ps(kLumaB);
+    int x = 0;
+    for (; x + 16 <= w; x += 16) {
+        const __m512i p = _mm512_loadu_si512(row + 4 * (size_t)x);
+        const __m512 r = _mm512_cvtepi32_ps(_mm512_and_si512(p, byte));
+        const __m512 g = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(p, 8), byte));
+        const __m512 b = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(p, 16), byte));
+        _mm512_storeu_ps(luma + x, _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(kr, r), _mm512_mul_ps(kg, g)), _mm512_mul_ps(kb, b)));
+        const __m512 mx = _mm512_max_ps(_mm512_max_ps(r, g), b), mn = _mm512_min_ps(_mm512_min_ps(r, g), b);
+        const __m512 delta = _mm512_sub_ps(mx, mn);
+        const __m512i grey = _mm512_min_epi32(_mm512_cvttps_epi32(_mm512_mul_ps(mx, _mm512_set1_ps(0.0625f))), _mm512_set1_epi32(15));
+        const __mmask16 achromatic = _mm512_cmp_ps_mask(mx, _mm512_set1_ps(51.0f), _CMP_LT_OQ) |
+                                     _mm512_cmp_ps_mask(delta, _mm512_mul_ps(_mm512_set1_ps(0.2f), mx), _CMP_LT_OQ);
+        const __m512 safe = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(delta, _mm512_setzero_ps(), _CMP_GT_OQ),
+                                                 _mm512_set1_ps(1.0f), delta);
+        const __mmask16 isr = _mm512_cmp_ps_mask(mx, r, _CMP_EQ_OQ), isg = _mm512_cmp_ps_mask(mx, g, _CMP_EQ_OQ);
+        /* num = mx == r ? g − b : (mx == g ? b − r : r − g); base likewise 0, 2, 4. */
+        __m512 num = _mm512_mask_blend_ps(isg, _mm512_sub_ps(r, g), _mm512_sub_ps(b, r));
+        num = _mm512_mask_blend_ps(isr, num, _mm512_sub_ps(g, b));
+        __m512 base = _mm512_mask_blend_ps(isg, _mm512_set1_ps(4.0f), _mm512_set1_ps(2.0f));
+        base = _mm512_mask_blend_ps(isr, base, _mm512_setzero_ps());
+        __m512 h = _mm512_add_ps(base, _mm512_div_ps(num, safe));
+        h = _mm512_mask_add_ps(h, _mm512_cmp_ps_mask(h, _mm512_setzero_ps(), _CMP_LT_OQ), h, _mm512_set1_ps(6.0f));
+        __m512i hue = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(h, _mm512_set1_ps(2.0f)), _mm512_set1_ps(0.5f)));
+        hue = _mm512_mask_sub_epi32(hue, _mm512_cmpge_epi32_mask(hue, _mm512_set1_epi32(12)), hue, _mm512_set1_epi32(12));
+        const __mmask16 sat = _mm512_cmp_ps_mask(delta, _mm512_mul_ps(_mm512_set1_ps(0.55f), mx), _CMP_GE_OQ);
+        const __mmask16 val = _mm512_cmp_ps_mask(mx, _mm512_set1_ps(153.0f), _CMP_GE_OQ);
+        __m512i chroma = _mm512_add_epi32(_mm512_set1_epi32(16), _mm512_slli_epi32(hue, 2));
+        chroma = _mm512_mask_add_epi32(chroma, sat, chroma, _mm512_set1_epi32(2));
+        chroma = _mm512_mask_add_epi32(chroma, val, chroma, _mm512_set1_epi32(1));
+        _mm_storeu_si128((__m128i *)(bins + x), _mm512_cvtepi32_epi8(_mm512_mask_blend_epi32(achromatic, chroma, grey)));
+    }
+    for (; x < w; x++) {
+        const float r = (float)row[4 * x], g = (float)row[4 * x + 1], b = (float)row[4 * x + 2];
+        luma[x] = kLumaR * r + kLumaG * g + kLumaB * b;
+        bins[x] = (uint8_t)hsv_bin(r, g, b);
+    }
+}
+
+/* identity_rgba_row_avx512 with 8 pixels per ymm (comparisons as all-ones lanes, blends). */
+AVX2_FN static void identity_rgba_row_avx2(const uint8_t *row, int w, float *luma, uint8_t *bins) {
+    const __m256i byte = _mm256_set1_epi32(0xFF);
+    const __m256 kr = _mm256_set1_ps(kLumaR), kg = _mm256_set1_ps(kLumaG), kb = _mm256_set1_ps(kLumaB);
+    const __m256 zero = _mm256_setzero_ps();
+    int x = 0;
+    for (; x + 8 <= w; x += 8) {
+        const __m256i p = _mm256_loadu_si256((const __m256i *)(row + 4 * (size_t)x));
+        const __m256 r = _mm256_cvtepi32_ps(_mm256_and_si256(p, byte));
+        const __m256 g = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(p, 8), byte));
+        const __m256 b = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(p, 16), byte));
+        _mm256_storeu_ps(luma + x, _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(kr, r), _mm256_mul_ps(kg, g)), _mm256_mul_ps(kb, b)));
+        const __m256 mx = _mm256_max_ps(_mm256_max_ps(r, g), b), mn = _mm256_min_ps(_mm256_min_ps(r, g), b);
+        const __m256 delta = _mm256_sub_ps(mx, mn);
+        const __m256i grey = _mm256_min_epi32(_mm256_cvttps_epi32(_mm256_mul_ps(mx, _mm256_set1_ps(0.0625f))), _mm256_set1_epi32(15));
+        const __m256 achromatic = _mm256_or_ps(_mm256_cmp_ps(mx, _mm256_set1_ps(51.0f), _CMP_LT_OQ),
+                                               _mm256_cmp_ps(delta, _mm256_mul_ps(_mm256_set1_ps(0.2f), mx), _CMP_LT_OQ));
+        const __m256 safe = _mm256_blendv_ps(_mm256_set1_ps(1.0f), delta, _mm256_cmp_ps(delta, zero, _CMP_GT_OQ));
+        const __m256 isr = _mm256_cmp_ps(mx, r, _CMP_EQ_OQ), isg = _mm256_cmp_ps(mx, g, _CMP_EQ_OQ);
+        __m256 num = _mm256_blendv_ps(_mm256_sub_ps(r, g), _mm256_sub_ps(b, r), isg);
+        num = _mm256_blendv_ps(num, _mm256_sub_ps(g, b), isr);
+        __m256 base = _mm256_blendv_ps(_mm256_set1_ps(4.0f), _mm256_set1_ps(2.0f), isg);
+        base = _mm256_blendv_ps(base, zero, isr);
+        __m256 h = _mm256_add_ps(base, _mm256_div_ps(num, safe));
+        h = _mm256_blendv_ps(h, _mm256_add_ps(h, _mm256_set1_ps(6.0f)), _mm256_cmp_ps(h, zero, _CMP_LT_OQ));
+        __m256i hue = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(h, _mm256_set1_ps(2.0f)), _mm256_set1_ps(0.5f)));
+        hue = _mm256_sub_epi32(hue, _mm256_and_si256(_mm256_cmpgt_epi32(hue, _mm256_set1_epi32(11)), _mm256_set1_epi32(12)));
+        const __m256i sat = _mm256_castps_si256(_mm256_cmp_ps(delta, _mm256_mul_ps(_mm256_set1_ps(0.55f), mx), _CMP_GE_OQ));
+        const __m256i val = _mm256_castps_si256(_mm256_cmp_ps(mx, _mm256_set1_ps(153.0f), _CMP_GE_OQ));
+        __m256i chroma = _mm256_add_epi32(_mm256_set1_epi32(16), _mm256_slli_epi32(hue, 2));
+        chroma = _mm256_add_epi32(chroma, _mm256_and_si256(sat, _mm256_set1_epi32(2)));
+        chroma = _mm256_add_epi32(chroma, _mm256_and_si256(val, _mm256_set1_epi32(1)));
+        const __m256i bin = _mm256_blendv_epi8(chroma, grey, _mm256_castps_si256(achromatic));
+        /* 8 lanes of 0…63 to 8 bytes. */
+        const __m128i lo = _mm256_castsi256_si128(bin), hi = _mm256_extracti128_si256(bin, 1);
+        const __m128i words = _mm_packus_epi32(lo, hi);
+        _mm_storel_epi64((__m128i *)(bins + x), _mm_packus_epi16(words, words));
+    }
+    for (; x < w; x++) {
+        const float r = (float)row[4 * x], g = (float)row[4 * x + 1], b = (float)row[4 * x + 2];
+        luma[x] = kLumaR * r + kLumaG * g + kLumaB * b;
+        bins[x] = (uint8_t)hsv_bin(r, g, b);
+    }
+}
+#endif
+
 void glimpse_working_planes_push_row(int isa, glimpse_working_planes_stream *stream, const uint8_t *row) {
     if (stream->next_source_row >= stream->source_height) return;
+#if GLIMPSE_X86
+    if (stream->x_identity && stream->out_height == stream->source_height && stream->channels == 4 &&
+        glimpse_isa_effective(isa) >= GLIMPSE_ISA_AVX2) {
+        const int y = stream->next_source_row++;
+        float *l = stream->luma + (size_t)y * stream->out_width;
+        uint8_t *b = stream->bins + (size_t)y * stream->out_width;
+        if (glimpse_isa_effective(isa) == GLIMPSE_ISA_AVX512) identity_rgba_row_avx512(row, stream->out_width, l, b);
+        else identity_rgba_row_avx2(row, stream->out_width, l, b);
+        stream->first_open_row = y + 1;
+        return;
+    }
+#endif
     DISPATCH(working_planes_push, (stream, row))
 }
 
@@ -1357,6 +1751,55 @@ void glimpse_bin_counts(const uint8_t *bins, size_t stride, int width, int heigh
 }
 
 /* ---- Selection ------------------------------------------------------------------------------ */
+
+/* A float's bits mapped to an unsigned integer that sorts as the float does (-0 just below
+ * +0, which compare equal as floats: the k-th smallest is then the same value up to the sign
+ * of a zero, and `v > median` gives the same answer for either zero). */
+static inline uint32_t sortable_key(float v) {
+    uint32_t b;
+    memcpy(&b, &v, 4);
+    return b ^ ((uint32_t)((int32_t)b >> 31) | 0x80000000u);
+}
+
+/* The k-th smallest key of n by bisection over the key's bits, from the top: 32 counting
+ * passes, each a compare per element that vectorises on every path. Exact. */
+BODY uint32_t kth_key_body(const uint32_t *keys, int n, int k) {
+    uint32_t answer = 0;
+    for (int bit = 31; bit >= 0; bit--) {
+        const uint32_t candidate = answer | (1u << bit);
+        int below = 0;
+        for (int i = 0; i < n; i++) below += keys[i] < candidate;
+        if (below <= k) answer = candidate;
+    }
+    return answer;
+}
+VARIANTS_RETURNING(uint32_t, kth_key, (const uint32_t *keys, int n, int k), (keys, n, k))
+
+void glimpse_median_bits_f32(int isa, const float *values, int n, uint64_t *words) {
+    uint32_t keys[256];
+    if (n <= 0 || n > 256 || n % 64 != 0) return;
+    for (int i = 0; i < n; i++) keys[i] = sortable_key(values[i]);
+    const int k = n / 2 - 1;
+    uint32_t median;
+#if GLIMPSE_X86
+    switch (glimpse_isa_effective(isa)) {
+    case GLIMPSE_ISA_AVX512: median = kth_key_avx512(keys, n, k); break;
+    case GLIMPSE_ISA_AVX2: median = kth_key_avx2(keys, n, k); break;
+    default: median = kth_key_portable(keys, n, k); break;
+    }
+#else
+    median = kth_key_portable(keys, n, k);
+#endif
+    /* Back to the float, and the comparison made as floats (so either zero thresholds alike). */
+    uint32_t mb = median ^ ((median & 0x80000000u) ? 0x80000000u : 0xFFFFFFFFu);
+    float m;
+    memcpy(&m, &mb, 4);
+    for (int w = 0; w < n / 64; w++) {
+        uint64_t bits = 0;
+        for (int j = 0; j < 64; j++) bits |= (uint64_t)(values[w * 64 + j] > m) << j;
+        words[w] = bits;
+    }
+}
 
 float glimpse_kth_smallest_f32(const float *values, int n, int k) {
     /* Quickselect (Hoare partition, median-of-three pivot) on a copy: the value a full sort

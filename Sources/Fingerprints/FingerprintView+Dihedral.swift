@@ -1,7 +1,7 @@
 extension FingerprintView {
     /// The view of the same region of the transformed image, given its PDQ hash and pHash
     /// (derived from this view's DCTs: ``PDQHasher/Result/hash(for:)``,
-    /// ``Dihedral/transformDCT(_:side:)`` then ``PerceptualHashes/dctHash(coefficients:)``).
+    /// ``Dihedral/transformDCT(_:side:)`` then ``PerceptualHashes/dctHash(coefficients:using:)``).
     /// aHash and dHash are permuted bit by bit
     /// (``PerceptualHashes/averageHash(_:transformedBy:)``,
     /// ``PerceptualHashes/differenceHash(_:transformedBy:)``); the region is mapped

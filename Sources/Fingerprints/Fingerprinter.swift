@@ -144,7 +144,7 @@ public struct Fingerprinter: Sendable {
         let codes = PerceptualHashes.codes(luma: luma, region: rect, weights: k, using: instructionSet)
         let dct = PerceptualHashes.dctCoefficients(block32x32: codes.block, using: instructionSet)
         let flat = PerceptualHashes.contrast(codes.block, isBelow: Self.flatContrast, using: instructionSet)
-        let pHash = PerceptualHashes.dctHash(coefficients: dct)
+        let pHash = PerceptualHashes.dctHash(coefficients: dct, using: instructionSet)
         let view = FingerprintView(
             region: region,
             aHash: codes.aHash,

@@ -74,8 +74,8 @@ struct OrientedDCTHashes {
     }
 
     /// Bit `side·r + c` set where the sign-flipped coefficient (r, c) exceeds the median of
-    /// all of them (the (n/2)th smallest, as ``PDQHasher/bits(of:)`` and
-    /// ``PerceptualHashes/dctHash(coefficients:)`` take it).
+    /// all of them (the (n/2)th smallest, as ``PDQHasher/bits(of:using:)`` and
+    /// ``PerceptualHashes/dctHash(coefficients:using:)`` take it).
     private static func thresholdBits(_ c: [Float], side n: Int, pattern: SignPattern) -> [UInt64] {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: n * n) { flipped in
             for i in 0..<n {
@@ -91,21 +91,27 @@ struct OrientedDCTHashes {
                     flipped[i * n + j] = negate ? -a : a
                 }
             }
-            let median = glimpse_kth_smallest_f32(flipped.baseAddress, Int32(n * n), Int32(n * n / 2 - 1))
             var words = [UInt64](repeating: 0, count: (n * n + 63) / 64)
-            for k in 0..<(n * n) where flipped[k] > median { words[k >> 6] |= 1 << UInt64(k & 63) }
+            glimpse_median_bits_f32(InstructionSet.best.code, flipped.baseAddress, Int32(n * n), &words)
             return words
         }
     }
 
     /// Transpose of a 16×16 bit matrix stored as bit 16r + c of four 64-bit words.
+    /// Rows of 16 bits (row r = bits 16r…16r+15, column c = bit c of the row); block swaps
+    /// of 8, 4, 2 and 1 (as ``transpose8(_:)``, one row pair at a time).
     private static func transpose16(_ w: SIMD4<UInt64>) -> SIMD4<UInt64> {
-        var out = SIMD4<UInt64>.zero
-        for k in 0..<256 where (w[k >> 6] >> UInt64(k & 63)) & 1 != 0 {
-            let r = k >> 4, c = k & 15
-            let t = c * 16 + r
-            out[t >> 6] |= 1 << UInt64(t & 63)
+        var a = [UInt16](repeating: 0, count: 16)
+        for r in 0..<16 { a[r] = UInt16(truncatingIfNeeded: w[r >> 2] >> UInt64(16 * (r & 3))) }
+        for (j, mask) in [(8, UInt16(0x00FF)), (4, 0x0F0F), (2, 0x3333), (1, 0x5555)] {
+            for k in 0..<16 where k & j == 0 {
+                let t = ((a[k] >> UInt16(j)) ^ a[k + j]) & mask
+                a[k] ^= t << UInt16(j)
+                a[k + j] ^= t
+            }
         }
+        var out = SIMD4<UInt64>.zero
+        for r in 0..<16 { out[r >> 2] |= UInt64(a[r]) << UInt64(16 * (r & 3)) }
         return out
     }
 

@@ -102,7 +102,7 @@ public struct PDQHasher: Sendable {
         }
         let quality = Self.quality(of64x64: small)
         let coefficients = DCTMatrix.pdq.transform(small, using: instructionSet)
-        return Result(hash: Self.bits(of: coefficients), quality: quality, coefficients: coefficients)
+        return Result(hash: Self.bits(of: coefficients, using: instructionSet), quality: quality, coefficients: coefficients)
     }
 
     /// PDQ's Jarosz window for a side of `n` pixels downsampled to 64: `(n + 127) / 128`.
@@ -131,12 +131,15 @@ public struct PDQHasher: Sendable {
     }
 
     /// Bit `16r + c` set where coefficient (r, c) exceeds the median of the 256.
-    public static func bits(of coefficients: [Float]) -> PDQHash {
+    /// O(256): a vectorised selection of the median (`glimpse_median_bits_f32`), the same
+    /// bits on every instruction set.
+    public static func bits(of coefficients: [Float], using isa: InstructionSet = .best) -> PDQHash {
         precondition(coefficients.count == 256, "PDQ bits come from 16x16 coefficients")
-        let median = coefficients.withUnsafeBufferPointer { glimpse_kth_smallest_f32($0.baseAddress, 256, 127) }
         var words = SIMD4<UInt64>.zero
-        for k in 0..<256 where coefficients[k] > median {
-            words[k >> 6] |= 1 << UInt64(k & 63)
+        withUnsafeMutableBytes(of: &words) { w in
+            coefficients.withUnsafeBufferPointer {
+                glimpse_median_bits_f32(isa.code, $0.baseAddress, 256, w.baseAddress!.assumingMemoryBound(to: UInt64.self))
+            }
         }
         return PDQHash(words: words)
     }

@@ -2,6 +2,11 @@ extension PerceptualHashes {
     /// The aHash of the transformed region: bit (r, c) of the transformed 8×8 grid is the
     /// original's bit at ``Dihedral/sourceCell(row:column:rows:columns:)``. Exact. O(64).
     public static func averageHash(_ hash: UInt64, transformedBy transform: Dihedral) -> UInt64 {
+        BitMaps.averageHash[transform.tableIndex].apply(hash)
+    }
+
+    /// ``averageHash(_:transformedBy:)`` bit by bit (what ``BitMaps`` tabulates).
+    fileprivate static func averageHashReference(_ hash: UInt64, transformedBy transform: Dihedral) -> UInt64 {
         var out: UInt64 = 0
         for r in 0..<8 {
             for c in 0..<8 {
@@ -19,6 +24,11 @@ extension PerceptualHashes {
     /// complemented when the pair is read the other way round (exact except where the two
     /// cells are equal: then both readings are 0). O(64).
     public static func differenceHash(_ hash: UInt64, transformedBy transform: Dihedral) -> UInt64 {
+        BitMaps.differenceHash[transform.tableIndex].apply(hash)
+    }
+
+    /// ``differenceHash(_:transformedBy:)`` bit by bit (what ``BitMaps`` tabulates).
+    fileprivate static func differenceHashReference(_ hash: UInt64, transformedBy transform: Dihedral) -> UInt64 {
         // Original bit between cells a and b of the horizontal (5 wide × 8 high) or vertical
         // (8 wide × 5 high) grid, as "b brighter than a".
         func gradient(_ a: (row: Int, column: Int), _ b: (row: Int, column: Int), horizontalGrid: Bool) -> Bool {
@@ -51,5 +61,51 @@ extension PerceptualHashes {
             }
         }
         return out
+    }
+}
+
+/// Both code transforms above take each output bit from one input bit, complemented or not
+/// (an affine bit map), so each is tabulated once per orientation from the bit-by-bit
+/// reference: the image of 0 gives the complemented bits, the image of each single bit
+/// where it goes. Applying a table gives the reference's answer for every hash.
+private struct BitMap: Sendable {
+    /// Input bit feeding output bit i (64 = none: the output bit is constant).
+    var source = [UInt8](repeating: 64, count: 64)
+    /// Output bits complemented (the image of 0).
+    var constant: UInt64 = 0
+
+    init(_ f: (UInt64) -> UInt64) {
+        constant = f(0)
+        for bit in 0..<64 {
+            let moved = f(1 << UInt64(bit)) ^ constant
+            for i in 0..<64 where moved >> UInt64(i) & 1 != 0 { source[i] = UInt8(bit) }
+        }
+    }
+
+    func apply(_ hash: UInt64) -> UInt64 {
+        var out = constant
+        for i in 0..<64 where source[i] < 64 { out ^= (hash >> UInt64(source[i]) & 1) << UInt64(i) }
+        return out
+    }
+}
+
+private enum BitMaps {
+    static let averageHash = Dihedral.allCases.map { t in BitMap { PerceptualHashes.averageHashReference($0, transformedBy: t) } }
+    static let differenceHash = Dihedral.allCases.map { t in BitMap { PerceptualHashes.differenceHashReference($0, transformedBy: t) } }
+}
+
+extension Dihedral {
+    /// Position in ``allCases`` (the tables' order). O(1).
+    fileprivate var tableIndex: Int {
+        switch self {
+        case .original: 0
+        case .rotate90: 1
+        case .rotate180: 2
+        case .rotate270: 3
+        case .flipX: 4
+        case .flipY: 5
+        case .flipPlus1: 6
+        case .flipMinus1: 7
+        }
     }
 }

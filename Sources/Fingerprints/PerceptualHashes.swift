@@ -103,7 +103,7 @@ public enum PerceptualHashes {
 
     /// pHash of a 32×32 block made by ``dctHashBlock(luma:region:using:)``.
     public static func dctHash(block32x32 block: [Float], using isa: InstructionSet = .best) -> UInt64 {
-        dctHash(coefficients: dctCoefficients(block32x32: block, using: isa))
+        dctHash(coefficients: dctCoefficients(block32x32: block, using: isa), using: isa)
     }
 
     /// The 8×8 DCT-II coefficients pHash thresholds (frequencies 1…8 per side, row =
@@ -114,11 +114,10 @@ public enum PerceptualHashes {
 
     /// pHash of 64 coefficients from ``dctCoefficients(block32x32:using:)``: bit `8r + c`
     /// set when coefficient (r, c) exceeds the median (the 32nd smallest). O(64 log 64).
-    public static func dctHash(coefficients: [Float]) -> UInt64 {
+    public static func dctHash(coefficients: [Float], using isa: InstructionSet = .best) -> UInt64 {
         precondition(coefficients.count == 64, "pHash has 8x8 coefficients")
-        let median = coefficients.withUnsafeBufferPointer { glimpse_kth_smallest_f32($0.baseAddress, 64, 31) }
         var hash: UInt64 = 0
-        for k in 0..<64 where coefficients[k] > median { hash |= 1 << UInt64(k) }
+        coefficients.withUnsafeBufferPointer { glimpse_median_bits_f32(isa.code, $0.baseAddress, 64, &hash) }
         return hash
     }
 

@@ -129,7 +129,8 @@ struct WorkingPlanes {
     /// The colour histogram of each rectangle (which must lie inside the planes). The
     /// rectangles' edges cut the plane into cells; each cell's bins are counted once and
     /// each histogram sums the cells it covers, so overlapping views cost one pass over the
-    /// pixels in total. O(working pixels + cells × 64).
+    /// pixels in total, and a summed-area table over the cells gives each rectangle in four
+    /// lookups. O(working pixels + cells × 64 + rectangles × 64).
     func histograms(of rects: [PixelRect]) -> [ColorHistogram] {
         let w = luma.width, h = luma.height
         let xEdges = Array(Set(rects.flatMap { [$0.x, $0.x + $0.width] } + [0, w])).sorted()
@@ -147,18 +148,43 @@ struct WorkingPlanes {
                 }
             }
         }
-        let column = Dictionary(uniqueKeysWithValues: xEdges.enumerated().map { ($1, $0) })
-        let row = Dictionary(uniqueKeysWithValues: yEdges.enumerated().map { ($1, $0) })
-        return rects.map { rect in
-            var counts = [UInt32](repeating: 0, count: binCount)
-            // Every rectangle edge is a cell edge by construction.
-            let x0 = column[rect.x] ?? 0, x1 = column[rect.x + rect.width] ?? 0
-            let y0 = row[rect.y] ?? 0, y1 = row[rect.y + rect.height] ?? 0
-            for cy in y0..<y1 {
-                for cx in x0..<x1 {
-                    let base = (cy * columns + cx) * binCount
-                    for k in 0..<binCount { counts[k] &+= cells[base + k] }
+        // Summed-area table over the cells: table[(cy·(columns+1) + cx)·64 + k] = count of bin k
+        // in the cells left of cx and above cy. A rectangle's counts are then four lookups
+        // (exact: integer counts, wrapping arithmetic that never actually wraps).
+        let stride = columns + 1
+        var table = [UInt32](repeating: 0, count: yEdges.count * stride * binCount)
+        cells.withUnsafeBufferPointer { cell in
+            table.withUnsafeMutableBufferPointer { t in
+                for cy in 0..<(yEdges.count - 1) {
+                    var running = [UInt32](repeating: 0, count: binCount)
+                    for cx in 0..<columns {
+                        let c = (cy * columns + cx) * binCount
+                        let above = (cy * stride + cx + 1) * binCount, here = ((cy + 1) * stride + cx + 1) * binCount
+                        for k in 0..<binCount {
+                            running[k] &+= cell[c + k]
+                            t[here + k] = t[above + k] &+ running[k]
+                        }
+                    }
                 }
+            }
+        }
+        func index(_ edges: [Int], _ value: Int) -> Int {
+            // Every rectangle edge is a cell edge by construction (binary search of the sorted edges).
+            var lo = 0, hi = edges.count - 1
+            while lo < hi {
+                let mid = (lo + hi) / 2
+                if edges[mid] < value { lo = mid + 1 } else { hi = mid }
+            }
+            return lo
+        }
+        return rects.map { rect in
+            let x0 = index(xEdges, rect.x), x1 = index(xEdges, rect.x + rect.width)
+            let y0 = index(yEdges, rect.y), y1 = index(yEdges, rect.y + rect.height)
+            let a = (y1 * stride + x1) * binCount, b = (y0 * stride + x1) * binCount
+            let c = (y1 * stride + x0) * binCount, d = (y0 * stride + x0) * binCount
+            let counts = [UInt32](unsafeUninitializedCapacity: binCount) { out, n in
+                for k in 0..<binCount { out[k] = table[a + k] &- table[b + k] &- table[c + k] &+ table[d + k] }
+                n = binCount
             }
             return ColorHistogram(counts: counts)
         }

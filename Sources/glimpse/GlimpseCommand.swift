@@ -27,6 +27,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             BenchFingerprintCommand.self,
             SynthesizeCatalogCommand.self,
             BenchSearchCommand.self,
+            DumpFingerprintsCommand.self,
             ServeCommand.self,
         ]
     )

@@ -60,4 +60,34 @@ import Testing
             #expect(error.description.contains("/nonexistent/photo.png"))
         }
     }
+
+    /// The streamed working planes of an unresampled RGBA image (a DCT-scaled JPEG: the fast
+    /// rows of `glimpse_working_planes_push_row`) hold the same luma bits and colour bins on
+    /// every instruction set, over every sixteenth 24-bit colour (the 2^24 colours were checked
+    /// exhaustively when the AVX paths were written), with a width that leaves a scalar tail.
+    @Test func streamedUnresampledPlanesAreIdenticalOnEveryPathOverTheColourCube() {
+        let width = 1024 + 5, height = 1024
+        var pixels = [UInt8](repeating: 0, count: width * 4)
+        func planes(_ isa: InstructionSet) -> WorkingPlanes {
+            var builder = WorkingPlanes.Builder(workingSize: width, using: isa)
+            builder.begin(width: width, height: height, format: .rgba8)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let colour = UInt32(truncatingIfNeeded: (y * width + x) * 16)
+                    pixels[4 * x] = UInt8(truncatingIfNeeded: colour)
+                    pixels[4 * x + 1] = UInt8(truncatingIfNeeded: colour >> 8)
+                    pixels[4 * x + 2] = UInt8(truncatingIfNeeded: colour >> 16)
+                    pixels[4 * x + 3] = UInt8(truncatingIfNeeded: x)
+                }
+                pixels.withUnsafeBufferPointer { builder.consume(row: $0, y: y) }
+            }
+            return builder.planes()
+        }
+        let portable = planes(.portable)
+        for isa in supportedInstructionSets where isa != .portable {
+            let fast = planes(isa)
+            #expect(bitIdentical(fast.luma.samples, portable.luma.samples), "\(isa) luma")
+            #expect(fast.bins == portable.bins, "\(isa) bins")
+        }
+    }
 }

@@ -168,6 +168,12 @@ int glimpse_below_contrast(int isa, const float *values, int n, double threshold
  * puts at position k. O(n). Returns 0 for out-of-range arguments. */
 float glimpse_kth_smallest_f32(const float *values, int n, int k);
 
+/* The bits of a median threshold: bit i (word i / 64, bit i % 64) set when values[i] exceeds
+ * the (n/2 − 1)-th smallest value (0-based, what glimpse_kth_smallest_f32 returns). n is 64,
+ * 128, 192 or 256 (else nothing is written); no NaNs. O(n), vectorised, the same bits on
+ * every path. */
+void glimpse_median_bits_f32(int isa, const float *values, int n, uint64_t *words);
+
 /* ---- Working planes ---------------------------------------------------------------- */
 
 /* The fingerprint's working image in one pass over an 8-bit source (`channels` 4 = RGBA8,

@@ -47,6 +47,7 @@ let benchmarks: @Sendable () -> Void = {
     let luma512 = working.luma
     let block64 = PDQHasher.decimate64(luma512)
     let block32 = Array(luma512.samples.prefix(32 * 32))
+    let pdqCoefficients = DCTMatrix.pdq.transform(block64)
     let hist = ColorHistogram(counts: ImageKernels.hsvHistogramCounts(working.color))
     let hist2 = ColorHistogram(counts: ImageKernels.hsvHistogramCounts(working.color, region: PixelRect(x: 0, y: 0, width: 256, height: 256)))
 
@@ -83,6 +84,9 @@ let benchmarks: @Sendable () -> Void = {
         }
         Benchmark("DCT 32x32 -> 8x8 (pHash) \(tag)") { b in
             for _ in b.scaledIterations { blackHole(DCTMatrix.pHash.transform(block32, using: isa)) }
+        }
+        Benchmark("PDQ median threshold (256 coefficients) \(tag)", configuration: .init(scalingFactor: .kilo, thresholds: [.wallClock: .init(relative: [.p90: 10.0])])) { b in
+            for _ in b.scaledIterations { blackHole(PDQHasher.bits(of: pdqCoefficients, using: isa)) }
         }
         Benchmark("HSV histogram 512x512 \(tag)") { b in
             for _ in b.scaledIterations { blackHole(ImageKernels.hsvHistogramCounts(working.color, using: isa)) }
