@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fingerprints
 import Foundation
+import PixelBuffers
 
 /// `glimpse debug-dump-fingerprints`: prints every byte of the catalog and query
 /// fingerprints of image files, computed along each route the library offers, so that two
