@@ -13,9 +13,10 @@ struct BenchSearchCommand: AsyncParsableCommand {
         abstract: "Time the visual index search over N synthetic views on each instruction set (benchmark tool).",
         discussion: """
             Builds a SyntheticCatalog index of --views views (31 per landmark) in memory, then \
-            times, per instruction set this CPU has: the 4-view query of the default layout \
-            (search, default threshold), and a scan of --codes PDQ codes against every view in \
-            one pass (what several query views × 8 orientations need). Prints one JSON line: \
+            times, per instruction set this CPU has: the default 24-view query (every \
+            orientation; search, default threshold), the 4-view query issue 15 measured (full \
+            frame, mirror, centre crops 85 % and 70 %), and a scan of --codes PDQ codes against \
+            every view in one pass (what several query views × 8 orientations need). Prints one JSON line: \
             {"views", "bytesPerView", "rows": [{"name", "isa", "bestMs", "medianMs", "hits"}]}.
             """,
         shouldDisplay: false

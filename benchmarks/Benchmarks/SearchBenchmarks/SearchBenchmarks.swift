@@ -83,6 +83,23 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The 4-view query issue 15 measured (full frame, mirror, centre crops 85 % and 70 %: 2
+    // full-frame codes against every view), kept beside the 24-view default for comparison.
+    for set in InstructionSet.allCases where set.isSupported {
+        Benchmark("VisualIndex.search, 1M views, 4-view query (upright + mirror) [\(set)]") { benchmark in
+            let (index, query) = setUp()
+            var four = query
+            four.views = [query.views[0], query.views[1],
+                          query.views.first { $0.region == FingerprintViewLayout.centre(0.85) } ?? query.views[2],
+                          query.views.first { $0.region == FingerprintViewLayout.centre(0.7) } ?? query.views[3]]
+            four.views[1].region = .full
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                blackHole(index.search(four, minimumScore: SimilarityScoring.defaultNoMatchThreshold, using: set))
+            }
+        }
+    }
+
     Benchmark("VisualIndex.search, 1M views, default 24-view query, AVX2 kernels") { benchmark in
         let (index, query) = setUp()
         benchmark.startMeasurement()
