@@ -43,16 +43,18 @@ public struct ImageFingerprinter: Sendable {
     /// lost half-area and rotated crops on the swapped held-out split; at 320 nothing is lost.
     public static let decodeLongSide = 320
     /// Glimpse's decode size for *small queries* (``FingerprintViewLayout/query(orientations:)``
-    /// of a region of at most 640 × 480 pixels): the smallest DCT scale whose short side is
-    /// at least 120 pixels and whose long side is at least 160, so the query's smallest view
-    /// (the centre crop keeping 70 % of each side) still covers at least 84 decoded pixels per
-    /// side, above PDQ's 64-sample grid. A 640×480 JPEG query decodes at 1/4 (160×120: the
-    /// entropy decoding is the same, the IDCT, colour conversion and working planes a
-    /// quarter); a 512×512 one at 1/2; anything larger (a screenshot, a 1080p photo) at the
-    /// catalog's decode size. Measured with `glimpse eval --query-jpeg-quality`
-    /// (docs/PERFORMANCE.md, "Small images"); the pixel bound is there because a 720×1480
-    /// screenshot decoded to a 180-pixel short side lost a match and let two negatives past
-    /// the threshold. Queries are never stored, so this is no layout change.
+    /// of a region of at most 640 × 480 pixels that the catalog's decode size already
+    /// shrinks): the smallest DCT scale whose short side is at least 120 pixels and whose
+    /// long side is at least 160, so the query's smallest view (the centre crop keeping 70 %
+    /// of each side) still covers at least 84 decoded pixels per side, above PDQ's 64-sample
+    /// grid. A 640×480 JPEG query decodes at 1/4 (160×120: the entropy decoding is the same,
+    /// the IDCT, colour conversion and working planes a quarter); a 512×512 one stays whole
+    /// (as in the catalog); anything larger (a screenshot, a 1080p photo) at the catalog's
+    /// decode size. Measured with `glimpse eval --query-jpeg-quality` (docs/PERFORMANCE.md,
+    /// "Small images"): both bounds are there because without them 720×1480 screenshots
+    /// (decoded to a 180-pixel short side) lost a match and let two negatives past the
+    /// threshold, and crops of 512×512 photos decoded at 1/2 lost one. Queries are never
+    /// stored, so this is no layout change.
     public static let querySmallImageSides = DecodeOptions.SmallImageSides(maxPixels: 640 * 480, minimumShortSide: 120,
                                                                           minimumLongSide: 160)
     /// The small-image decode size (``DecodeOptions/smallImageSides``): ``querySmallImageSides``

@@ -31,9 +31,11 @@ public struct DecodeOptions: Sendable, Hashable {
     /// When set together with ``minimumShortSide``, the chosen scale must also keep at least
     /// this many pixels on the region's long side. `nil`: no condition on the long side.
     public var minimumLongSide: Int?
-    /// A smaller decode size for small images: when set, and the region (at full
-    /// resolution) has at most ``SmallImageSides/maxPixels`` pixels, its sides replace
-    /// ``minimumShortSide`` and ``minimumLongSide``. `nil` (the default): no such rule.
+    /// A smaller decode size for small images: when set, the region (at full resolution)
+    /// has at most ``SmallImageSides/maxPixels`` pixels and ``minimumShortSide`` /
+    /// ``minimumLongSide`` already shrink it (a scale below 1/1), the smaller scale its
+    /// sides allow is used. An image that those minimums decode whole stays whole. `nil`
+    /// (the default): no such rule.
     public var smallImageSides: SmallImageSides?
 
     /// The decode size ``DecodeOptions/smallImageSides`` gives images of at most

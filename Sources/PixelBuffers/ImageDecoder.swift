@@ -103,21 +103,19 @@ public struct ImageDecoder: Sendable {
         let storedRegion = orientation.storedRect(for: region, storedWidth: info.storedWidth, storedHeight: info.storedHeight)
 
         // 3. Smallest scale (JPEG DCT, WebP scaler) that keeps the short side (and the long
-        //    side, when asked) at or above the minimum; a small region's own minimums when asked.
-        var (shortSide, longSide) = (options.minimumShortSide, options.minimumLongSide)
-        if let small = options.smallImageSides, storedRegion.width * storedRegion.height <= small.maxPixels {
-            (shortSide, longSide) = (small.minimumShortSide, small.minimumLongSide)
-        }
-        var scale = DCTScale.full
-        if cInfo.can_scale != 0, let side = shortSide {
+        //    side, when asked) at or above the minimum; a small region that this already shrinks
+        //    is shrunk to its own minimums when asked.
+        func smallestScale(short side: Int?, long longSide: Int?) -> DCTScale {
+            guard cInfo.can_scale != 0, let side else { return .full }
             let longSide = longSide ?? 1
-            for candidate in DCTScale.allCases {
+            return DCTScale.allCases.first { candidate in
                 let r = candidate.scaled(storedRegion, imageWidth: info.storedWidth, imageHeight: info.storedHeight)
-                if (min(r.width, r.height) >= side && max(r.width, r.height) >= longSide) || candidate == .full {
-                    scale = candidate
-                    break
-                }
-            }
+                return min(r.width, r.height) >= side && max(r.width, r.height) >= longSide
+            } ?? .full
+        }
+        var scale = smallestScale(short: options.minimumShortSide, long: options.minimumLongSide)
+        if let small = options.smallImageSides, scale < .full, storedRegion.width * storedRegion.height <= small.maxPixels {
+            scale = min(scale, smallestScale(short: small.minimumShortSide, long: small.minimumLongSide))
         }
         let decodedRegion = scale.scaled(storedRegion, imageWidth: info.storedWidth, imageHeight: info.storedHeight)
 

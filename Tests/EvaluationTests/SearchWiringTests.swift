@@ -54,7 +54,7 @@ import Testing
 
     /// `--query-jpeg-quality`: each query is encoded as a JPEG and fingerprinted by decoding
     /// those bytes (DCT-scaled to the query decode size) — the real fingerprints, on a
-    /// four-image catalog (as queries, the 640×480 JPEG is decoded at 1/4, the three others at 1/2).
+    /// four-image catalog (as queries, the 640×480 JPEG is decoded at 1/4, the three others whole).
     @Test func queriesEncodedAsJPEGAreFingerprintedByDecodingThem() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-jpeg-queries-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -60,12 +60,12 @@ import Testing
         #expect(!ImageFingerprinter.isQueryLayout(.catalog) && !ImageFingerprinter.isQueryLayout(.fullFrame))
         // Explicit sizes win: no small-image rule.
         #expect(ImageFingerprinter(layout: .query, minimumShortSide: 192, minimumLongSide: 320).decodeOptions() == catalog)
-        // As a query, a 640×480 photo decodes at 1/4 (160 × 120); 485×497 at 1/2 (243 × 249;
-        // 1/4 would leave a 125-pixel long side); 640×264 at 1/2 (320 × 132). A region of more
-        // than 640 × 480 pixels follows the catalog's size.
+        // As a query, a 640×480 photo decodes at 1/4 (160 × 120, the catalog at 1/2); 485×497
+        // and 640×264 ones stay whole, as in the catalog. A region of more than 640 × 480
+        // pixels follows the catalog's size.
         let options = ImageFingerprinter.query.decodeOptions()
-        for (file, scale) in [("history-and-science/model-castle.jpg", DCTScale.oneQuarter), ("objects/cement-mixer.jpg", .oneHalf),
-                              ("objects/fire-truck.jpg", .oneHalf)] {
+        for (file, scale) in [("history-and-science/model-castle.jpg", DCTScale.oneQuarter), ("objects/cement-mixer.jpg", .full),
+                              ("objects/fire-truck.jpg", .full)] {
             let path = testdataURL.appendingPathComponent("catalog/" + file).path
             #expect(try ImageDecoder().decode(file: path, options: options).scale == scale, "\(file)")
         }
