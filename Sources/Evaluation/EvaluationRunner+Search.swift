@@ -32,6 +32,29 @@ extension EvaluationRunner {
                       indexing: catalog, queryFingerprint: { query.fingerprint(of: $0) })
     }
 
+    /// ``run(catalogFolder:negativesFolder:configuration:catalog:query:)`` with every query
+    /// first encoded as a baseline JPEG at `queryJPEGQuality` (1…100, 4:2:0) and fingerprinted
+    /// by decoding those bytes with `query`, as `glimpse query` does with a JPEG file: the
+    /// query then goes through the query decode size (DCT scaling,
+    /// ``ImageFingerprinter/querySmallImageSides``) instead of being fingerprinted from its
+    /// pixels. Run it twice with different `query` decode sizes to measure what the decode
+    /// size costs; the JPEG encoding is the same in both. A query the encoder refuses (none
+    /// in practice: every query is RGBA8 within libjpeg's limits) is fingerprinted from its
+    /// pixels. Cost: one JPEG encode and decode per query on top of the search.
+    public func run(catalogFolder: String, negativesFolder: String?, configuration: SearchConfiguration = SearchConfiguration(),
+                    catalog: ImageFingerprinter = .catalog, query: ImageFingerprinter = .query,
+                    queryJPEGQuality quality: Int) async throws(EvaluationError) -> EvaluationReport {
+        try await run(catalogFolder: catalogFolder, negativesFolder: negativesFolder, configuration: configuration,
+                      indexing: catalog, queryFingerprint: { pixels in
+                          do {
+                              let bytes = try JPEGEncoder(quality: quality).encode(pixels)
+                              return try query.fingerprint(decoding: bytes, source: "query (JPEG q\(quality))")
+                          } catch {
+                              return query.fingerprint(of: pixels)
+                          }
+                      })
+    }
+
     /// ``run(catalogFolder:negativesFolder:configuration:catalog:query:)`` with any way of
     /// fingerprinting catalog files (`indexing`) and query pixels (`queryFingerprint`).
     public func run(catalogFolder: String, negativesFolder: String?, configuration: SearchConfiguration = SearchConfiguration(),

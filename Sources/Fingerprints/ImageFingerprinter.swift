@@ -13,8 +13,8 @@ import PixelBuffers
 /// Decoding: ``ImageDecoder/decodeRows(_:source:options:into:)`` hands the decoded rows
 /// straight to the fingerprinter's working planes (a whole non-interlaced PNG is never
 /// stored at full size), upright per EXIF, JPEGs at the smallest DCT scale that keeps
-/// ``minimumShortSide`` pixels on the short side (default ``decodeShortSide``), optionally
-/// only a region. Pixels already decoded go
+/// ``minimumShortSide`` pixels on the short side (default ``decodeShortSide``; small query
+/// images smaller, ``querySmallImageSides``), optionally only a region. Pixels already decoded go
 /// through ``fingerprint(of:)``, which gives the same fingerprint as decoding them.
 ///
 /// Thread-safe (a value with no shared state). Cost per image: one (scaled) decode plus
@@ -42,6 +42,24 @@ public struct ImageFingerprinter: Sendable {
     /// (docs/PERFORMANCE.md, "Small images"): catalog images decoded to a 256-pixel long side
     /// lost half-area and rotated crops on the swapped held-out split; at 320 nothing is lost.
     public static let decodeLongSide = 320
+    /// Glimpse's decode size for *small queries* (``FingerprintViewLayout/query(orientations:)``
+    /// of a region of at most 640 × 480 pixels that the catalog's decode size already
+    /// shrinks): the smallest DCT scale whose short side is at least 120 pixels and whose
+    /// long side is at least 160, so the query's smallest view (the centre crop keeping 70 %
+    /// of each side) still covers at least 84 decoded pixels per side, above PDQ's 64-sample
+    /// grid. A 640×480 JPEG query decodes at 1/4 (160×120: the entropy decoding is the same,
+    /// the IDCT, colour conversion and working planes a quarter); a 512×512 one stays whole
+    /// (as in the catalog); anything larger (a screenshot, a 1080p photo) at the catalog's
+    /// decode size. Measured with `glimpse eval --query-jpeg-quality` (docs/PERFORMANCE.md,
+    /// "Small images"): both bounds are there because without them 720×1480 screenshots
+    /// (decoded to a 180-pixel short side) lost a match and let two negatives past the
+    /// threshold, and crops of 512×512 photos decoded at 1/2 lost one. Queries are never
+    /// stored, so this is no layout change.
+    public static let querySmallImageSides = DecodeOptions.SmallImageSides(maxPixels: 640 * 480, minimumShortSide: 120,
+                                                                          minimumLongSide: 160)
+    /// The small-image decode size (``DecodeOptions/smallImageSides``): ``querySmallImageSides``
+    /// for Glimpse's query layouts (``isQueryLayout(_:)``), `nil` for the catalog.
+    public var smallImageSides: DecodeOptions.SmallImageSides?
     /// Largest image accepted, in pixels (checked from the header before decoding).
     public var maxPixels: Int
 
@@ -50,7 +68,9 @@ public struct ImageFingerprinter: Sendable {
     /// - Parameters:
     ///   - minimumShortSide: default ``decodeShortSide`` (capped at the working size).
     ///   - minimumLongSide: default ``decodeLongSide`` (capped at the working size) when
-    ///     `minimumShortSide` is default too, else no condition.
+    ///     `minimumShortSide` is default too, else no condition. When both are default and
+    ///     `layout` is one of Glimpse's query layouts (``isQueryLayout(_:)``), small images
+    ///     are decoded smaller (``querySmallImageSides``).
     ///   - maxPixels: default ``DecodeOptions``'s pixel cap.
     public init(layout: FingerprintViewLayout, fingerprinter: Fingerprinter = Fingerprinter(),
                 decoder: ImageDecoder = ImageDecoder(), minimumShortSide: Int? = nil, minimumLongSide: Int? = nil,
@@ -60,7 +80,15 @@ public struct ImageFingerprinter: Sendable {
         self.decoder = decoder
         self.minimumShortSide = max(1, minimumShortSide ?? min(Self.decodeShortSide, fingerprinter.workingSize))
         self.minimumLongSide = max(1, minimumLongSide ?? (minimumShortSide == nil ? min(Self.decodeLongSide, fingerprinter.workingSize) : 1))
+        self.smallImageSides = minimumShortSide == nil && minimumLongSide == nil && Self.isQueryLayout(layout) ? Self.querySmallImageSides : nil
         self.maxPixels = maxPixels
+    }
+
+    /// Whether `layout` is one of Glimpse's query layouts
+    /// (``FingerprintViewLayout/query(orientations:)`` for any ``QueryOrientations``), which
+    /// decode small JPEGs and WebPs smaller (``querySmallImageSides``). O(1).
+    public static func isQueryLayout(_ layout: FingerprintViewLayout) -> Bool {
+        QueryOrientations.allCases.contains { FingerprintViewLayout.query(orientations: $0) == layout }
     }
 
     /// Glimpse's catalog fingerprints (``FingerprintViewLayout/catalog``).
@@ -78,10 +106,12 @@ public struct ImageFingerprinter: Sendable {
     /// The layout version of the fingerprints this makes (``FingerprintViewLayout/version``).
     public var layoutVersion: UInt16 { layout.version }
 
-    /// The decode options used for files and bytes: DCT scaling to ``minimumShortSide``,
-    /// EXIF orientation applied, the pixel cap, optionally only `region`.
+    /// The decode options used for files and bytes: DCT scaling to ``minimumShortSide``
+    /// (``smallImageSides`` for small images), EXIF orientation applied, the pixel cap,
+    /// optionally only `region`.
     public func decodeOptions(region: DecodeOptions.Region? = nil) -> DecodeOptions {
-        DecodeOptions(region: region, minimumShortSide: minimumShortSide, minimumLongSide: minimumLongSide, maxPixels: maxPixels)
+        DecodeOptions(region: region, minimumShortSide: minimumShortSide, minimumLongSide: minimumLongSide,
+                      smallImageSides: smallImageSides, maxPixels: maxPixels)
     }
 
     /// Fingerprints pixels already decoded. O(pixels + views × workingSize²).

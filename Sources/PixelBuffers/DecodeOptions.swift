@@ -31,6 +31,30 @@ public struct DecodeOptions: Sendable, Hashable {
     /// When set together with ``minimumShortSide``, the chosen scale must also keep at least
     /// this many pixels on the region's long side. `nil`: no condition on the long side.
     public var minimumLongSide: Int?
+    /// A smaller decode size for small images: when set, the region (at full resolution)
+    /// has at most ``SmallImageSides/maxPixels`` pixels and ``minimumShortSide`` /
+    /// ``minimumLongSide`` already shrink it (a scale below 1/1), the smaller scale its
+    /// sides allow is used. An image that those minimums decode whole stays whole. `nil`
+    /// (the default): no such rule.
+    public var smallImageSides: SmallImageSides?
+
+    /// The decode size ``DecodeOptions/smallImageSides`` gives images of at most
+    /// ``maxPixels`` pixels.
+    public struct SmallImageSides: Sendable, Hashable {
+        /// Largest region, in pixels at full resolution, the rule applies to.
+        public var maxPixels: Int
+        /// Smallest short side, in pixels, kept by the DCT scale (as ``DecodeOptions/minimumShortSide``).
+        public var minimumShortSide: Int
+        /// Smallest long side, in pixels, kept by the DCT scale (as ``DecodeOptions/minimumLongSide``).
+        public var minimumLongSide: Int
+
+        /// Creates the rule; every value must be positive (checked by the decoder).
+        public init(maxPixels: Int, minimumShortSide: Int, minimumLongSide: Int) {
+            self.maxPixels = maxPixels
+            self.minimumShortSide = minimumShortSide
+            self.minimumLongSide = minimumLongSide
+        }
+    }
     /// Turn the result upright according to the EXIF orientation tag (default `true`).
     /// When false, pixels and region are in the stored orientation. A HEIF/AVIF's own
     /// `irot`/`imir`/`clap` are part of its image and always applied (by libheif).
@@ -49,12 +73,14 @@ public struct DecodeOptions: Sendable, Hashable {
 
     /// Creates options; every parameter has the documented default.
     public init(
-        region: Region? = nil, minimumShortSide: Int? = nil, minimumLongSide: Int? = nil, applyOrientation: Bool = true,
+        region: Region? = nil, minimumShortSide: Int? = nil, minimumLongSide: Int? = nil,
+        smallImageSides: SmallImageSides? = nil, applyOrientation: Bool = true,
         maxPixels: Int = 150_000_000, allowDamaged: Bool = false, alwaysRGBA: Bool = false
     ) {
         self.region = region
         self.minimumShortSide = minimumShortSide
         self.minimumLongSide = minimumLongSide
+        self.smallImageSides = smallImageSides
         self.applyOrientation = applyOrientation
         self.maxPixels = maxPixels
         self.allowDamaged = allowDamaged

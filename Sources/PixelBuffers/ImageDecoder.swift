@@ -78,6 +78,9 @@ public struct ImageDecoder: Sendable {
         if let side = options.minimumLongSide, side <= 0 {
             throw .invalidOptions(source: source, reason: "minimum long side must be positive, not \(side)")
         }
+        if let small = options.smallImageSides, small.maxPixels <= 0 || small.minimumShortSide <= 0 || small.minimumLongSide <= 0 {
+            throw .invalidOptions(source: source, reason: "small-image decode size must be positive, not \(small)")
+        }
         let data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
         var message = [CChar](repeating: 0, count: 256)
 
@@ -100,17 +103,19 @@ public struct ImageDecoder: Sendable {
         let storedRegion = orientation.storedRect(for: region, storedWidth: info.storedWidth, storedHeight: info.storedHeight)
 
         // 3. Smallest scale (JPEG DCT, WebP scaler) that keeps the short side (and the long
-        //    side, when asked) at or above the minimum.
-        var scale = DCTScale.full
-        if cInfo.can_scale != 0, let side = options.minimumShortSide {
-            let longSide = options.minimumLongSide ?? 1
-            for candidate in DCTScale.allCases {
+        //    side, when asked) at or above the minimum; a small region that this already shrinks
+        //    is shrunk to its own minimums when asked.
+        func smallestScale(short side: Int?, long longSide: Int?) -> DCTScale {
+            guard cInfo.can_scale != 0, let side else { return .full }
+            let longSide = longSide ?? 1
+            return DCTScale.allCases.first { candidate in
                 let r = candidate.scaled(storedRegion, imageWidth: info.storedWidth, imageHeight: info.storedHeight)
-                if (min(r.width, r.height) >= side && max(r.width, r.height) >= longSide) || candidate == .full {
-                    scale = candidate
-                    break
-                }
-            }
+                return min(r.width, r.height) >= side && max(r.width, r.height) >= longSide
+            } ?? .full
+        }
+        var scale = smallestScale(short: options.minimumShortSide, long: options.minimumLongSide)
+        if let small = options.smallImageSides, scale < .full, storedRegion.width * storedRegion.height <= small.maxPixels {
+            scale = min(scale, smallestScale(short: small.minimumShortSide, long: small.minimumLongSide))
         }
         let decodedRegion = scale.scaled(storedRegion, imageWidth: info.storedWidth, imageHeight: info.storedHeight)
 

@@ -13,7 +13,8 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
         discussion: """
             Each run reads the file, decodes it exactly as `glimpse index` (catalog layout) or \
             `glimpse query` (query layout) does — JPEGs at the smallest DCT scale whose short side \
-            is at least ImageFingerprinter.decodeShortSide pixels unless --min-side says otherwise, \
+            is at least ImageFingerprinter.decodeShortSide pixels (smaller for small images with the \
+            query layout, querySmallImageSides, which --decode-only follows too) unless --min-side says otherwise, \
             PNGs at full size — and computes every view and every code of the layout, with the \
             rows going from the decoder straight into the working image (ImageFingerprinter). Prints one JSON line: {"file", "medianMs", \
             "bestMs", "runs", "scale", "decodedWidth", "decodedHeight", "views", "decodeOnly"}.

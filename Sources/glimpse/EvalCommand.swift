@@ -43,6 +43,12 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Query orientations tried: upright, upright-mirror or all (default).")
     var orientations: QueryOrientations = .all
 
+    @Option(help: ArgumentHelp("Encode every query as a JPEG at this quality (1-100) and fingerprint it by decoding it, as `glimpse query` does with a JPEG file (DCT-scaled to the query decode size).", valueName: "quality"))
+    var queryJpegQuality: Int?
+
+    @Option(help: ArgumentHelp("With --query-jpeg-quality: decode query JPEGs at the smallest DCT scale keeping at least SHORT pixels on the short side and LONG on the long side for every query (default: the query fingerprinter's own sizes, \(ImageFingerprinter.decodeShortSide),\(ImageFingerprinter.decodeLongSide) and \(ImageFingerprinter.querySmallImageSides.minimumShortSide),\(ImageFingerprinter.querySmallImageSides.minimumLongSide) for images of at most \(ImageFingerprinter.querySmallImageSides.maxPixels) pixels).", valueName: "short,long"))
+    var queryDecodeSize: String?
+
     @Option(help: ArgumentHelp("Also write every query's outcome (scores, distances) as JSON lines to this file.", valueName: "file"))
     var outcomes: String?
 
@@ -78,10 +84,26 @@ struct EvalCommand: AsyncParsableCommand {
         }
         var configuration = SearchConfiguration()
         if let threshold { configuration.scoring.noMatchThreshold = threshold }
+        var queryFingerprinter = ImageFingerprinter.query(orientations: orientations)
+        if let queryDecodeSize {
+            let sides = queryDecodeSize.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard queryJpegQuality != nil, sides.count == 2, let short = sides[0], let long = sides[1], short > 0, long > 0 else {
+                throw failure("eval: --query-decode-size takes two positive pixel counts, SHORT,LONG, and needs --query-jpeg-quality")
+            }
+            queryFingerprinter = ImageFingerprinter(layout: queryFingerprinter.layout, minimumShortSide: short, minimumLongSide: long)
+        }
+        if let queryJpegQuality, !(1...100).contains(queryJpegQuality) {
+            throw failure("eval: --query-jpeg-quality must be between 1 and 100")
+        }
         let report: EvaluationReport
         do {
-            report = try await runner.run(catalogFolder: catalog, negativesFolder: negatives, configuration: configuration,
-                                          query: .query(orientations: orientations))
+            if let queryJpegQuality {
+                report = try await runner.run(catalogFolder: catalog, negativesFolder: negatives, configuration: configuration,
+                                              query: queryFingerprinter, queryJPEGQuality: queryJpegQuality)
+            } else {
+                report = try await runner.run(catalogFolder: catalog, negativesFolder: negatives, configuration: configuration,
+                                              query: queryFingerprinter)
+            }
         } catch {
             throw failure(error.description)
         }

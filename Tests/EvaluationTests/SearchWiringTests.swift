@@ -51,6 +51,32 @@ import Testing
         #expect(report.rows.allSatisfy { $0.medianTopScore > 0 && $0.medianTopScore <= 1 })
     }
 
+    /// `--query-jpeg-quality`: each query is encoded as a JPEG and fingerprinted by decoding
+    /// those bytes (DCT-scaled to the query decode size) — the real fingerprints, on a
+    /// three-image catalog (as queries, the 640×480 JPEG is decoded at 1/4, the two others whole).
+    @Test func queriesEncodedAsJPEGAreFingerprintedByDecodingThem() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-jpeg-queries-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for file in ["history-and-science/model-castle.jpg", "objects/cement-mixer.jpg", "landmarks/grossmugl.jpg"] {
+            let target = folder.appendingPathComponent(file)
+            try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.copyItem(atPath: TestImages.path("catalog/" + file), toPath: target.path)
+        }
+        let runner = EvaluationRunner(transformations: [.flipHorizontal], concurrency: 2)
+        let fromPixels = try await runner.run(catalogFolder: folder.path, negativesFolder: nil)
+        let fromJPEG = try await runner.run(catalogFolder: folder.path, negativesFolder: nil, queryJPEGQuality: 90)
+        let atCatalogSize = try await runner.run(catalogFolder: folder.path, negativesFolder: nil,
+                                                 query: ImageFingerprinter(layout: .query, minimumShortSide: 192, minimumLongSide: 320),
+                                                 queryJPEGQuality: 90)
+        for report in [fromPixels, fromJPEG, atCatalogSize] {
+            #expect(report.rows.count == 1 && report.rows[0].queries == 3)
+            #expect(report.rows[0].recallAt1 == 1, "every mirrored photo is found")
+        }
+        // The JPEG round trip and the decode size both change what the query sees.
+        #expect(fromJPEG.rows[0].medianTopScore != fromPixels.rows[0].medianTopScore)
+        #expect(fromJPEG.outcomes.map(\.topScore) != atCatalogSize.outcomes.map(\.topScore))
+    }
+
     @Test func aFolderThatIsNotACatalogFailsToIndexWithItsPath() async throws {
         let runner = EvaluationRunner(transformations: [.grayscale])
         await #expect(throws: EvaluationError.self) {

@@ -35,7 +35,6 @@ import Testing
         #expect(options.minimumShortSide == ImageFingerprinter.decodeShortSide)
         #expect(options.minimumLongSide == ImageFingerprinter.decodeLongSide)
         #expect(options.applyOrientation)
-        #expect(ImageFingerprinter.query.decodeOptions() == options)
         // A 640×480 photo decodes at 1/2 (320 × 240); 485×497 and 640×264 ones stay whole
         // (the long side, then the short side, would drop below the minimum).
         for (file, scale) in [("history-and-science/model-castle.jpg", DCTScale.oneHalf), ("objects/cement-mixer.jpg", .full),
@@ -43,6 +42,44 @@ import Testing
             let path = testdataURL.appendingPathComponent("catalog/" + file).path
             #expect(try ImageDecoder().decode(file: path, options: options).scale == scale, "\(file)")
         }
+    }
+
+    @Test func smallQueriesAreDecodedSmaller() throws {
+        let catalog = ImageFingerprinter.catalog.decodeOptions()
+        #expect(catalog.smallImageSides == nil)
+        for orientations in QueryOrientations.allCases {
+            let query = ImageFingerprinter.query(orientations: orientations)
+            #expect(ImageFingerprinter.isQueryLayout(query.layout))
+            var options = query.decodeOptions()
+            #expect(options.smallImageSides == ImageFingerprinter.querySmallImageSides)
+            options.smallImageSides = nil
+            #expect(options == catalog, "large queries decode as the catalog does")
+        }
+        // The server builds its fingerprinter from the layout: same rule.
+        #expect(ImageFingerprinter(layout: .query, maxPixels: 1_000_000).smallImageSides == ImageFingerprinter.querySmallImageSides)
+        #expect(!ImageFingerprinter.isQueryLayout(.catalog) && !ImageFingerprinter.isQueryLayout(.fullFrame))
+        // Explicit sizes win: no small-image rule.
+        #expect(ImageFingerprinter(layout: .query, minimumShortSide: 192, minimumLongSide: 320).decodeOptions() == catalog)
+        // As a query, a 640×480 photo decodes at 1/4 (160 × 120, the catalog at 1/2); 485×497
+        // and 640×264 ones stay whole, as in the catalog. A region of more than 640 × 480
+        // pixels follows the catalog's size.
+        let options = ImageFingerprinter.query.decodeOptions()
+        for (file, scale) in [("history-and-science/model-castle.jpg", DCTScale.oneQuarter), ("objects/cement-mixer.jpg", .full),
+                              ("objects/fire-truck.jpg", .full)] {
+            let path = testdataURL.appendingPathComponent("catalog/" + file).path
+            #expect(try ImageDecoder().decode(file: path, options: options).scale == scale, "\(file)")
+        }
+        let small = ImageFingerprinter.querySmallImageSides
+        var tight = options
+        tight.smallImageSides = DecodeOptions.SmallImageSides(maxPixels: 640 * 480 - 1, minimumShortSide: small.minimumShortSide,
+                                                              minimumLongSide: small.minimumLongSide)
+        let castle = testdataURL.appendingPathComponent("catalog/history-and-science/model-castle.jpg").path
+        #expect(try ImageDecoder().decode(file: castle, options: tight).scale == .oneHalf)
+        // Files, bytes and decoded pixels still agree for queries decoded small.
+        let query = ImageFingerprinter.query
+        let pixels = try ImageDecoder().decode(file: castle, options: query.decodeOptions()).pixels
+        #expect(pixels.width == 160 && pixels.height == 120)
+        #expect(try query.fingerprint(file: castle) == query.fingerprint(of: pixels))
     }
 
     @Test func badFilesThrowTheDecodersTypedError() {

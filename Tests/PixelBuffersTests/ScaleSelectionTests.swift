@@ -27,6 +27,28 @@ import Testing
         #expect(throws: DecodeError.self) { try ImageDecoder().decode(file: Self.photo, options: DecodeOptions(minimumShortSide: 1, minimumLongSide: 0)) }
     }
 
+    @Test func smallImageSidesShrinkOnlySmallRegionsTheMinimumsAlreadyShrink() throws {
+        let small = DecodeOptions.SmallImageSides(maxPixels: 640 * 480, minimumShortSide: 120, minimumLongSide: 160)
+        func scale(_ region: PixelRect?, short: Int, long: Int) throws -> DCTScale {
+            try ImageDecoder().decode(file: Self.photo, options: DecodeOptions(region: region.map { .pixels($0) }, minimumShortSide: short,
+                                                                               minimumLongSide: long, smallImageSides: small)).scale
+        }
+        // A 640 × 480 region: 1/2 by the minimums (320 × 240), 1/4 (160 × 120) by the small rule.
+        let region = PixelRect(x: 200, y: 100, width: 640, height: 480)
+        #expect(try scale(region, short: 192, long: 320) == .oneQuarter)
+        // One pixel more than the bound: the minimums alone.
+        #expect(try scale(PixelRect(x: 200, y: 100, width: 641, height: 480), short: 192, long: 320) == .oneHalf)
+        // A region the minimums keep whole stays whole (320 × 320: 1/2 would leave 160).
+        #expect(try scale(PixelRect(x: 0, y: 0, width: 320, height: 320), short: 192, long: 320) == .full)
+        // The whole 1800 × 1200 photo is over the bound: 1/4 (450 × 300) by the minimums.
+        #expect(try scale(nil, short: 192, long: 320) == .oneQuarter)
+        // Non-positive sides are refused with a typed error.
+        let bad = DecodeOptions.SmallImageSides(maxPixels: 1, minimumShortSide: 0, minimumLongSide: 1)
+        #expect(throws: DecodeError.self) {
+            try ImageDecoder().decode(file: Self.photo, options: DecodeOptions(minimumShortSide: 1, smallImageSides: bad))
+        }
+    }
+
     @Test func scaleIsChosenForTheRegionNotTheWholeImage() throws {
         let options = DecodeOptions(region: .pixels(PixelRect(x: 100, y: 100, width: 800, height: 400)), minimumShortSide: 64)
         let image = try ImageDecoder().decode(file: Self.photo, options: options)
