@@ -247,8 +247,10 @@ import CatalogTestSupport
         #expect(seen?.generation == before.generation + 1)
         // Pushed on PostgreSQL: long before the 60 s poll could have found it (how fast a
         // replica answers a change is measured by scripts/cluster-demo.sh, not by a timed test
-        // among hundreds running in parallel). Polled every 0.2 s on SQLite.
-        #expect(elapsed < (kind == .postgres ? poll / 4 : .seconds(5)), "\(elapsed)")
+        // among hundreds running in parallel). Polled every 0.2 s on SQLite: the poll is the
+        // mechanism under test, so the bound is generous (6.7 s was seen in a clean-clone CI
+        // run with every suite in parallel on 2 loaded cores).
+        #expect(elapsed < (kind == .postgres ? poll / 4 : .seconds(30)), "\(elapsed)")
         let changes = try await reader.changes(since: before.generation)
         #expect(changes.landmarkIDs == ["great-wall"] && changes.fingerprints.isEmpty)
     }
