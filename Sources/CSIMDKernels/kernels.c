@@ -1266,9 +1266,11 @@ void glimpse_pdq_filter_decimate(int isa, const float *in, size_t is, int rows, 
     const int wr = window_along_rows < 1 ? 1 : (window_along_rows > cols ? cols : window_along_rows);
     const int wc = window_along_columns < 1 ? 1 : (window_along_columns > rows ? rows : window_along_columns);
     int xs[64], ys[64];
+    /* ((j + 0.5)·n) / 64 truncated, as glimpse_decimate_f32 computes it in double: the product
+     * and the division by a power of two are exact there, so it is ⌊(2j + 1)·n / 128⌋. */
     for (int j = 0; j < 64; j++) {
-        xs[j] = (int)((((double)j + 0.5) * (double)cols) / 64.0);
-        ys[j] = (int)((((double)j + 0.5) * (double)rows) / 64.0);
+        xs[j] = (int)(((int64_t)(2 * j + 1) * cols) >> 7);
+        ys[j] = (int)(((int64_t)(2 * j + 1) * rows) >> 7);
     }
     const float *src = in;
     size_t ss = is;
