@@ -2,6 +2,7 @@ import ArgumentParser
 import Evaluation
 import Fingerprints
 import Foundation
+import PixelBuffers
 import Search
 
 /// `glimpse eval`: the accuracy evaluation — transformed queries from a catalog folder,
