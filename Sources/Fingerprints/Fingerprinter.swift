@@ -107,8 +107,9 @@ public struct Fingerprinter: Sendable {
         views.reserveCapacity(layout.viewCount)
         let rects = layout.regions.map { rect($0, luma) }
         var bands = Bands(rects)
+        var rowBands = RowBands(rects)
         for (i, region) in layout.regions.enumerated() {
-            views += self.views(luma, region, rects[i], histograms[i], &workspace, &weights, &bands,
+            views += self.views(luma, region, rects[i], histograms[i], &workspace, &weights, &bands, &rowBands,
                                 orientations: layout.orientations)
         }
         if !layout.coarseRegions.isEmpty {
@@ -116,9 +117,10 @@ public struct Fingerprinter: Sendable {
                                                    height: min(luma.height, layout.coarseSize), using: instructionSet)
             let coarseRects = layout.coarseRegions.map { rect($0, coarse) }
             var coarseBands = Bands(coarseRects)
+            var coarseRowBands = RowBands(coarseRects)
             for (k, region) in layout.coarseRegions.enumerated() {
                 views += self.views(coarse, region, coarseRects[k], histograms[layout.regions.count + k], &workspace,
-                                    &weights, &coarseBands, orientations: [])
+                                    &weights, &coarseBands, &coarseRowBands, orientations: [])
             }
         }
         return Fingerprint(views: views, layoutVersion: layout.version)
@@ -164,12 +166,44 @@ public struct Fingerprinter: Sendable {
         }
     }
 
+    /// The first Jarosz row filter of PDQ, shared by the regions of one plane with the same
+    /// columns (a column of the coarse grid): one ``PDQHasher/RowBand`` per (left, width)
+    /// held by two regions or more, over the union of their rows, built when first needed.
+    private struct RowBands {
+        struct Key: Hashable { let x: Int, width: Int }
+        var spans: [Key: (y0: Int, y1: Int, count: Int)] = [:]
+        var built: [Key: PDQHasher.RowBand] = [:]
+
+        init(_ rects: [PixelRect]) {
+            for r in rects where r.width >= PDQHasher.minimumSide && r.height >= PDQHasher.minimumSide {
+                let key = Key(x: r.x, width: r.width)
+                if let s = spans[key] {
+                    spans[key] = (min(s.y0, r.y), max(s.y1, r.y + r.height), s.count + 1)
+                } else {
+                    spans[key] = (r.y, r.y + r.height, 1)
+                }
+            }
+        }
+
+        mutating func band(_ luma: FloatImage, _ r: PixelRect, _ workspace: inout PDQHasher.Workspace,
+                           _ isa: InstructionSet) -> PDQHasher.RowBand? {
+            let key = Key(x: r.x, width: r.width)
+            if let b = built[key] { return b }
+            guard let s = spans[key], s.count >= 2 else { return nil }
+            let b = PDQHasher.RowBand(luma: luma, x: r.x, y: s.y0, width: r.width, height: s.y1 - s.y0,
+                                      workspace: &workspace, using: isa)
+            built[key] = b
+            return b
+        }
+    }
+
     /// One view of a luma plane (the working one or the coarse one), followed by the same
     /// view in each of `orientations`, derived from the same transforms.
     private func views(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ histogram: ColorHistogram,
                        _ workspace: inout PDQHasher.Workspace, _ weights: inout [PerceptualHashes.CodeWeights],
-                       _ bands: inout Bands, orientations: [Dihedral]) -> [FingerprintView] {
-        let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, workspace: &workspace)
+                       _ bands: inout Bands, _ rowBands: inout RowBands, orientations: [Dihedral]) -> [FingerprintView] {
+        let rowBand = rowBands.band(luma, rect, &workspace, instructionSet)
+        let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, band: rowBand, workspace: &workspace)
         let k: PerceptualHashes.CodeWeights
         if let known = weights.first(where: { $0.width == rect.width && $0.height == rect.height }) {
             k = known
