@@ -1259,22 +1259,30 @@ void glimpse_decimate_f32(const float *in, size_t is, int rows, int cols, int si
     }
 }
 
-void glimpse_pdq_filter_decimate(int isa, const float *in, size_t is, int rows, int cols, int window_along_rows,
-                                 int window_along_columns, int passes, float *out64, float *buffer, float *tmp,
-                                 float *strips) {
+/* glimpse_pdq_filter_decimate; with rows_done, `in` already holds the first pass's row
+ * filter (glimpse_pdq_first_rows), which is then skipped. */
+static void pdq_filter_decimate(int isa, const float *in, size_t is, int rows_done, int rows, int cols,
+                                int window_along_rows, int window_along_columns, int passes, float *out64,
+                                float *buffer, float *tmp, float *strips) {
     if (rows <= 0 || cols <= 0 || passes <= 0) return;
     const int wr = window_along_rows < 1 ? 1 : (window_along_rows > cols ? cols : window_along_rows);
     const int wc = window_along_columns < 1 ? 1 : (window_along_columns > rows ? rows : window_along_columns);
     int xs[64], ys[64];
+    /* ((j + 0.5)·n) / 64 truncated, as glimpse_decimate_f32 computes it in double: the product
+     * and the division by a power of two are exact there, so it is ⌊(2j + 1)·n / 128⌋. */
     for (int j = 0; j < 64; j++) {
-        xs[j] = (int)((((double)j + 0.5) * (double)cols) / 64.0);
-        ys[j] = (int)((((double)j + 0.5) * (double)rows) / 64.0);
+        xs[j] = (int)(((int64_t)(2 * j + 1) * cols) >> 7);
+        ys[j] = (int)(((int64_t)(2 * j + 1) * rows) >> 7);
     }
     const float *src = in;
     size_t ss = is;
     for (int p = 0; p < passes - 1; p++) {
-        glimpse_box_rows(isa, src, ss, tmp, (size_t)cols, rows, cols, wr, strips);
-        glimpse_box_columns(isa, tmp, (size_t)cols, buffer, (size_t)cols, rows, cols, wc);
+        if (p == 0 && rows_done) {
+            glimpse_box_columns(isa, src, ss, buffer, (size_t)cols, rows, cols, wc);
+        } else {
+            glimpse_box_rows(isa, src, ss, tmp, (size_t)cols, rows, cols, wr, strips);
+            glimpse_box_columns(isa, tmp, (size_t)cols, buffer, (size_t)cols, rows, cols, wc);
+        }
         src = buffer;
         ss = (size_t)cols;
     }
@@ -1282,6 +1290,10 @@ void glimpse_pdq_filter_decimate(int isa, const float *in, size_t is, int rows, 
      * filter on those 64 columns, then the 64 sampled rows. Same values as filtering the
      * whole plane and decimating. `buffer` and `tmp` hold rows × max(cols, 64) floats. */
     float *compact = tmp, *filtered = buffer;
+    if (passes == 1 && rows_done) {
+        for (int r = 0; r < rows; r++)
+            for (int k = 0; k < 64; k++) tmp[(size_t)r * 64 + k] = src[(size_t)r * ss + xs[k]];
+    } else
 #if GLIMPSE_X86
     if (glimpse_isa_effective(isa) >= GLIMPSE_ISA_AVX2) {
         box_rows_sampled_avx2(src, ss, tmp, rows, cols, wr, xs, 64, strips);
@@ -1297,6 +1309,27 @@ void glimpse_pdq_filter_decimate(int isa, const float *in, size_t is, int rows, 
     glimpse_box_columns(isa, compact, 64, filtered, 64, rows, 64, wc);
     for (int i = 0; i < 64; i++)
         for (int j = 0; j < 64; j++) out64[i * 64 + j] = filtered[(size_t)ys[i] * 64 + j];
+}
+
+void glimpse_pdq_filter_decimate(int isa, const float *in, size_t is, int rows, int cols, int window_along_rows,
+                                 int window_along_columns, int passes, float *out64, float *buffer, float *tmp,
+                                 float *strips) {
+    pdq_filter_decimate(isa, in, is, 0, rows, cols, window_along_rows, window_along_columns, passes, out64, buffer,
+                        tmp, strips);
+}
+
+void glimpse_pdq_first_rows(int isa, const float *in, size_t is, int rows, int cols, int window_along_rows,
+                            float *out, float *strips) {
+    if (rows <= 0 || cols <= 0) return;
+    const int wr = window_along_rows < 1 ? 1 : (window_along_rows > cols ? cols : window_along_rows);
+    glimpse_box_rows(isa, in, is, out, (size_t)cols, rows, cols, wr, strips);
+}
+
+void glimpse_pdq_filter_decimate_rows_done(int isa, const float *rows_filtered, size_t rs, int rows, int cols,
+                                           int window_along_rows, int window_along_columns, int passes,
+                                           float *out64, float *buffer, float *tmp, float *strips) {
+    pdq_filter_decimate(isa, rows_filtered, rs, 1, rows, cols, window_along_rows, window_along_columns, passes, out64,
+                        buffer, tmp, strips);
 }
 
 /* Each neighbour difference is the same float expression, truncated to int, on every path;

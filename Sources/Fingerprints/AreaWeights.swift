@@ -24,6 +24,9 @@ public struct AreaWeights: Sendable, Hashable {
         var count = [Int32](unsafeUninitializedCapacity: target) { _, n in n = target }
         var offset = [Int32](unsafeUninitializedCapacity: target) { _, n in n = target }
         // All outputs together have at most source + target taps.
+        // A source pixel wholly inside an output (overlap = target, most taps when shrinking)
+        // gets the same Float as the general formula, computed once instead of per tap.
+        let whole = Float(Double(target) / Double(source))
         let weights = [Float](unsafeUninitializedCapacity: source + target) { w, weightCount in
             weightCount = 0
             start.withUnsafeMutableBufferPointer { start in
@@ -37,7 +40,7 @@ public struct AreaWeights: Sendable, Hashable {
                             offset[o] = Int32(weightCount)
                             for p in first...last {
                                 let overlap = min((p + 1) * target, hi) - max(p * target, lo)
-                                w[weightCount] = Float(Double(overlap) / Double(source))
+                                w[weightCount] = overlap == target ? whole : Float(Double(overlap) / Double(source))
                                 weightCount += 1
                             }
                         }

@@ -105,15 +105,22 @@ public struct Fingerprinter: Sendable {
         var weights: [PerceptualHashes.CodeWeights] = []   // per region size, built once
         var views: [FingerprintView] = []
         views.reserveCapacity(layout.viewCount)
+        let rects = layout.regions.map { rect($0, luma) }
+        var bands = Bands(rects)
+        var rowBands = RowBands(rects)
         for (i, region) in layout.regions.enumerated() {
-            views += self.views(luma, region, rect(region, luma), histograms[i], &workspace, &weights, orientations: layout.orientations)
+            views += self.views(luma, region, rects[i], histograms[i], &workspace, &weights, &bands, &rowBands,
+                                orientations: layout.orientations)
         }
         if !layout.coarseRegions.isEmpty {
             let coarse = ImageKernels.areaResample(luma, width: min(luma.width, layout.coarseSize),
                                                    height: min(luma.height, layout.coarseSize), using: instructionSet)
+            let coarseRects = layout.coarseRegions.map { rect($0, coarse) }
+            var coarseBands = Bands(coarseRects)
+            var coarseRowBands = RowBands(coarseRects)
             for (k, region) in layout.coarseRegions.enumerated() {
-                views += self.views(coarse, region, rect(region, coarse), histograms[layout.regions.count + k], &workspace,
-                                    &weights, orientations: [])
+                views += self.views(coarse, region, coarseRects[k], histograms[layout.regions.count + k], &workspace,
+                                    &weights, &coarseBands, &coarseRowBands, orientations: [])
             }
         }
         return Fingerprint(views: views, layoutVersion: layout.version)
@@ -128,12 +135,75 @@ public struct Fingerprinter: Sendable {
         return (color, ImageKernels.luma(of: color, using: instructionSet))
     }
 
+    /// The vertical passes of the aHash/dHash/pHash resamples, shared by the regions of one
+    /// plane that cover the same rows: one ``PerceptualHashes/CodeBand`` per (top, height),
+    /// over the union of those regions' columns, built when first needed.
+    private struct Bands {
+        struct Key: Hashable { let y: Int, height: Int }
+        var spans: [Key: (x0: Int, x1: Int)] = [:]
+        var built: [Key: PerceptualHashes.CodeBand] = [:]
+
+        init(_ rects: [PixelRect]) {
+            for r in rects {
+                let key = Key(y: r.y, height: r.height)
+                if let s = spans[key] {
+                    spans[key] = (min(s.x0, r.x), max(s.x1, r.x + r.width))
+                } else {
+                    spans[key] = (r.x, r.x + r.width)
+                }
+            }
+        }
+
+        mutating func band(_ luma: FloatImage, _ r: PixelRect, _ k: PerceptualHashes.CodeWeights,
+                           _ isa: InstructionSet) -> PerceptualHashes.CodeBand {
+            let key = Key(y: r.y, height: r.height)
+            if let b = built[key] { return b }
+            let s = spans[key] ?? (r.x, r.x + r.width)
+            let b = PerceptualHashes.CodeBand(luma: luma, x: s.x0, y: r.y, width: s.x1 - s.x0, height: r.height,
+                                              weights: k, using: isa)
+            built[key] = b
+            return b
+        }
+    }
+
+    /// The first Jarosz row filter of PDQ, shared by the regions of one plane with the same
+    /// columns (a column of the coarse grid): one ``PDQHasher/RowBand`` per (left, width)
+    /// held by two regions or more, over the union of their rows, built when first needed.
+    private struct RowBands {
+        struct Key: Hashable { let x: Int, width: Int }
+        var spans: [Key: (y0: Int, y1: Int, count: Int)] = [:]
+        var built: [Key: PDQHasher.RowBand] = [:]
+
+        init(_ rects: [PixelRect]) {
+            for r in rects where r.width >= PDQHasher.minimumSide && r.height >= PDQHasher.minimumSide {
+                let key = Key(x: r.x, width: r.width)
+                if let s = spans[key] {
+                    spans[key] = (min(s.y0, r.y), max(s.y1, r.y + r.height), s.count + 1)
+                } else {
+                    spans[key] = (r.y, r.y + r.height, 1)
+                }
+            }
+        }
+
+        mutating func band(_ luma: FloatImage, _ r: PixelRect, _ workspace: inout PDQHasher.Workspace,
+                           _ isa: InstructionSet) -> PDQHasher.RowBand? {
+            let key = Key(x: r.x, width: r.width)
+            if let b = built[key] { return b }
+            guard let s = spans[key], s.count >= 2 else { return nil }
+            let b = PDQHasher.RowBand(luma: luma, x: r.x, y: s.y0, width: r.width, height: s.y1 - s.y0,
+                                      workspace: &workspace, using: isa)
+            built[key] = b
+            return b
+        }
+    }
+
     /// One view of a luma plane (the working one or the coarse one), followed by the same
     /// view in each of `orientations`, derived from the same transforms.
     private func views(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ histogram: ColorHistogram,
                        _ workspace: inout PDQHasher.Workspace, _ weights: inout [PerceptualHashes.CodeWeights],
-                       orientations: [Dihedral]) -> [FingerprintView] {
-        let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, workspace: &workspace)
+                       _ bands: inout Bands, _ rowBands: inout RowBands, orientations: [Dihedral]) -> [FingerprintView] {
+        let rowBand = rowBands.band(luma, rect, &workspace, instructionSet)
+        let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, band: rowBand, workspace: &workspace)
         let k: PerceptualHashes.CodeWeights
         if let known = weights.first(where: { $0.width == rect.width && $0.height == rect.height }) {
             k = known
@@ -141,7 +211,8 @@ public struct Fingerprinter: Sendable {
             k = PerceptualHashes.CodeWeights(width: rect.width, height: rect.height)
             weights.append(k)
         }
-        let codes = PerceptualHashes.codes(luma: luma, region: rect, weights: k, using: instructionSet)
+        let codes = PerceptualHashes.codes(band: bands.band(luma, rect, k, instructionSet), region: rect, weights: k,
+                                           using: instructionSet)
         let dct = PerceptualHashes.dctCoefficients(block32x32: codes.block, using: instructionSet)
         let flat = PerceptualHashes.contrast(codes.block, isBelow: Self.flatContrast, using: instructionSet)
         let pHash = PerceptualHashes.dctHash(coefficients: dct, using: instructionSet)

@@ -127,6 +127,26 @@ public enum ImageKernels {
         return FloatImage(width: width, height: rows, channels: channels, samples: samples)
     }
 
+    /// ``resampleColumns(_:rows:columns:channels:weights:using:)`` of one channel, on the
+    /// columns `offset ..< offset + xs.source` of each `rows`×`stride` row of `vertical` (a
+    /// vertical pass over a wider band of the plane, see ``PerceptualHashes/CodeBand``). Each
+    /// output reads only its own taps, so the same bits as on a copy of those columns.
+    static func resampleColumns(_ vertical: [Float], offset: Int, stride: Int, rows: Int, weights xs: AreaWeights,
+                                using isa: InstructionSet) -> FloatImage {
+        let width = xs.tapCount.count
+        precondition(vertical.count >= rows * stride && offset >= 0, "band of \(vertical.count) floats, \(rows)x\(stride)")
+        let samples = [Float](unsafeUninitializedCapacity: rows * width) { out, n in
+            vertical.withUnsafeBufferPointer { src in
+                xs.withPointers { ts, tc, to, w in
+                    glimpse_weighted_columns_f32(isa.code, src.baseAddress! + offset, stride, Int32(rows), 1,
+                                                 ts, tc, to, w, Int32(width), out.baseAddress, width)
+                }
+            }
+            n = rows * width
+        }
+        return FloatImage(width: width, height: rows, channels: 1, samples: samples)
+    }
+
     /// Transposes a `rows`×`columns` matrix of `group`-float pixels. O(n), pure data movement.
     public static func transpose(_ m: [Float], rows: Int, columns: Int, group: Int = 1) -> [Float] {
         precondition(m.count == rows * columns * group, "transpose of \(m.count) floats as \(rows)x\(columns)x\(group)")

@@ -75,9 +75,38 @@ public struct PDQHasher: Sendable {
         }
     }
 
+    /// The first row filter of the Jarosz filter over columns `x ..< x + width`, rows
+    /// `y ..< y + height` of a luma plane. Rows are filtered independently, so the regions
+    /// with exactly these columns (a column of the coarse grid) can share it.
+    struct RowBand {
+        let x: Int, y: Int, width: Int, height: Int
+        let samples: [Float]
+
+        init(luma: FloatImage, x: Int, y: Int, width: Int, height: Int, workspace: inout Workspace, using isa: InstructionSet) {
+            precondition(PixelRect(x: x, y: y, width: width, height: height).fits(width: luma.width, height: luma.height),
+                         "band outside \(luma.width)x\(luma.height)")
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+            workspace.reserve(rows: height, columns: width)
+            samples = [Float](unsafeUninitializedCapacity: width * height) { out, n in
+                luma.samples.withUnsafeBufferPointer { src in
+                    workspace.strips.withUnsafeMutableBufferPointer { strips in
+                        glimpse_pdq_first_rows(isa.code, src.baseAddress! + y * luma.width + x, luma.width, Int32(height),
+                                               Int32(width), Int32(PDQHasher.windowSize(width)), out.baseAddress,
+                                               strips.baseAddress)
+                    }
+                }
+                n = width * height
+            }
+        }
+    }
+
     /// Hashes `region` of a luma plane in place (no copy of the region), reusing `workspace`.
-    /// Same result as hashing a cropped copy. O(region pixels).
-    func hash(luma: FloatImage, region r: PixelRect, workspace: inout Workspace) -> Result {
+    /// Same result as hashing a cropped copy. O(region pixels). With `band` (same columns as
+    /// the region, rows around it), the first row filter is read from it: the same bits.
+    func hash(luma: FloatImage, region r: PixelRect, band: RowBand? = nil, workspace: inout Workspace) -> Result {
         precondition(luma.channels == 1, "PDQ hashes a luma plane")
         precondition(!r.isEmpty && r.fits(width: luma.width, height: luma.height), "region \(r) outside \(luma.width)x\(luma.height)")
         guard r.width >= Self.minimumSide, r.height >= Self.minimumSide else {
@@ -90,6 +119,18 @@ public struct PDQHasher: Sendable {
                     workspace.temporary.withUnsafeMutableBufferPointer { tmp in
                         workspace.strips.withUnsafeMutableBufferPointer { strips in
                             // The Jarosz filter and the 64×64 decimation, the last pass only where it samples.
+                            if let b = band {
+                                precondition(b.x == r.x && b.width == r.width && r.y >= b.y && r.y + r.height <= b.y + b.height,
+                                             "region \(r) outside its row band")
+                                b.samples.withUnsafeBufferPointer { rows in
+                                    glimpse_pdq_filter_decimate_rows_done(
+                                        instructionSet.code, rows.baseAddress! + (r.y - b.y) * b.width, b.width,
+                                        Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
+                                        Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
+                                        s.baseAddress, out.baseAddress, tmp.baseAddress, strips.baseAddress)
+                                }
+                                return
+                            }
                             glimpse_pdq_filter_decimate(instructionSet.code, src.baseAddress! + r.y * luma.width + r.x, luma.width,
                                                         Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
                                                         Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),

@@ -96,6 +96,40 @@ public enum PerceptualHashes {
         return (averageHash(grid8x8: a), differenceHash(h: h, v: v), block)
     }
 
+    /// The three vertical passes of ``codes(luma:region:weights:using:)`` (to 8, 5 and 32
+    /// rows) over a horizontal band of a luma plane: rows `y ..< y + height`, columns
+    /// `x ..< x + width`. Views with the same rows (the corner crops, a row of the coarse
+    /// grid) slice it instead of each passing over its own columns: every column of a
+    /// vertical pass is computed on its own, so a slice holds the same bits.
+    struct CodeBand {
+        let x: Int, width: Int
+        let rows8: [Float], rows5: [Float], rows32: [Float]
+
+        init(luma: FloatImage, x: Int, y: Int, width: Int, height: Int, weights k: CodeWeights, using isa: InstructionSet) {
+            precondition(k.height == height, "weights for height \(k.height), band of height \(height)")
+            let r = PixelRect(x: x, y: y, width: width, height: height)
+            self.x = x
+            self.width = width
+            rows8 = ImageKernels.verticalPass(luma, region: r, weights: k.y8, using: isa)
+            rows5 = ImageKernels.verticalPass(luma, region: r, weights: k.y5, using: isa)
+            rows32 = ImageKernels.verticalPass(luma, region: r, weights: k.y32, using: isa)
+        }
+    }
+
+    /// ``codes(luma:region:weights:using:)`` of `r` from a band holding its rows and columns:
+    /// the same operations on the same values, so the same bits.
+    static func codes(band b: CodeBand, region r: PixelRect, weights k: CodeWeights,
+                      using isa: InstructionSet) -> (aHash: UInt64, dHash: UInt64, block: [Float]) {
+        precondition(k.width == r.width && k.height == r.height, "weights for \(k.width)x\(k.height), region \(r)")
+        precondition(r.x >= b.x && r.x + r.width <= b.x + b.width, "region \(r) outside the band \(b.x)+\(b.width)")
+        let offset = r.x - b.x
+        let a = ImageKernels.resampleColumns(b.rows8, offset: offset, stride: b.width, rows: 8, weights: k.x8, using: isa).samples
+        let h = ImageKernels.resampleColumns(b.rows8, offset: offset, stride: b.width, rows: 8, weights: k.x5, using: isa).samples
+        let v = ImageKernels.resampleColumns(b.rows5, offset: offset, stride: b.width, rows: 5, weights: k.x8, using: isa).samples
+        let block = ImageKernels.resampleColumns(b.rows32, offset: offset, stride: b.width, rows: 32, weights: k.x32, using: isa).samples
+        return (averageHash(grid8x8: a), differenceHash(h: h, v: v), block)
+    }
+
     /// The 32×32 area-averaged luma block pHash transforms.
     public static func dctHashBlock(luma: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> [Float] {
         ImageKernels.areaResample(luma, region: region, width: 32, height: 32, using: isa).samples

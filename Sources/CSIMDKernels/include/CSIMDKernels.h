@@ -151,6 +151,19 @@ void glimpse_pdq_filter_decimate(int isa, const float *in, size_t in_stride, int
                                  int window_along_rows, int window_along_columns, int passes,
                                  float *out64, float *buffer, float *tmp, float *strips);
 
+/* The first box filter of glimpse_pdq_filter_decimate (along rows, window clamped the same
+ * way) of `rows` rows of `cols` floats, into `out` (rows × cols, dense). Every row is
+ * filtered on its own, so regions with the same columns can share one call over the union
+ * of their rows. `strips` 2·16·cols floats. */
+void glimpse_pdq_first_rows(int isa, const float *in, size_t in_stride, int rows, int cols, int window_along_rows,
+                            float *out, float *strips);
+
+/* glimpse_pdq_filter_decimate whose first row filter is already done: `rows_filtered` (stride
+ * `rs`) holds glimpse_pdq_first_rows of the region. The same 4096 values, bit for bit. */
+void glimpse_pdq_filter_decimate_rows_done(int isa, const float *rows_filtered, size_t rs, int rows, int cols,
+                                           int window_along_rows, int window_along_columns, int passes,
+                                           float *out64, float *buffer, float *tmp, float *strips);
+
 /* PDQ's decimation: out[i*side + j] = in[y_i][x_j] with y_i = (int)((i + 0.5)·rows/side),
  * x_j = (int)((j + 0.5)·cols/side), computed in double as the reference does. side ≤ 256. */
 void glimpse_decimate_f32(const float *in, size_t in_stride, int rows, int cols, int side, float *out);
