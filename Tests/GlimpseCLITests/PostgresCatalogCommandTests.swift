@@ -20,15 +20,7 @@ struct PostgresCatalogCommandTests {
 
         // A different source whose images are all new content: fingerprinting takes a while.
         let folder = try Glimpse.scratchFolder("pg-kill")
-        var copies = 0
-        for name in try FileManager.default.contentsOfDirectory(atPath: Glimpse.testdata("catalog/food")) where name.hasSuffix(".jpg") {
-            var bytes = try Data(contentsOf: URL(fileURLWithPath: Glimpse.testdata("catalog/food/\(name)")))
-            for variant in 0..<4 {
-                bytes.append(UInt8(variant))  // after the JPEG's end: same picture, new content hash
-                try bytes.write(to: URL(fileURLWithPath: "\(folder)/\(variant)-\(name)"))
-                copies += 1
-            }
-        }
+        let copies = try DistinctImageCopies.write(from: [Glimpse.testdata("catalog/food")], to: folder, variants: 4)
         try #require(copies >= 16)
 
         var killed = 0

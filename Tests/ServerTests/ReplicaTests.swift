@@ -63,17 +63,8 @@ struct ReplicaTests {
         // A source of new image content (every sample photo in 3 byte-different copies):
         // fingerprinting it takes seconds, and the sample landmarks are missing from it.
         let folder = try ReplicaCluster.scratch("replica-index")
-        var copies = 0
-        for theme in ["animals", "food", "history-and-science", "landmarks", "objects", "sky"] {
-            for name in try FileManager.default.contentsOfDirectory(atPath: Harness.testdata("catalog/\(theme)")) where name.hasSuffix(".jpg") {
-                var bytes = try Data(contentsOf: URL(fileURLWithPath: Harness.testdata("catalog/\(theme)/\(name)")))
-                for variant in 0..<3 {
-                    bytes.append(UInt8(variant))  // after the JPEG's end: same picture, new content hash
-                    try bytes.write(to: URL(fileURLWithPath: "\(folder)/\(theme)-\(variant)-\(name)"))
-                    copies += 1
-                }
-            }
-        }
+        let themes = ["animals", "food", "history-and-science", "landmarks", "objects", "sky"]
+        let copies = try DistinctImageCopies.write(from: themes.map { Harness.testdata("catalog/\($0)") }, to: folder, variants: 3)
         try #require(copies >= 100)
         let indexRun = Process()
         indexRun.executableURL = URL(fileURLWithPath: try #require(ProcessShutdownTests.binary))
