@@ -96,23 +96,7 @@ for run in 1 2 3 4 5; do
 done
 "$bin" catalog undo --db "$db" >/dev/null  # (one undo: the last removal)
 
-cat > "$work/wrk.lua" <<'LUA'
--- Every request looks up a different random PDQ (no ranking-cache hit: a full scan each).
-wrk.method = "POST"
-wrk.headers["Content-Type"] = "application/json"
-request = function()
-  local digits = {}
-  for i = 1, 64 do digits[i] = string.format("%x", math.random(0, 15)) end
-  return wrk.format(nil, nil, nil, '{"pdq": "' .. table.concat(digits) .. '"}')
-end
-function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format("RESULT rps=%.1f p50_ms=%.2f p99_ms=%.2f requests=%d non2xx=%d socket_errors=%d\n",
-    summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    summary.requests, e.status, e.connect + e.read + e.write + e.timeout))
-end
-LUA
-wrk_run() { wrk -t1 -c"$2" -d"${duration}s" --timeout 10s -s "$work/wrk.lua" "http://127.0.0.1:$1/v1/search/fingerprint" 2>&1 | grep '^RESULT' | sed 's/^RESULT //'; }
+wrk_run() { RANDOM_PDQ=1 wrk -t1 -c"$2" -d"${duration}s" --timeout 10s -s "$PWD/scripts/lib/wrk-search.lua" "http://127.0.0.1:$1/v1/search/fingerprint" 2>&1 | grep '^RESULT' | sed 's/^RESULT //'; }
 curl -sf -o /dev/null -H 'Content-Type: application/json' --data '{"pdq": "0000000000000000000000000000000000000000000000000000000000000000"}' "http://127.0.0.1:$one_port/v1/search/fingerprint"
 echo "| wrk, ONE replica, 8 connections, ${duration} s | $(wrk_run "$one_port" 8) | $(load) |"
 start_replica "$work/two.log"

@@ -94,42 +94,7 @@ rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
 cpu_ms() { awk -v hz="$(getconf CLK_TCK)" '{ print int(($14 + $15) * 1000 / hz) }' "/proc/$1/stat"; }
 hwm_kb() { awk '/^VmHWM/ {print $2}' "/proc/$1/status"; }
 
-cat > "$work/wrk.lua" <<'LUA'
--- BODY_FILE: POST its bytes; none: GET. Counts 429s per thread; prints one RESULT line.
-local body_file = os.getenv("BODY_FILE")
-if body_file and body_file ~= "" then
-  local f = assert(io.open(body_file, "rb"))
-  wrk.method = "POST"
-  wrk.body = f:read("*a")
-  f:close()
-  wrk.headers["Content-Type"] = os.getenv("BODY_TYPE") or "application/octet-stream"
-end
--- RANDOM_PDQ=1: every request looks up a different random PDQ (no ranking-cache hits:
--- each one scans the whole index).
-if os.getenv("RANDOM_PDQ") == "1" then
-  wrk.method = "POST"
-  wrk.headers["Content-Type"] = "application/json"
-  request = function()
-    local digits = {}
-    for i = 1, 64 do digits[i] = string.format("%x", math.random(0, 15)) end
-    return wrk.format(nil, nil, nil, '{"pdq": "' .. table.concat(digits) .. '"}')
-  end
-end
-local threads = {}
-function setup(thread) table.insert(threads, thread) end
-function init(args) busy = 0; failed = 0 end
-function response(status, headers, body)
-  if status == 429 then busy = busy + 1 elseif status >= 300 then failed = failed + 1 end
-end
-function done(summary, latency, requests)
-  local busy, failed = 0, 0
-  for _, t in ipairs(threads) do busy = busy + t:get("busy"); failed = failed + t:get("failed") end
-  local e = summary.errors
-  io.write(string.format("RESULT rps=%.1f p50_ms=%.2f p99_ms=%.2f requests=%d failed=%d busy=%d socket_errors=%d\n",
-    summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    summary.requests, failed, busy, e.connect + e.read + e.write + e.timeout))
-end
-LUA
+wrk_lua="$PWD/scripts/lib/wrk-search.lua"
 
 report=$work/report.md
 {
@@ -143,7 +108,7 @@ run_wrk() {
   local name=$1 url=$2 connections=$3 duration=$4
   local out cpu_before
   cpu_before=$(cpu_ms "$server_pid")
-  out=$(RANDOM_PDQ="${RANDOM_PDQ:-0}" BODY_FILE="${5:-}" BODY_TYPE="${6:-}" wrk -t2 -c"$connections" -d"${duration}s" --timeout 10s -s "$work/wrk.lua" "$url" 2>&1 | grep '^RESULT') || {
+  out=$(RANDOM_PDQ="${RANDOM_PDQ:-0}" BODY_FILE="${5:-}" BODY_TYPE="${6:-}" wrk -t2 -c"$connections" -d"${duration}s" --timeout 10s -s "$wrk_lua" "$url" 2>&1 | grep '^RESULT') || {
     echo "load-test: wrk failed for $name" >&2; failures=$((failures + 1)); return; }
   local load
   load=$(uptime | sed 's/.*load average: //')
@@ -193,7 +158,7 @@ fi
 # (d) re-index during load.
 server_pid=$sample_pid
 before=$(curl -sf "$base/readyz" | sed 's/.*"generation":\([0-9]*\).*/\1/')
-(BODY_FILE="$work/1080p.jpg" wrk -t2 -c4 -d"${reindex_load}s" --timeout 10s -s "$work/wrk.lua" "$base/v1/search" 2>&1 | grep '^RESULT' > "$work/reindex.wrk") &
+(BODY_FILE="$work/1080p.jpg" wrk -t2 -c4 -d"${reindex_load}s" --timeout 10s -s "$wrk_lua" "$base/v1/search" 2>&1 | grep '^RESULT' > "$work/reindex.wrk") &
 wrk_pid=$!
 sleep $((reindex_load / 3))
 "$bin" index "$work/changed.json" --db "$work/sample.sqlite" >/dev/null 2>&1
@@ -213,7 +178,7 @@ echo "| (d) re-index during POST /v1/search load | $(sed 's/.*rps=\([^ ]*\).*/\1
 [ -n "$reload_ms" ] || { echo "load-test: the new catalog was not served within 5 s" >&2; failures=$((failures + 1)); }
 
 # (e) soak: mixed load, RSS sampled every 5 s.
-(BODY_FILE="$work/1080p.jpg" wrk -t2 -c4 -d"${soak}s" --timeout 10s -s "$work/wrk.lua" "$base/v1/search" 2>&1 | grep '^RESULT' > "$work/soak.wrk") &
+(BODY_FILE="$work/1080p.jpg" wrk -t2 -c4 -d"${soak}s" --timeout 10s -s "$wrk_lua" "$base/v1/search" 2>&1 | grep '^RESULT' > "$work/soak.wrk") &
 soak_pid=$!
 : > "$work/rss.txt"
 while kill -0 "$soak_pid" 2>/dev/null; do rss_kb "$server_pid" >> "$work/rss.txt"; sleep 5; done

@@ -1,0 +1,37 @@
+-- The wrk script of scripts/load-test.sh and benchmarks/replicas.sh (one request per
+-- call; one RESULT line at the end with requests/s, p50/p99 in ms, failed, busy (429) and
+-- socket errors). Environment: BODY_FILE (POST its bytes; none: GET), BODY_TYPE (its
+-- Content-Type), RANDOM_PDQ=1 (POST a different random PDQ lookup every request).
+local body_file = os.getenv("BODY_FILE")
+if body_file and body_file ~= "" then
+  local f = assert(io.open(body_file, "rb"))
+  wrk.method = "POST"
+  wrk.body = f:read("*a")
+  f:close()
+  wrk.headers["Content-Type"] = os.getenv("BODY_TYPE") or "application/octet-stream"
+end
+-- RANDOM_PDQ=1: every request looks up a different random PDQ (no ranking-cache hits:
+-- each one scans the whole index).
+if os.getenv("RANDOM_PDQ") == "1" then
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = "application/json"
+  request = function()
+    local digits = {}
+    for i = 1, 64 do digits[i] = string.format("%x", math.random(0, 15)) end
+    return wrk.format(nil, nil, nil, '{"pdq": "' .. table.concat(digits) .. '"}')
+  end
+end
+local threads = {}
+function setup(thread) table.insert(threads, thread) end
+function init(args) busy = 0; failed = 0 end
+function response(status, headers, body)
+  if status == 429 then busy = busy + 1 elseif status >= 300 then failed = failed + 1 end
+end
+function done(summary, latency, requests)
+  local busy, failed = 0, 0
+  for _, t in ipairs(threads) do busy = busy + t:get("busy"); failed = failed + t:get("failed") end
+  local e = summary.errors
+  io.write(string.format("RESULT rps=%.1f p50_ms=%.2f p99_ms=%.2f requests=%d failed=%d busy=%d socket_errors=%d\n",
+    summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
+    summary.requests, failed, busy, e.connect + e.read + e.write + e.timeout))
+end
