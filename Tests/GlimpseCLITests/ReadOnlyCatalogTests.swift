@@ -12,9 +12,27 @@ import Glibc
 struct ReadOnlyCatalogTests {
     /// Runs `glimpse arguments…` as an unprivileged user when the tests run as root (root
     /// ignores file modes, so a mode-444 file would not stop it), as is otherwise.
+    /// The checkout may sit in a folder only its owner can enter (`git clone . "$(mktemp -d)"`
+    /// makes a mode-700 one), so the unprivileged user runs a world-readable copy of the
+    /// binary and reads world-readable copies of the images (``unprivilegedFood``).
+    static let unprivilegedCopies: Result<(binary: String, food: String), any Error> = Result {
+        let folder = try Glimpse.scratchFolder("unprivileged")
+        let binary = folder + "/glimpse", food = folder + "/food"
+        guard let built = Glimpse.binary else { throw CocoaError(.fileNoSuchFile) }
+        try FileManager.default.copyItem(atPath: built, toPath: binary)
+        try FileManager.default.copyItem(atPath: Glimpse.testdata("catalog/food"), toPath: food)
+        for path in [folder, binary, food] {
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: food) {
+            try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: food + "/" + name)
+        }
+        return (binary, food)
+    }
+
     static func runUnprivileged(_ arguments: [String]) throws -> Glimpse.Run {
         guard getuid() == 0 else { return try Glimpse.run(arguments) }
-        let binary = try #require(Glimpse.binary)
+        let binary = try unprivilegedCopies.get().binary
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/runuser")
         process.arguments = ["-u", "nobody", "--", binary] + arguments
@@ -29,13 +47,13 @@ struct ReadOnlyCatalogTests {
         return Glimpse.Run(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self), stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    static let readCommands: [[String]] = [
-        ["catalog", "list"],
-        ["catalog", "list", "--removed"],
-        ["open", "landmark:food/apricot"],
-        ["query", Glimpse.testdata("catalog/food/apricot.jpg")],
-        ["match", Glimpse.testdata("catalog/food")],
-    ]
+    static let readCommands: [[String]] = readCommands(food: Glimpse.testdata("catalog/food"))
+
+    /// Every read-only command, with its images in `food` (a copy of testdata/catalog/food).
+    static func readCommands(food: String) -> [[String]] {
+        [["catalog", "list"], ["catalog", "list", "--removed"], ["open", "landmark:food/apricot"],
+         ["query", food + "/apricot.jpg"], ["match", food]]
+    }
 
     @Test func anotherProgramsSQLiteFileIsRefusedByEveryCommandAndLeftUntouched() throws {
         let path = try Glimpse.scratchFolder("foreign") + "/other.sqlite"
@@ -86,7 +104,8 @@ struct ReadOnlyCatalogTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder) }
         let before = try Data(contentsOf: URL(fileURLWithPath: db))
-        for command in Self.readCommands {
+        let food = getuid() == 0 ? try Self.unprivilegedCopies.get().food : Glimpse.testdata("catalog/food")
+        for command in Self.readCommands(food: food) {
             let run = try Self.runUnprivileged(command + ["--db", db])
             #expect(run.status == 0, "\(command): \(run.stderr)")
             #expect(!run.stderr.contains("readonly"), "\(command): \(run.stderr)")
