@@ -660,26 +660,41 @@ static void box_rows_portable(const float *in, size_t is, float *out, size_t os,
 }
 
 #if GLIMPSE_X86
-/* out[k][j] = in[j][k] for an 8x8 block of floats (rows `is` / `os` floats apart). */
-AVX2_FN static inline void transpose8x8_avx2(const float *in, size_t is, float *out, size_t os) {
-    const __m256 r0 = _mm256_loadu_ps(in), r1 = _mm256_loadu_ps(in + is), r2 = _mm256_loadu_ps(in + 2 * is),
-                 r3 = _mm256_loadu_ps(in + 3 * is), r4 = _mm256_loadu_ps(in + 4 * is), r5 = _mm256_loadu_ps(in + 5 * is),
-                 r6 = _mm256_loadu_ps(in + 6 * is), r7 = _mm256_loadu_ps(in + 7 * is);
+/* out[k][j] = in[j][k] for an 8x8 block of floats (rows `is` / `os` floats apart).
+ * The cross-lane step is done by the loads (each ymm gets four floats of row k and four of
+ * row k + 4), and half of the in-lane 4x4 step by blends, so only 12 of the shuffles
+ * compete for the shuffle port (24 with perm2f128 for the cross-lane step). */
+AVX2_FN static inline __m256 load_halves(const float *lo, const float *hi) {
+    return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(lo)), _mm_loadu_ps(hi), 1);
+}
+/* The transpose of the 8x8 block whose row k is the 8 floats at p[k]. */
+AVX2_FN static inline void transpose8x8_rows_avx2(const float *const p[8], float *out, size_t os) {
+    /* rk = [p[k][0..3], p[k+4][0..3]], r(k+4) = [p[k][4..7], p[k+4][4..7]] for k < 4: a
+     * 4x4 transpose inside each 128-bit lane of (r0, r1, r2, r3) gives out rows 0..3 whole,
+     * of (r4 … r7) out rows 4..7. */
+    const __m256 r0 = load_halves(p[0], p[4]), r1 = load_halves(p[1], p[5]), r2 = load_halves(p[2], p[6]),
+                 r3 = load_halves(p[3], p[7]), r4 = load_halves(p[0] + 4, p[4] + 4), r5 = load_halves(p[1] + 4, p[5] + 4),
+                 r6 = load_halves(p[2] + 4, p[6] + 4), r7 = load_halves(p[3] + 4, p[7] + 4);
+    /* Per lane, (a, b, c, d) → t0 = a0 b0 a1 b1, t1 = a2 b2 a3 b3, t2 = c0 d0 c1 d1, t3 = c2 d2 c3 d3;
+     * v = a1 b1 c0 d0; out0 = a0 b0 c0 d0 = blend(t0, v); out1 = a1 b1 c1 d1 = blend(v, t2). */
     const __m256 t0 = _mm256_unpacklo_ps(r0, r1), t1 = _mm256_unpackhi_ps(r0, r1), t2 = _mm256_unpacklo_ps(r2, r3),
                  t3 = _mm256_unpackhi_ps(r2, r3), t4 = _mm256_unpacklo_ps(r4, r5), t5 = _mm256_unpackhi_ps(r4, r5),
                  t6 = _mm256_unpacklo_ps(r6, r7), t7 = _mm256_unpackhi_ps(r6, r7);
-    const __m256 u0 = _mm256_shuffle_ps(t0, t2, 0x44), u1 = _mm256_shuffle_ps(t0, t2, 0xEE),
-                 u2 = _mm256_shuffle_ps(t1, t3, 0x44), u3 = _mm256_shuffle_ps(t1, t3, 0xEE),
-                 u4 = _mm256_shuffle_ps(t4, t6, 0x44), u5 = _mm256_shuffle_ps(t4, t6, 0xEE),
-                 u6 = _mm256_shuffle_ps(t5, t7, 0x44), u7 = _mm256_shuffle_ps(t5, t7, 0xEE);
-    _mm256_storeu_ps(out, _mm256_permute2f128_ps(u0, u4, 0x20));
-    _mm256_storeu_ps(out + os, _mm256_permute2f128_ps(u1, u5, 0x20));
-    _mm256_storeu_ps(out + 2 * os, _mm256_permute2f128_ps(u2, u6, 0x20));
-    _mm256_storeu_ps(out + 3 * os, _mm256_permute2f128_ps(u3, u7, 0x20));
-    _mm256_storeu_ps(out + 4 * os, _mm256_permute2f128_ps(u0, u4, 0x31));
-    _mm256_storeu_ps(out + 5 * os, _mm256_permute2f128_ps(u1, u5, 0x31));
-    _mm256_storeu_ps(out + 6 * os, _mm256_permute2f128_ps(u2, u6, 0x31));
-    _mm256_storeu_ps(out + 7 * os, _mm256_permute2f128_ps(u3, u7, 0x31));
+    const __m256 v0 = _mm256_shuffle_ps(t0, t2, 0x4E), v1 = _mm256_shuffle_ps(t1, t3, 0x4E),
+                 v2 = _mm256_shuffle_ps(t4, t6, 0x4E), v3 = _mm256_shuffle_ps(t5, t7, 0x4E);
+    _mm256_storeu_ps(out, _mm256_blend_ps(t0, v0, 0xCC));
+    _mm256_storeu_ps(out + os, _mm256_blend_ps(v0, t2, 0xCC));
+    _mm256_storeu_ps(out + 2 * os, _mm256_blend_ps(t1, v1, 0xCC));
+    _mm256_storeu_ps(out + 3 * os, _mm256_blend_ps(v1, t3, 0xCC));
+    _mm256_storeu_ps(out + 4 * os, _mm256_blend_ps(t4, v2, 0xCC));
+    _mm256_storeu_ps(out + 5 * os, _mm256_blend_ps(v2, t6, 0xCC));
+    _mm256_storeu_ps(out + 6 * os, _mm256_blend_ps(t5, v3, 0xCC));
+    _mm256_storeu_ps(out + 7 * os, _mm256_blend_ps(v3, t7, 0xCC));
+}
+/* out[k][j] = in[j][k] for an 8x8 block of floats (rows `is` / `os` floats apart). */
+AVX2_FN static inline void transpose8x8_avx2(const float *in, size_t is, float *out, size_t os) {
+    const float *const p[8] = {in, in + is, in + 2 * is, in + 3 * is, in + 4 * is, in + 5 * is, in + 6 * is, in + 7 * is};
+    transpose8x8_rows_avx2(p, out, os);
 }
 
 /* box_columns_body on strips of exactly 8 columns (`n` rows of 8 floats, contiguous): the
@@ -820,12 +835,33 @@ AVX2_FN static void box_strip8_sampled_avx2(const float *a0, float *b0, const fl
 /* box_rows_avx2 keeping only the columns `xs` (n_out ≤ 64 of them, a multiple of 8):
  * out is rows × n_out, out[r][k] = the filtered value at (r, xs[k]). A last strip of fewer
  * than 8 rows is padded with copies of its last row (lanes are independent; the padding
- * lanes are dropped). `scratch` holds 16·cols floats. */
+ * lanes are dropped). `scratch` holds 32·cols floats. */
 AVX2_FN static void box_rows_sampled_avx2(const float *in, size_t is, float *out, int rows, int cols, int window,
                                           const int *xs, int n_out, float *scratch) {
     float *a0 = scratch, *a1 = scratch + (size_t)8 * cols;
     float b0[8 * 64], b1[8 * 64];
     int r0 = 0;
+    if ((window & (window - 1)) == 0) {
+        /* A power-of-two window multiplies by the reciprocal in the middle of the row, so
+         * filtering every column costs less than testing each for a kept one: the whole
+         * strips (box_strip8_avx2, the same sums and the same roundings as the kept
+         * outputs of box_strip8_sampled_avx2), then only the kept columns are transposed
+         * out. Uses scratch + 16·cols … 32·cols for the filtered strips. */
+        float *f0 = scratch + (size_t)16 * cols, *f1 = scratch + (size_t)24 * cols;
+        for (; r0 + 16 <= rows; r0 += 16) {
+            strip_in_avx2(in + (size_t)r0 * is, is, cols, a0);
+            strip_in_avx2(in + (size_t)(r0 + 8) * is, is, cols, a1);
+            box_strip8_avx2(a0, f0, a1, f1, cols, window);
+            for (int k = 0; k < n_out; k += 8) {
+                const float *const p0[8] = {f0 + 8 * xs[k], f0 + 8 * xs[k + 1], f0 + 8 * xs[k + 2], f0 + 8 * xs[k + 3],
+                                            f0 + 8 * xs[k + 4], f0 + 8 * xs[k + 5], f0 + 8 * xs[k + 6], f0 + 8 * xs[k + 7]};
+                const float *const p1[8] = {f1 + 8 * xs[k], f1 + 8 * xs[k + 1], f1 + 8 * xs[k + 2], f1 + 8 * xs[k + 3],
+                                            f1 + 8 * xs[k + 4], f1 + 8 * xs[k + 5], f1 + 8 * xs[k + 6], f1 + 8 * xs[k + 7]};
+                transpose8x8_rows_avx2(p0, out + (size_t)r0 * n_out + k, (size_t)n_out);
+                transpose8x8_rows_avx2(p1, out + (size_t)(r0 + 8) * n_out + k, (size_t)n_out);
+            }
+        }
+    }
     for (; r0 + 16 <= rows; r0 += 16) {
         strip_in_avx2(in + (size_t)r0 * is, is, cols, a0);
         strip_in_avx2(in + (size_t)(r0 + 8) * is, is, cols, a1);

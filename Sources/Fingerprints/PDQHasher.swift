@@ -57,30 +57,30 @@ public struct PDQHasher: Sendable {
     }
 
     /// Buffers of the Jarosz filter, kept between calls so that hashing several regions of
-    /// one plane (the views of a ``Fingerprinter``) allocates once.
+    /// one plane (the views of a ``Fingerprinter``) allocates once; cache-line aligned
+    /// (``AlignedFloats``), since the row filter writes whole vectors at each row start.
+    /// Not shared between threads (each fingerprint makes its own).
     struct Workspace {
-        var filtered: [Float] = []
-        var temporary: [Float] = []
-        var strips: [Float] = []
+        let filtered = AlignedFloats(count: 64 * 64)
+        let temporary = AlignedFloats(count: 64 * 64)
+        let strips = AlignedFloats(count: 2 * 16 * 64)
 
-        mutating func reserve(rows: Int, columns: Int) {
+        func reserve(rows: Int, columns: Int) {
             // Every kernel writes these buffers before reading them: no need to zero them.
-            func uninitialized(_ n: Int) -> [Float] { [Float](unsafeUninitializedCapacity: n) { _, count in count = n } }
             let planeSize = rows * max(columns, 64)
-            if filtered.count < planeSize {
-                filtered = uninitialized(planeSize)
-                temporary = uninitialized(planeSize)
-            }
-            if strips.count < 2 * 16 * columns { strips = uninitialized(2 * 16 * columns) }
+            filtered.reserve(planeSize)
+            temporary.reserve(planeSize)
+            strips.reserve(2 * 16 * columns)
         }
     }
 
     /// The first row filter of the Jarosz filter over columns `x ..< x + width`, rows
     /// `y ..< y + height` of a luma plane. Rows are filtered independently, so the regions
-    /// with exactly these columns (a column of the coarse grid) can share it.
+    /// with exactly these columns (a column of the coarse grid) can share it. Written once
+    /// by its initializer (cache-line aligned, like the workspace), read-only after.
     struct RowBand {
         let x: Int, y: Int, width: Int, height: Int
-        let samples: [Float]
+        let samples: AlignedFloats
 
         init(luma: FloatImage, x: Int, y: Int, width: Int, height: Int, workspace: inout Workspace, using isa: InstructionSet) {
             precondition(PixelRect(x: x, y: y, width: width, height: height).fits(width: luma.width, height: luma.height),
@@ -90,16 +90,12 @@ public struct PDQHasher: Sendable {
             self.width = width
             self.height = height
             workspace.reserve(rows: height, columns: width)
-            samples = [Float](unsafeUninitializedCapacity: width * height) { out, n in
-                luma.samples.withUnsafeBufferPointer { src in
-                    workspace.strips.withUnsafeMutableBufferPointer { strips in
-                        glimpse_pdq_first_rows(isa.code, src.baseAddress! + y * luma.width + x, luma.width, Int32(height),
-                                               Int32(width), Int32(PDQHasher.windowSize(width)), out.baseAddress,
-                                               strips.baseAddress)
-                    }
-                }
-                n = width * height
+            let samples = AlignedFloats(count: width * height)
+            luma.samples.withUnsafeBufferPointer { src in
+                glimpse_pdq_first_rows(isa.code, src.baseAddress! + y * luma.width + x, luma.width, Int32(height),
+                                       Int32(width), Int32(PDQHasher.windowSize(width)), samples.base, workspace.strips.base)
             }
+            self.samples = samples
         }
     }
 
@@ -113,30 +109,22 @@ public struct PDQHasher: Sendable {
             return Result(hash: .zero, quality: 0, coefficients: [Float](repeating: 0, count: 256))
         }
         workspace.reserve(rows: r.height, columns: r.width)
+        let (out, tmp, strips) = (workspace.filtered.base, workspace.temporary.base, workspace.strips.base)
         let small = [Float](unsafeUninitializedCapacity: 64 * 64) { s, n in
-            luma.samples.withUnsafeBufferPointer { src in
-                workspace.filtered.withUnsafeMutableBufferPointer { out in
-                    workspace.temporary.withUnsafeMutableBufferPointer { tmp in
-                        workspace.strips.withUnsafeMutableBufferPointer { strips in
-                            // The Jarosz filter and the 64×64 decimation, the last pass only where it samples.
-                            if let b = band {
-                                precondition(b.x == r.x && b.width == r.width && r.y >= b.y && r.y + r.height <= b.y + b.height,
-                                             "region \(r) outside its row band")
-                                b.samples.withUnsafeBufferPointer { rows in
-                                    glimpse_pdq_filter_decimate_rows_done(
-                                        instructionSet.code, rows.baseAddress! + (r.y - b.y) * b.width, b.width,
-                                        Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
-                                        Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
-                                        s.baseAddress, out.baseAddress, tmp.baseAddress, strips.baseAddress)
-                                }
-                                return
-                            }
-                            glimpse_pdq_filter_decimate(instructionSet.code, src.baseAddress! + r.y * luma.width + r.x, luma.width,
-                                                        Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
-                                                        Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
-                                                        s.baseAddress, out.baseAddress, tmp.baseAddress, strips.baseAddress)
-                        }
-                    }
+            // The Jarosz filter and the 64×64 decimation, the last pass only where it samples.
+            if let b = band {
+                precondition(b.x == r.x && b.width == r.width && r.y >= b.y && r.y + r.height <= b.y + b.height,
+                             "region \(r) outside its row band")
+                glimpse_pdq_filter_decimate_rows_done(
+                    instructionSet.code, b.samples.base + (r.y - b.y) * b.width, b.width,
+                    Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
+                    Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses), s.baseAddress, out, tmp, strips)
+            } else {
+                luma.samples.withUnsafeBufferPointer { src in
+                    glimpse_pdq_filter_decimate(instructionSet.code, src.baseAddress! + r.y * luma.width + r.x, luma.width,
+                                                Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
+                                                Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
+                                                s.baseAddress, out, tmp, strips)
                 }
             }
             n = 64 * 64
