@@ -275,11 +275,12 @@ glimpse_status glimpse_decode_rows(const uint8_t *data, size_t size, const glimp
     glimpse_image_info *info = info_out ? info_out : &local_info;
     glimpse_request request = {data, size, GLIMPSE_MODE_DECODE, options, info, result, NULL, 0,
                                message, message_size, sink, context};
-    if (glimpse_detect_format(data, size) != GLIMPSE_FORMAT_PNG) {
+    const glimpse_format format = glimpse_detect_format(data, size);
+    if (format != GLIMPSE_FORMAT_PNG && format != GLIMPSE_FORMAT_JPEG) {
         memset(info, 0, sizeof *info);
         info->orientation = 1;
-        info->format = glimpse_detect_format(data, size);
-        glimpse_set_message(&request, "row-by-row decoding is for PNG only");
+        info->format = format;
+        glimpse_set_message(&request, "row-by-row decoding is for PNG and JPEG only");
         return GLIMPSE_ERR_UNSUPPORTED;
     }
     return dispatch(&request);

@@ -294,6 +294,53 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request) {
         return GLIMPSE_OK;
     }
 
+    if (request->row_sink != NULL) {
+        /* glimpse_decode_rows: the whole image, band by band, no pixel buffer. */
+        if (rx != 0 || ry != 0 || rw != cinfo.output_width || rh != cinfo.output_height || error.allow_damaged) {
+            glimpse_set_message(request, "row-by-row decoding is for a whole image, not damaged");
+            jpeg_destroy_decompress(&cinfo);
+            return GLIMPSE_ERR_UNSUPPORTED;
+        }
+        /* jpeg_calc_output_dimensions (above) has set output_components. */
+        const size_t band_row = (size_t)cinfo.output_width * (size_t)cinfo.output_components;
+        scratch = malloc(band_row * 16 + (cmyk ? result->bytes_per_row : 0));
+        if (scratch == NULL) {
+            glimpse_set_message(request, "cannot allocate a band of 16 rows of %zu bytes", band_row);
+            jpeg_destroy_decompress(&cinfo);
+            return GLIMPSE_ERR_MEMORY;
+        }
+        jpeg_start_decompress(&cinfo);
+        uint8_t *converted = scratch + band_row * 16;
+        uint32_t row = 0;
+        while (row < rh) {
+            JSAMPROW rows[16];
+            const JDIMENSION want = rh - row < 16 ? rh - row : 16;
+            for (JDIMENSION i = 0; i < want; i++) rows[i] = scratch + (size_t)i * band_row;
+            const JDIMENSION got = jpeg_read_scanlines(&cinfo, rows, want);
+            if (got == 0) break; /* suspended: cannot happen with a memory source */
+            for (JDIMENSION i = 0; i < got; i++) {
+                const uint8_t *out = rows[i];
+                if (cmyk) {
+                    cmyk_to_rgba(out, converted, rw);
+                    out = converted;
+                }
+                request->row_sink(request->row_sink_context, row + i, out);
+            }
+            row += got;
+        }
+        if (row < rh) {
+            error.status = GLIMPSE_ERR_TRUNCATED;
+            glimpse_set_message(request, "decoder stopped after %u of %u rows", row, rh);
+            longjmp(error.jump, 1);
+        }
+        jpeg_finish_decompress(&cinfo); /* reads to EOI, so trailing damage is reported */
+        free(scratch);
+        scratch = NULL;
+        jpeg_destroy_decompress(&cinfo);
+        result->pixels = NULL;
+        result->damaged = 0;
+        return GLIMPSE_OK;
+    }
     uint8_t *pixels = request->destination;
     if (pixels != NULL) {
         if (request->destination_size < needed) {

@@ -62,10 +62,8 @@ struct WorkingPlanes {
     struct Builder: DecodedRowSink {
         let workingSize: Int
         let isa: InstructionSet
-        private var sourceWidth = 0, sourceHeight = 0, channels = 0, width = 0, height = 0
-        private var xs = AreaWeights(source: 1, target: 1), ys = AreaWeights(source: 1, target: 1)
-        private var accumulators: [Float] = [], scratch: [Float] = [], luma: [Float] = [], bins: [UInt8] = []
-        private var nextSourceRow: Int32 = 0, firstOpenRow: Int32 = 0
+        private var stream: RowStream?
+        private var luma: [Float] = [], bins: [UInt8] = []
 
         init(workingSize: Int, using isa: InstructionSet) {
             self.workingSize = workingSize
@@ -73,56 +71,88 @@ struct WorkingPlanes {
         }
 
         mutating func begin(width sourceWidth: Int, height sourceHeight: Int, format: PixelFormat) {
-            self.sourceWidth = sourceWidth
-            self.sourceHeight = sourceHeight
-            channels = format.bytesPerPixel
-            width = min(sourceWidth, workingSize)
-            height = min(sourceHeight, workingSize)
-            xs = AreaWeights(source: sourceWidth, target: width)
-            ys = AreaWeights(source: sourceHeight, target: height)
+            let width = min(sourceWidth, workingSize), height = min(sourceHeight, workingSize)
+            stream = RowStream(sourceWidth: sourceWidth, sourceHeight: sourceHeight, channels: format.bytesPerPixel,
+                               width: width, height: height)
             func uninitialized<T>(_ n: Int, _: T.Type) -> [T] { [T](unsafeUninitializedCapacity: n) { _, count in count = n } }
-            accumulators = uninitialized(2 * sourceWidth * channels, Float.self)
-            scratch = uninitialized(width * channels, Float.self)
             luma = uninitialized(width * height, Float.self)
             bins = uninitialized(width * height, UInt8.self)
-            nextSourceRow = 0
-            firstOpenRow = 0
         }
 
         mutating func consume(row: UnsafeBufferPointer<UInt8>, y: Int) {
-            precondition(y == Int(nextSourceRow) && row.count >= sourceWidth * channels, "rows must arrive in order, whole")
-            let (isa, xIdentity) = (isa, Int32(width == sourceWidth ? 1 : 0))
-            let shape = (Int32(sourceWidth), Int32(sourceHeight), Int32(channels), Int32(width), Int32(height))
-            let progress = (nextSourceRow, firstOpenRow)
-            let next = ys.withPointers { yts, ytc, yto, yw in
-                xs.withPointers { xts, xtc, xto, xw in
-                    accumulators.withUnsafeMutableBufferPointer { acc in
-                        scratch.withUnsafeMutableBufferPointer { s in
-                            luma.withUnsafeMutableBufferPointer { l in
-                                bins.withUnsafeMutableBufferPointer { b in
-                                    var stream = glimpse_working_planes_stream(
-                                        source_width: shape.0, source_height: shape.1, channels: shape.2,
-                                        out_width: shape.3, out_height: shape.4,
-                                        y_tap_start: yts, y_tap_count: ytc, y_tap_offset: yto, y_weights: yw,
-                                        x_tap_start: xts, x_tap_count: xtc, x_tap_offset: xto, x_weights: xw,
-                                        x_identity: xIdentity, accumulators: acc.baseAddress, row_scratch: s.baseAddress,
-                                        luma: l.baseAddress, bins: b.baseAddress,
-                                        next_source_row: progress.0, first_open_row: progress.1)
-                                    glimpse_working_planes_push_row(isa.code, &stream, row.baseAddress)
-                                    return (stream.next_source_row, stream.first_open_row)
-                                }
-                            }
-                        }
-                    }
-                }
+            guard let stream else { preconditionFailure("rows arrive after begin(width:height:format:)") }
+            let isa = isa
+            luma.withUnsafeMutableBufferPointer { l in
+                bins.withUnsafeMutableBufferPointer { b in stream.push(row, y: y, luma: l, bins: b, using: isa) }
             }
-            (nextSourceRow, firstOpenRow) = next
         }
 
         /// The planes, once every source row has arrived.
         func planes() -> WorkingPlanes {
-            precondition(Int(firstOpenRow) == height && height > 0, "working planes need every source row")
-            return WorkingPlanes(luma: FloatImage(width: width, height: height, channels: 1, samples: luma), bins: bins)
+            guard let stream, stream.isComplete else { preconditionFailure("working planes need every source row") }
+            return WorkingPlanes(luma: FloatImage(width: stream.width, height: stream.height, channels: 1, samples: luma), bins: bins)
+        }
+    }
+
+    /// The state of one ``Builder`` between rows: the resample taps and the open vertical
+    /// sums in memory that stays put (a class, allocated once per image), so that each row
+    /// is one call into `glimpse_working_planes_push_row` instead of a dozen nested array
+    /// accesses (measured: their retains and releases were 1.5 % of a 640×480 catalog
+    /// fingerprint).
+    private final class RowStream {
+        let width: Int, height: Int
+        /// Every buffer the C stream points into (taps, weights, sums, scratch), one block.
+        private let storage: UnsafeMutableRawPointer
+        private var state: glimpse_working_planes_stream
+
+        init(sourceWidth: Int, sourceHeight: Int, channels: Int, width: Int, height: Int) {
+            self.width = width
+            self.height = height
+            let xs = AreaWeights(source: sourceWidth, target: width), ys = AreaWeights(source: sourceHeight, target: height)
+            // Layout: y taps (3 × height Int32), x taps (3 × width Int32), y weights, x weights,
+            // accumulators (2 · sourceWidth · channels), row scratch (width · channels) floats.
+            let ints = 3 * (height + width)
+            let floats = ys.weights.count + xs.weights.count + 2 * sourceWidth * channels + width * channels
+            storage = UnsafeMutableRawPointer.allocate(byteCount: ints * 4 + floats * 4, alignment: 64)
+            let i32 = storage.bindMemory(to: Int32.self, capacity: ints)
+            func place(_ values: [Int32], at offset: Int) -> UnsafePointer<Int32> {
+                values.withUnsafeBufferPointer { (i32 + offset).initialize(from: $0.baseAddress!, count: values.count) }
+                return UnsafePointer(i32 + offset)
+            }
+            let yts = place(ys.tapStart, at: 0), ytc = place(ys.tapCount, at: height), yto = place(ys.tapOffset, at: 2 * height)
+            let xts = place(xs.tapStart, at: 3 * height), xtc = place(xs.tapCount, at: 3 * height + width)
+            let xto = place(xs.tapOffset, at: 3 * height + 2 * width)
+            let f32 = (storage + ints * 4).bindMemory(to: Float.self, capacity: floats)
+            ys.weights.withUnsafeBufferPointer { f32.initialize(from: $0.baseAddress!, count: ys.weights.count) }
+            let xw = f32 + ys.weights.count
+            xs.weights.withUnsafeBufferPointer { xw.initialize(from: $0.baseAddress!, count: xs.weights.count) }
+            let accumulators = xw + xs.weights.count
+            state = glimpse_working_planes_stream(
+                source_width: Int32(sourceWidth), source_height: Int32(sourceHeight), channels: Int32(channels),
+                out_width: Int32(width), out_height: Int32(height),
+                y_tap_start: yts, y_tap_count: ytc, y_tap_offset: yto, y_weights: UnsafePointer(f32),
+                x_tap_start: xts, x_tap_count: xtc, x_tap_offset: xto, x_weights: UnsafePointer(xw),
+                x_identity: width == sourceWidth ? 1 : 0, accumulators: accumulators,
+                row_scratch: accumulators + 2 * sourceWidth * channels,
+                luma: nil, bins: nil, next_source_row: 0, first_open_row: 0)
+        }
+
+        deinit { storage.deallocate() }
+
+        /// Whether every working row is finished.
+        var isComplete: Bool { Int(state.first_open_row) == height && height > 0 }
+
+        /// Adds source row `y` (rows must arrive in order, whole), finishing the working rows
+        /// it completes into `luma` and `bins` (the builder's planes, width × height each).
+        func push(_ row: UnsafeBufferPointer<UInt8>, y: Int, luma: UnsafeMutableBufferPointer<Float>,
+                  bins: UnsafeMutableBufferPointer<UInt8>, using isa: InstructionSet) {
+            precondition(y == Int(state.next_source_row) && row.count >= Int(state.source_width * state.channels),
+                         "rows must arrive in order, whole")
+            state.luma = luma.baseAddress
+            state.bins = bins.baseAddress
+            glimpse_working_planes_push_row(isa.code, &state, row.baseAddress)
+            state.luma = nil
+            state.bins = nil
         }
     }
 

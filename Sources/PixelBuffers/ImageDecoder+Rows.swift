@@ -16,11 +16,13 @@ extension ImageDecoder {
     /// Decodes image bytes and hands the pixels to `sink` one row at a time: the same rows,
     /// top to bottom, that ``decode(_:source:options:)`` would put in its ``PixelBuffer``.
     ///
-    /// A whole, non-interlaced PNG in its stored orientation (no region, not
-    /// ``DecodeOptions/allowDamaged``) is streamed straight from libpng: no image buffer is
-    /// allocated, each row is still in cache when the sink reads it. Anything else is decoded
-    /// into a buffer first and then handed over row by row. Cost: the decode, plus the
-    /// sink's work; memory: one row when streamed.
+    /// A whole image in its stored orientation (no region, not ``DecodeOptions/allowDamaged``,
+    /// EXIF orientation 1 or not applied) is streamed straight from the decoder when it is a
+    /// non-interlaced PNG (libpng, one row at a time) or a JPEG (libjpeg-turbo at the scale
+    /// ``decode(_:source:options:)`` would choose, in bands of at most 16 rows): no image
+    /// buffer is allocated and each row is still in cache when the sink reads it. Anything
+    /// else is decoded into a buffer first and then handed over row by row. Cost: the
+    /// decode, plus the sink's work; memory: one row (PNG) or one band (JPEG) when streamed.
     ///
     /// On failure the sink may already have received some rows; discard it.
     public func decodeRows<Bytes: ContiguousBytes, Sink: DecodedRowSink>(
@@ -34,17 +36,30 @@ extension ImageDecoder {
 
     private func decodeRows<Sink: DecodedRowSink>(_ raw: UnsafeRawBufferPointer, source: String, options: DecodeOptions,
                                                   into sink: inout Sink) throws(DecodeError) -> DecodedRows {
+        try Self.validate(options, source: source)
         let data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
         var message = [CChar](repeating: 0, count: 256)
         var cInfo = glimpse_image_info()
         var cOptions = glimpse_decode_options()
         cOptions.scale_num = 8
-        cOptions.max_pixels = UInt64(max(0, options.maxPixels))
+        cOptions.max_pixels = UInt64(options.maxPixels)
         var plan = glimpse_decode_result()
-        let canStream = options.region == nil && !options.allowDamaged && options.maxPixels > 0
+        // Streamed: a whole image, upright as stored (or orientation not applied), not
+        // decoded as damaged; a non-interlaced PNG at full size, or a JPEG at its decode
+        // scale (libjpeg-turbo hands over bands of rows, never the whole image).
+        var scale = DCTScale.full
+        var canStream = options.region == nil && !options.allowDamaged
             && glimpse_plan(data, raw.count, &cOptions, &cInfo, &plan, &message, message.count) == GLIMPSE_OK
-            && cInfo.format == GLIMPSE_FORMAT_PNG && cInfo.interlaced == 0
             && (!options.applyOrientation || cInfo.orientation == 1)
+            && ((cInfo.format == GLIMPSE_FORMAT_PNG && cInfo.interlaced == 0) || cInfo.format == GLIMPSE_FORMAT_JPEG)
+        if canStream && cInfo.format == GLIMPSE_FORMAT_JPEG {
+            let info = Self.imageInfo(cInfo)
+            scale = Self.decodeScale(for: PixelRect(x: 0, y: 0, width: info.storedWidth, height: info.storedHeight), of: info,
+                                     canScale: cInfo.can_scale != 0, options: options)
+            cOptions.scale_num = Int32(scale.numerator)
+            cOptions.allow_gray = options.alwaysRGBA ? 0 : 1
+            canStream = glimpse_plan(data, raw.count, &cOptions, &cInfo, &plan, &message, message.count) == GLIMPSE_OK
+        }
         guard canStream else {
             // Everything else, errors included: the buffered decode, then its rows.
             let image = try decode(raw, source: source, options: options)
@@ -55,9 +70,10 @@ extension ImageDecoder {
                                scale: image.scale, streamed: false)
         }
         let width = Int(plan.width), height = Int(plan.height)
-        sink.begin(width: width, height: height, format: .rgba8)
+        let format: PixelFormat = plan.channels == 1 ? .gray8 : .rgba8
+        sink.begin(width: width, height: height, format: format)
         var result = glimpse_decode_result()
-        let rowBytes = width * PixelFormat.rgba8.bytesPerPixel
+        let rowBytes = width * format.bytesPerPixel
         let status = withoutActuallyEscaping({ (row: UnsafeBufferPointer<UInt8>, y: Int) in sink.consume(row: row, y: y) }) { body in
             var handler = RowHandler(rowBytes: rowBytes, body: body)
             return withUnsafeMutablePointer(to: &handler) { context in
@@ -71,7 +87,7 @@ extension ImageDecoder {
         guard status == GLIMPSE_OK else {
             throw Self.error(status, message: message, info: cInfo, source: source, limit: options.maxPixels)
         }
-        return DecodedRows(info: Self.imageInfo(cInfo), width: width, height: height, format: .rgba8, scale: .full, streamed: true)
+        return DecodedRows(info: Self.imageInfo(cInfo), width: width, height: height, format: format, scale: scale, streamed: true)
     }
 }
 

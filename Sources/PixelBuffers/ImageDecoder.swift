@@ -69,18 +69,7 @@ public struct ImageDecoder: Sendable {
     }
 
     func decode(_ raw: UnsafeRawBufferPointer, source: String, options: DecodeOptions) throws(DecodeError) -> DecodedImage {
-        guard options.maxPixels > 0 else {
-            throw .invalidOptions(source: source, reason: "maxPixels must be positive, not \(options.maxPixels)")
-        }
-        if let side = options.minimumShortSide, side <= 0 {
-            throw .invalidOptions(source: source, reason: "minimum short side must be positive, not \(side)")
-        }
-        if let side = options.minimumLongSide, side <= 0 {
-            throw .invalidOptions(source: source, reason: "minimum long side must be positive, not \(side)")
-        }
-        if let small = options.smallImageSides, small.maxPixels <= 0 || small.minimumShortSide <= 0 || small.minimumLongSide <= 0 {
-            throw .invalidOptions(source: source, reason: "small-image decode size must be positive, not \(small)")
-        }
+        try Self.validate(options, source: source)
         let data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
         var message = [CChar](repeating: 0, count: 256)
 
@@ -103,20 +92,8 @@ public struct ImageDecoder: Sendable {
         let storedRegion = orientation.storedRect(for: region, storedWidth: info.storedWidth, storedHeight: info.storedHeight)
 
         // 3. Smallest scale (JPEG DCT, WebP scaler) that keeps the short side (and the long
-        //    side, when asked) at or above the minimum; a small region that this already shrinks
-        //    is shrunk to its own minimums when asked.
-        func smallestScale(short side: Int?, long longSide: Int?) -> DCTScale {
-            guard cInfo.can_scale != 0, let side else { return .full }
-            let longSide = longSide ?? 1
-            return DCTScale.allCases.first { candidate in
-                let r = candidate.scaled(storedRegion, imageWidth: info.storedWidth, imageHeight: info.storedHeight)
-                return min(r.width, r.height) >= side && max(r.width, r.height) >= longSide
-            } ?? .full
-        }
-        var scale = smallestScale(short: options.minimumShortSide, long: options.minimumLongSide)
-        if let small = options.smallImageSides, scale < .full, storedRegion.width * storedRegion.height <= small.maxPixels {
-            scale = min(scale, smallestScale(short: small.minimumShortSide, long: small.minimumLongSide))
-        }
+        //    side, when asked) at or above the minimum.
+        let scale = Self.decodeScale(for: storedRegion, of: info, canScale: cInfo.can_scale != 0, options: options)
         let decodedRegion = scale.scaled(storedRegion, imageWidth: info.storedWidth, imageHeight: info.storedHeight)
 
         // 4. Plan the output, allocate it once, decode straight into it.
@@ -156,6 +133,45 @@ public struct ImageDecoder: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Throws ``DecodeError/invalidOptions(source:reason:)`` for options no decode can
+    /// follow (a pixel cap or a minimum side that is not positive). O(1).
+    static func validate(_ options: DecodeOptions, source: String) throws(DecodeError) {
+        guard options.maxPixels > 0 else {
+            throw .invalidOptions(source: source, reason: "maxPixels must be positive, not \(options.maxPixels)")
+        }
+        if let side = options.minimumShortSide, side <= 0 {
+            throw .invalidOptions(source: source, reason: "minimum short side must be positive, not \(side)")
+        }
+        if let side = options.minimumLongSide, side <= 0 {
+            throw .invalidOptions(source: source, reason: "minimum long side must be positive, not \(side)")
+        }
+        if let small = options.smallImageSides, small.maxPixels <= 0 || small.minimumShortSide <= 0 || small.minimumLongSide <= 0 {
+            throw .invalidOptions(source: source, reason: "small-image decode size must be positive, not \(small)")
+        }
+    }
+
+    /// The decode scale `options` ask for a stored-orientation region of the image `info`
+    /// describes: the smallest DCT (or WebP scaler) scale keeping the short side (and the
+    /// long side, when asked) at or above the minimums; a small region that this already
+    /// shrinks is shrunk to its own minimums (``DecodeOptions/smallImageSides``) when asked.
+    /// ``DCTScale/full`` for formats that cannot scale. O(1).
+    static func decodeScale(for storedRegion: PixelRect, of info: ImageInfo, canScale: Bool, options: DecodeOptions) -> DCTScale {
+        func smallestScale(short side: Int?, long longSide: Int?) -> DCTScale {
+            guard canScale, let side else { return .full }
+            let longSide = longSide ?? 1
+            return DCTScale.allCases.first { candidate in
+                let r = candidate.scaled(storedRegion, imageWidth: info.storedWidth, imageHeight: info.storedHeight)
+                return min(r.width, r.height) >= side && max(r.width, r.height) >= longSide
+            } ?? .full
+        }
+        var scale = smallestScale(short: options.minimumShortSide, long: options.minimumLongSide)
+        if let small = options.smallImageSides, scale < .full, storedRegion.width * storedRegion.height <= small.maxPixels {
+            scale = min(scale, smallestScale(short: small.minimumShortSide, long: small.minimumLongSide))
+        }
+        return scale
+    }
+
 
     /// The region in pixels of the output orientation, validated.
     static func resolve(_ region: DecodeOptions.Region?, width: Int, height: Int, source: String) throws(DecodeError) -> PixelRect {

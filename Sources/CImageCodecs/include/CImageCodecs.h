@@ -150,12 +150,14 @@ glimpse_status glimpse_decode(const uint8_t *data, size_t size, const glimpse_de
 typedef void (*glimpse_row_sink)(void *context, uint32_t y, const uint8_t *row);
 
 /**
- * Decodes a whole, non-interlaced PNG (region and allow_damaged unset) and hands each RGBA8
- * row, top to bottom, to sink(context, y, row) instead of storing it: no pixel buffer is
- * allocated (result->pixels stays NULL; the other result fields are set as by
- * glimpse_decode). The rows equal those glimpse_decode writes. Anything else (JPEG,
- * interlaced PNG, a region, allow_damaged) returns GLIMPSE_ERR_UNSUPPORTED before decoding:
- * decode into a buffer instead. On failure the sink may already have received some rows.
+ * Decodes a whole, non-interlaced PNG or a whole JPEG (region and allow_damaged unset; a
+ * JPEG at options->scale_num, Gray8 rows when grey and allow_gray, else RGBA8) and hands
+ * each row, top to bottom, to sink(context, y, row) instead of storing it: no pixel buffer
+ * is allocated (result->pixels stays NULL; the other result fields are set as by
+ * glimpse_decode; a JPEG is decoded in bands of at most 16 rows). The rows equal those
+ * glimpse_decode writes. Anything else (another format, an interlaced PNG, a region,
+ * allow_damaged) returns GLIMPSE_ERR_UNSUPPORTED before decoding: decode into a buffer
+ * instead. On failure the sink may already have received some rows.
  */
 glimpse_status glimpse_decode_rows(const uint8_t *data, size_t size, const glimpse_decode_options *options,
                                    glimpse_row_sink sink, void *context, glimpse_image_info *info,
