@@ -301,21 +301,26 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request) {
             jpeg_destroy_decompress(&cinfo);
             return GLIMPSE_ERR_UNSUPPORTED;
         }
-        /* jpeg_calc_output_dimensions (above) has set output_components. */
-        const size_t band_row = (size_t)cinfo.output_width * (size_t)cinfo.output_components;
-        scratch = malloc(band_row * 16 + (cmyk ? result->bytes_per_row : 0));
+        /* jpeg_calc_output_dimensions (above) has set output_components. Rows start 16
+         * bytes past a 32-byte boundary (the row length padded to keep them so):
+         * libjpeg-turbo's SIMD colour converters write a 32-byte-aligned output row with
+         * non-temporal stores, which bypass the cache, so the sink, reading the row right
+         * after, waited for memory (half of the working-plane conversion's time). */
+        const size_t band_row = (((size_t)cinfo.output_width * (size_t)cinfo.output_components + 31) & ~(size_t)31);
+        scratch = malloc(64 + band_row * 16 + (cmyk ? result->bytes_per_row : 0));
         if (scratch == NULL) {
             glimpse_set_message(request, "cannot allocate a band of 16 rows of %zu bytes", band_row);
             jpeg_destroy_decompress(&cinfo);
             return GLIMPSE_ERR_MEMORY;
         }
+        uint8_t *band = (uint8_t *)(((uintptr_t)scratch + 31) & ~(uintptr_t)31) + 16;
         jpeg_start_decompress(&cinfo);
-        uint8_t *converted = scratch + band_row * 16;
+        uint8_t *converted = band + band_row * 16;
         uint32_t row = 0;
         while (row < rh) {
             JSAMPROW rows[16];
             const JDIMENSION want = rh - row < 16 ? rh - row : 16;
-            for (JDIMENSION i = 0; i < want; i++) rows[i] = scratch + (size_t)i * band_row;
+            for (JDIMENSION i = 0; i < want; i++) rows[i] = band + (size_t)i * band_row;
             const JDIMENSION got = jpeg_read_scanlines(&cinfo, rows, want);
             if (got == 0) break; /* suspended: cannot happen with a memory source */
             for (JDIMENSION i = 0; i < got; i++) {

@@ -1387,25 +1387,29 @@ BODY int pdq_quality64_body(const float *b) {
 static int pdq_quality64_portable(const float *b) { return pdq_quality64_body(b); }
 
 #if GLIMPSE_X86
-/* (int)(x / 255.0f) for 16 lanes without a division, flagging the lanes where it could matter. q' = x·fl(1/255)
+/* (int)(x / 255.0f) for 16 lanes without a division where it cannot matter. q' = x·fl(1/255)
  * is within 2^-22·|q| of the real quotient q (two roundings), and fl(q) within 2^-24·|q|, so
  * when q' is farther than |q'|·2^-20 from its nearest integer n (and n ≠ 0; |q'| < 0.5 truncates
  * to 0 either way) q, fl(q) and q' all lie strictly between the same two integers and truncate
- * alike. Lanes closer to an integer (e.g. x = 5100, q = 20) are flagged in *any_near, and a
- * block with any flagged lane is summed again by the portable body: every sum is exactly the
- * portable one. Checked exhaustively over every float x in
- * ±25500 (the range of (a − b)·100 for luma in 0…255). */
-AVX512_FN static inline __m512i trunc_div255_avx512(__m512 x, __mmask16 *any_near) {
+ * alike. A vector with a lane closer to an integer (e.g. x = 5100, q = 20) is divided
+ * instead (vdivps: the portable expression, correctly rounded, lane by lane): every sum is
+ * exactly the portable one. The bound was checked exhaustively over every float x in
+ * ±25500 (the range of (a − b)·100 for luma in 0…255). Such vectors are not rare (a view
+ * of a photo met one in most blocks), which is why they are redone one vector at a time
+ * rather than the whole block in scalar code, as before. */
+AVX512_FN static inline __m512i trunc_div255_avx512(__m512 x) {
     const __m512 q = _mm512_mul_ps(x, _mm512_set1_ps(1.0f / 255.0f));
     const __m512 n = _mm512_roundscale_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m512 gap = _mm512_abs_ps(_mm512_sub_ps(q, n));
     const __m512 tolerance = _mm512_mul_ps(_mm512_abs_ps(q), _mm512_set1_ps(0x1p-20f));
-    *any_near |= _mm512_cmp_ps_mask(gap, tolerance, _CMP_LE_OQ) & _mm512_cmp_ps_mask(n, _mm512_setzero_ps(), _CMP_NEQ_OQ);
+    /* A quotient within rounding of a nonzero integer (a few vectors per block): this
+     * vector's exact divisions, the reference's operation lane by lane. */
+    if (_mm512_cmp_ps_mask(gap, tolerance, _CMP_LE_OQ) & _mm512_cmp_ps_mask(n, _mm512_setzero_ps(), _CMP_NEQ_OQ))
+        return _mm512_cvttps_epi32(_mm512_div_ps(x, _mm512_set1_ps(255.0f)));
     return _mm512_cvttps_epi32(q);
 }
 AVX512_FN static int pdq_quality64_avx512(const float *b) {
     __m512i sum = _mm512_setzero_si512();
-    __mmask16 near = 0;
     const __m512 hundred = _mm512_set1_ps(100.0f);
     for (int i = 0; i < 64; i++) {
         const float *r = b + i * 64;
@@ -1413,33 +1417,32 @@ AVX512_FN static int pdq_quality64_avx512(const float *b) {
             const __m512 a = _mm512_loadu_ps(r + 16 * v);
             if (i < 63) {   /* vertical neighbour: the row below */
                 const __m512 x = _mm512_mul_ps(_mm512_sub_ps(a, _mm512_loadu_ps(r + 64 + 16 * v)), hundred);
-                sum = _mm512_add_epi32(sum, _mm512_abs_epi32(trunc_div255_avx512(x, &near)));
+                sum = _mm512_add_epi32(sum, _mm512_abs_epi32(trunc_div255_avx512(x)));
             }
             /* horizontal neighbour: the next column (63 pairs per row; lane 15 of the last
              * vector has none and counts 0) */
             const __mmask16 m = v == 3 ? (__mmask16)0x7FFF : (__mmask16)0xFFFF;
             const __m512 right = _mm512_maskz_loadu_ps(m, r + 16 * v + 1);
             const __m512 x = _mm512_maskz_mul_ps(m, _mm512_sub_ps(a, right), hundred);
-            sum = _mm512_add_epi32(sum, _mm512_abs_epi32(trunc_div255_avx512(x, &near)));
+            sum = _mm512_add_epi32(sum, _mm512_abs_epi32(trunc_div255_avx512(x)));
         }
     }
-    /* A quotient within rounding of an integer somewhere (rare): the exact divisions. */
-    return near ? pdq_quality64_body(b) : _mm512_reduce_add_epi32(sum);
+    return _mm512_reduce_add_epi32(sum);
 }
 
-AVX2_FN static inline __m256i trunc_div255_avx2(__m256 x, __m256 *any_near) {
+AVX2_FN static inline __m256i trunc_div255_avx2(__m256 x) {
     const __m256 sign = _mm256_set1_ps(-0.0f);
     const __m256 q = _mm256_mul_ps(x, _mm256_set1_ps(1.0f / 255.0f));
     const __m256 n = _mm256_round_ps(q, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m256 gap = _mm256_andnot_ps(sign, _mm256_sub_ps(q, n));
     const __m256 tolerance = _mm256_mul_ps(_mm256_andnot_ps(sign, q), _mm256_set1_ps(0x1p-20f));
-    *any_near = _mm256_or_ps(*any_near, _mm256_and_ps(_mm256_cmp_ps(gap, tolerance, _CMP_LE_OQ),
-                                                      _mm256_cmp_ps(n, _mm256_setzero_ps(), _CMP_NEQ_OQ)));
+    const __m256 near = _mm256_and_ps(_mm256_cmp_ps(gap, tolerance, _CMP_LE_OQ), _mm256_cmp_ps(n, _mm256_setzero_ps(), _CMP_NEQ_OQ));
+    /* Within rounding of a nonzero integer: this vector's exact divisions (see the AVX-512 path). */
+    if (_mm256_movemask_ps(near) != 0) return _mm256_cvttps_epi32(_mm256_div_ps(x, _mm256_set1_ps(255.0f)));
     return _mm256_cvttps_epi32(q);
 }
 AVX2_FN static int pdq_quality64_avx2(const float *b) {
     __m256i sum = _mm256_setzero_si256();
-    __m256 near = _mm256_setzero_ps();
     const __m256 hundred = _mm256_set1_ps(100.0f);
     const __m256i last = _mm256_setr_epi32(-1, -1, -1, -1, -1, -1, -1, 0);
     for (int i = 0; i < 64; i++) {
@@ -1448,7 +1451,7 @@ AVX2_FN static int pdq_quality64_avx2(const float *b) {
             const __m256 a = _mm256_loadu_ps(r + 8 * v);
             if (i < 63) {
                 const __m256 x = _mm256_mul_ps(_mm256_sub_ps(a, _mm256_loadu_ps(r + 64 + 8 * v)), hundred);
-                sum = _mm256_add_epi32(sum, _mm256_abs_epi32(trunc_div255_avx2(x, &near)));
+                sum = _mm256_add_epi32(sum, _mm256_abs_epi32(trunc_div255_avx2(x)));
             }
             __m256 x;
             if (v == 7) {
@@ -1457,10 +1460,9 @@ AVX2_FN static int pdq_quality64_avx2(const float *b) {
             } else {
                 x = _mm256_mul_ps(_mm256_sub_ps(a, _mm256_loadu_ps(r + 8 * v + 1)), hundred);
             }
-            sum = _mm256_add_epi32(sum, _mm256_abs_epi32(trunc_div255_avx2(x, &near)));
+            sum = _mm256_add_epi32(sum, _mm256_abs_epi32(trunc_div255_avx2(x)));
         }
     }
-    if (_mm256_movemask_ps(near) != 0) return pdq_quality64_body(b);
     __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
