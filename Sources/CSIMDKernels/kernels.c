@@ -1192,8 +1192,10 @@ AVX2_FN static void matmul_blocked_avx2(const float *a, size_t as, const float *
     int j0 = 0;
     for (; j0 + 32 <= n; j0 += 32) {
         int i = 0;
+        /* 2 rows × 4 vectors: 8 chains, and the DCTs' 16 and 8 rows split evenly (3 rows left
+         * one PDQ row in 16 and two pHash rows in 8 to the unblocked body). */
         MATMUL_BLOCK(__m256, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_mul_ps,
-                     _mm256_add_ps, 8, 3, 4)
+                     _mm256_add_ps, 8, 2, 4)
         if (i < m) matmul_body(a + (size_t)i * as, as, b + j0, bs, c + (size_t)i * cs + j0, cs, m - i, k, 32);
     }
     for (; j0 + 8 <= n; j0 += 8) {
