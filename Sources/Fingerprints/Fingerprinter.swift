@@ -72,9 +72,10 @@ public struct Fingerprinter: Sendable {
     /// ``ImageDecoder/decode(_:source:options:)`` and calling ``fingerprint(of:layout:)``.
     ///
     /// The pixels go from the decoder to the working image row by row
-    /// (``ImageDecoder/decodeRows(_:source:options:into:)``): a whole, non-interlaced PNG is
-    /// never stored at full size (a 1080p PNG saves an 8 MB buffer and a pass over it);
-    /// anything else is decoded into a buffer first, as before.
+    /// (``ImageDecoder/decodeRows(_:source:options:into:)``): a whole, non-interlaced PNG or a
+    /// whole upright JPEG is never stored whole (a 1080p PNG saves an 8 MB buffer and a pass
+    /// over it; a JPEG's rows are still in cache when the planes read them); anything else is
+    /// decoded into a buffer first.
     public func fingerprint<Bytes: ContiguousBytes>(
         decoding bytes: Bytes, source: String = "<memory>", options: DecodeOptions = DecodeOptions(),
         layout: FingerprintViewLayout? = nil, decoder: ImageDecoder = ImageDecoder()

@@ -11,8 +11,8 @@ import PixelBuffers
 /// server) with ``query``. The two differ only by their ``layout``.
 ///
 /// Decoding: ``ImageDecoder/decodeRows(_:source:options:into:)`` hands the decoded rows
-/// straight to the fingerprinter's working planes (a whole non-interlaced PNG is never
-/// stored at full size), upright per EXIF, JPEGs at the smallest DCT scale that keeps
+/// straight to the fingerprinter's working planes (a whole non-interlaced PNG or upright
+/// JPEG is never stored whole), upright per EXIF, JPEGs at the smallest DCT scale that keeps
 /// ``minimumShortSide`` pixels on the short side (default ``decodeShortSide``; small query
 /// images smaller, ``querySmallImageSides``), optionally only a region. Pixels already decoded go
 /// through ``fingerprint(of:)``, which gives the same fingerprint as decoding them.

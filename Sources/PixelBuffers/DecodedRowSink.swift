@@ -22,8 +22,8 @@ public struct DecodedRows: Sendable, Hashable {
     /// The DCT scale used (always ``DCTScale/full`` for PNG).
     public let scale: DCTScale
     /// Whether the rows came straight from the codec, with no image buffer in between
-    /// (a whole, non-interlaced PNG in its stored orientation); otherwise the image was
-    /// decoded into a buffer first (same pixels).
+    /// (a whole non-interlaced PNG, or a whole JPEG, in its stored orientation); otherwise
+    /// the image was decoded into a buffer first (same pixels).
     public let streamed: Bool
 
     /// Creates a summary (normally made by ``ImageDecoder``).

@@ -60,7 +60,7 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
         let fingerprintOnce = decodeOnly
             ? { () throws(DecodeError) in last = try decoder.decode(file: image, options: options) }
             : { () throws(DecodeError) in
-                // Rows go straight from the decoder into the working image (a whole PNG is never stored).
+                // Rows go straight from the decoder into the working image (a whole PNG or JPEG is never stored).
                 viewCount = try fingerprinter.fingerprint(file: image).views.count
             }
         let timing: RunTiming
