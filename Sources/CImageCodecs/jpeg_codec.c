@@ -294,8 +294,11 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request) {
         return GLIMPSE_OK;
     }
 
+    /* glimpse_decode_rows hands the rows to a sink from a band of 16 rows (in `scratch`),
+     * never storing the image; glimpse_decode writes them into `pixels`. */
+    uint8_t *pixels = NULL, *band = NULL;
+    size_t band_row = 0;
     if (request->row_sink != NULL) {
-        /* glimpse_decode_rows: the whole image, band by band, no pixel buffer. */
         if (rx != 0 || ry != 0 || rw != cinfo.output_width || rh != cinfo.output_height || error.allow_damaged) {
             glimpse_set_message(request, "row-by-row decoding is for a whole image, not damaged");
             jpeg_destroy_decompress(&cinfo);
@@ -305,49 +308,17 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request) {
          * bytes past a 32-byte boundary (the row length padded to keep them so):
          * libjpeg-turbo's SIMD colour converters write a 32-byte-aligned output row with
          * non-temporal stores, which bypass the cache, so the sink, reading the row right
-         * after, waited for memory (half of the working-plane conversion's time). */
-        const size_t band_row = (((size_t)cinfo.output_width * (size_t)cinfo.output_components + 31) & ~(size_t)31);
+         * after, waited for memory (half of the working-plane conversion's time). After the
+         * band, one converted row for CMYK. */
+        band_row = ((size_t)cinfo.output_width * (size_t)cinfo.output_components + 31) & ~(size_t)31;
         scratch = malloc(64 + band_row * 16 + (cmyk ? result->bytes_per_row : 0));
         if (scratch == NULL) {
             glimpse_set_message(request, "cannot allocate a band of 16 rows of %zu bytes", band_row);
             jpeg_destroy_decompress(&cinfo);
             return GLIMPSE_ERR_MEMORY;
         }
-        uint8_t *band = (uint8_t *)(((uintptr_t)scratch + 31) & ~(uintptr_t)31) + 16;
-        jpeg_start_decompress(&cinfo);
-        uint8_t *converted = band + band_row * 16;
-        uint32_t row = 0;
-        while (row < rh) {
-            JSAMPROW rows[16];
-            const JDIMENSION want = rh - row < 16 ? rh - row : 16;
-            for (JDIMENSION i = 0; i < want; i++) rows[i] = band + (size_t)i * band_row;
-            const JDIMENSION got = jpeg_read_scanlines(&cinfo, rows, want);
-            if (got == 0) break; /* suspended: cannot happen with a memory source */
-            for (JDIMENSION i = 0; i < got; i++) {
-                const uint8_t *out = rows[i];
-                if (cmyk) {
-                    cmyk_to_rgba(out, converted, rw);
-                    out = converted;
-                }
-                request->row_sink(request->row_sink_context, row + i, out);
-            }
-            row += got;
-        }
-        if (row < rh) {
-            error.status = GLIMPSE_ERR_TRUNCATED;
-            glimpse_set_message(request, "decoder stopped after %u of %u rows", row, rh);
-            longjmp(error.jump, 1);
-        }
-        jpeg_finish_decompress(&cinfo); /* reads to EOI, so trailing damage is reported */
-        free(scratch);
-        scratch = NULL;
-        jpeg_destroy_decompress(&cinfo);
-        result->pixels = NULL;
-        result->damaged = 0;
-        return GLIMPSE_OK;
-    }
-    uint8_t *pixels = request->destination;
-    if (pixels != NULL) {
+        band = (uint8_t *)(((uintptr_t)scratch + 31) & ~(uintptr_t)31) + 16;
+    } else if ((pixels = request->destination) != NULL) {
         if (request->destination_size < needed) {
             glimpse_set_message(request, "destination holds %zu bytes, %zu needed", request->destination_size,
                                 needed);
@@ -388,7 +359,7 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request) {
     }
 
     int direct = !cropped && !cmyk; /* libjpeg writes straight into the output rows */
-    if (!direct) {
+    if (!direct && band == NULL) {
         size_t scratch_row = (size_t)cinfo.output_width * (size_t)cinfo.output_components;
         scratch = malloc(scratch_row);
         if (scratch == NULL) {
@@ -400,7 +371,23 @@ glimpse_status glimpse_jpeg_run(const glimpse_request *request) {
     size_t out_components = (size_t)cinfo.output_components;
     uint32_t row = 0;
     while (row < rh) {
-        if (direct) {
+        if (band != NULL) {
+            JSAMPROW rows[16];
+            const JDIMENSION want = rh - row < 16 ? rh - row : 16;
+            for (JDIMENSION i = 0; i < want; i++) rows[i] = band + (size_t)i * band_row;
+            const JDIMENSION got = jpeg_read_scanlines(&cinfo, rows, want);
+            if (got == 0) break; /* suspended: cannot happen with a memory source */
+            uint8_t *converted = band + band_row * 16;
+            for (JDIMENSION i = 0; i < got; i++) {
+                const uint8_t *out = rows[i];
+                if (cmyk) {
+                    cmyk_to_rgba(out, converted, rw);
+                    out = converted;
+                }
+                request->row_sink(request->row_sink_context, row + i, out);
+            }
+            row += got;
+        } else if (direct) {
             JSAMPROW rows[16];
             JDIMENSION want = rh - row < 16 ? rh - row : 16;
             for (JDIMENSION i = 0; i < want; i++) rows[i] = pixels + (size_t)(row + i) * result->bytes_per_row;

@@ -853,10 +853,8 @@ AVX2_FN static void box_rows_sampled_avx2(const float *in, size_t is, float *out
             strip_in_avx2(in + (size_t)(r0 + 8) * is, is, cols, a1);
             box_strip8_avx2(a0, f0, a1, f1, cols, window);
             for (int k = 0; k < n_out; k += 8) {
-                const float *const p0[8] = {f0 + 8 * xs[k], f0 + 8 * xs[k + 1], f0 + 8 * xs[k + 2], f0 + 8 * xs[k + 3],
-                                            f0 + 8 * xs[k + 4], f0 + 8 * xs[k + 5], f0 + 8 * xs[k + 6], f0 + 8 * xs[k + 7]};
-                const float *const p1[8] = {f1 + 8 * xs[k], f1 + 8 * xs[k + 1], f1 + 8 * xs[k + 2], f1 + 8 * xs[k + 3],
-                                            f1 + 8 * xs[k + 4], f1 + 8 * xs[k + 5], f1 + 8 * xs[k + 6], f1 + 8 * xs[k + 7]};
+                const float *p0[8], *p1[8];
+                for (int t = 0; t < 8; t++) p0[t] = f0 + 8 * xs[k + t], p1[t] = f1 + 8 * xs[k + t];
                 transpose8x8_rows_avx2(p0, out + (size_t)r0 * n_out + k, (size_t)n_out);
                 transpose8x8_rows_avx2(p1, out + (size_t)(r0 + 8) * n_out + k, (size_t)n_out);
             }

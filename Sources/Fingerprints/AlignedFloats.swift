@@ -15,8 +15,7 @@ final class AlignedFloats {
     /// Allocates `count` floats (at least one). O(1) (memory is not touched).
     init(count: Int) {
         self.count = max(1, count)
-        base = UnsafeMutableRawPointer.allocate(byteCount: self.count * MemoryLayout<Float>.stride, alignment: Self.alignment)
-            .bindMemory(to: Float.self, capacity: self.count)
+        base = Self.allocate(self.count)
     }
 
     /// Makes room for at least `needed` floats; the contents are lost when it grows.
@@ -25,7 +24,11 @@ final class AlignedFloats {
         guard needed > count else { return }
         base.deallocate()
         count = needed
-        base = UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<Float>.stride, alignment: Self.alignment)
+        base = Self.allocate(needed)
+    }
+
+    private static func allocate(_ count: Int) -> UnsafeMutablePointer<Float> {
+        UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<Float>.stride, alignment: alignment)
             .bindMemory(to: Float.self, capacity: count)
     }
 
