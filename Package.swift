@@ -41,9 +41,10 @@ let package = Package(
         // Debian libwebp-dev, libheif-dev, libde265-dev, libdav1d-dev.
         .target(
             name: "CImageCodecs",
+            // libheif, libde265 and dav1d are not linked: the first HEIF or AVIF decode loads
+            // them (heif_library.h), so other processes do not pay their start-up.
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg"),
-                             .linkedLibrary("webp"), .linkedLibrary("webpdemux"), .linkedLibrary("heif"),
-                             .linkedLibrary("de265"), .linkedLibrary("dav1d")]
+                             .linkedLibrary("webp"), .linkedLibrary("webpdemux")]
         ),
         // C SIMD kernels with run-time CPU dispatch (AVX-512 / AVX2 / portable).
         .target(name: "CSIMDKernels"),

@@ -90,13 +90,13 @@ done
 # The codecs: the system's (not instrumented), or, with GLIMPSE_FUZZ_CODEC_SOURCES=DIR
 # (libpng v1.6.39 and libjpeg-turbo 2.1.5 sources, see fuzz/build-codecs.sh), built from
 # source with coverage and ASan so the fuzzer can steer through libpng and libjpeg too.
-libraries=(-lpng16 -ljpeg -lwebp -lwebpdemux -lheif -lde265 -ldav1d)
+libraries=(-lpng16 -ljpeg -lwebp -lwebpdemux) # libheif, libde265, dav1d: dlopen on first use (heif_library.h)
 if [ -n "${GLIMPSE_FUZZ_CODEC_SOURCES:-}" ]; then
   codecs=$scratch/codecs
   if [ ! -f "$codecs/libjpeg.a" ] || [ ! -f "$codecs/libpng16.a" ]; then
     fuzz/build-codecs.sh "$GLIMPSE_FUZZ_CODEC_SOURCES" "$codecs"
   fi
-  libraries=("$codecs/libpng16.a" "$codecs/libjpeg.a" -lz -lwebp -lwebpdemux -lheif -lde265 -ldav1d)
+  libraries=("$codecs/libpng16.a" "$codecs/libjpeg.a" -lz -lwebp -lwebpdemux)
   binary=$scratch/fuzz-$target-codecs
 fi
 [ "$library" = PixelBuffers ] || libraries+=(-lsqlite3)

@@ -17,6 +17,7 @@
 #include <dav1d/dav1d.h>
 #include <libheif/heif.h>
 #include <libheif/heif_plugin.h>
+#include "heif_library.h" /* after the libraries' headers: calls go through the loaded table */
 #include <stdlib.h>
 #include <string.h>
 

@@ -30,6 +30,7 @@
 
 #include <libheif/heif.h>
 #include <libheif/heif_plugin.h>
+#include "heif_library.h" /* after the libraries' headers: calls go through the loaded table */
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,6 +188,8 @@ glimpse_status glimpse_heif_run(const glimpse_request *request) {
         else if (strcmp(codec, "hvc1") == 0) info->format = GLIMPSE_FORMAT_HEIF;
     }
 
+    /* libheif, libde265 and dav1d are loaded by the first HEIF or AVIF decode (heif_library.h). */
+    if (glimpse_heif_libraries_load(request->message, request->message_size) != 0) return GLIMPSE_ERR_UNSUPPORTED;
     /* HEVC and AV1 through our plugins: strict, silent, on this thread (see their files). */
     pthread_once(&plugins_registered, register_plugins);
     struct heif_context *context = heif_context_alloc();

@@ -20,6 +20,7 @@
 #include <libde265/de265.h>
 #include <libheif/heif.h>
 #include <libheif/heif_plugin.h>
+#include "heif_library.h" /* after the libraries' headers: calls go through the loaded table */
 #include <stdlib.h>
 #include <string.h>
 
