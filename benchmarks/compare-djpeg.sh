@@ -20,8 +20,7 @@ image="$("$root/benchmarks/make-bench-images.sh")"
 echo "# $(date -u +%FT%TZ) $(uname -m), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "# image: $image ($(stat -c %s "$image") bytes)"
 (cd "$root/benchmarks" && swift package benchmark --target DecodeBenchmarks)
-(cd "$root" && swift build -c release --product glimpse >&2)
-glimpse="$(cd "$root" && swift build -c release --show-bin-path)/glimpse"
+glimpse=$(cd "$root" && source scripts/lib/release-build.sh && release_glimpse)
 commands=(
   "djpeg -outfile /dev/null $image"
   "$glimpse inspect $image"

@@ -20,8 +20,8 @@ scripts/bootstrap.sh wrk curl >&2
 if [ -n "${GLIMPSE_BIN:-}" ]; then
   bin=$GLIMPSE_BIN
 else
-  swift build -c release --product glimpse 2>&1 | tail -n 1 >&2
-  bin="$(swift build -c release --show-bin-path)/glimpse"
+  source scripts/lib/release-build.sh
+  bin=$(release_glimpse)
 fi
 
 work=$(mktemp -d)

@@ -11,8 +11,8 @@ cd "$(dirname "$0")/.."
 photos=${1:-/tmp/glimpse-match-bench}
 rounds=${2:-3}
 [[ -d "$photos" ]] || scripts/make-match-bench.sh "$photos" 1000
-swift build -c release --product glimpse >&2
-bin="$(swift build -c release --show-bin-path)/glimpse"
+source scripts/lib/release-build.sh
+bin=$(release_glimpse)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$bin" index testdata/catalog/manifest.json --db "$work/g.sqlite" >/dev/null 2>&1

@@ -19,8 +19,8 @@ elif [ $quick -eq 1 ]; then
   swift build --product glimpse 2>&1 | tail -n 1 >&2
   bin="$(swift build --show-bin-path)/glimpse"
 else
-  swift build -c release --product glimpse 2>&1 | tail -n 1 >&2
-  bin="$(swift build -c release --show-bin-path)/glimpse"
+  source scripts/lib/release-build.sh
+  bin=$(release_glimpse)
 fi
 
 work=$(mktemp -d)

@@ -6,8 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/bootstrap.sh
-swift build -c release --product glimpse >&2
-bin="$(swift build -c release --show-bin-path)/glimpse"
+source scripts/lib/release-build.sh
+bin=$(GLIMPSE_BUILD_VERBOSE=1 release_glimpse)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 db="$work/glimpse.sqlite"

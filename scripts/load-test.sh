@@ -39,8 +39,8 @@ elif [ $quick -eq 1 ]; then
   swift build --product glimpse 2>&1 | tail -n 1
   bin="$(swift build --show-bin-path)/glimpse"
 else
-  swift build -c release --product glimpse --scratch-path .build-release 2>&1 | tail -n 1
-  bin="$(swift build -c release --scratch-path .build-release --show-bin-path)/glimpse"
+  source scripts/lib/release-build.sh
+  bin=$(release_glimpse --scratch-path .build-release)
 fi
 
 work=$(mktemp -d)

@@ -59,7 +59,8 @@ scripts/browser-test.sh "$(swift build --show-bin-path)/glimpse"
 bash scripts/demo.sh
 # Every other command the README names, in its quick mode, so none rots unnoticed (each
 # reuses the release build demo.sh made; a few minutes together).
-release="$(swift build -c release --show-bin-path)/glimpse"
+source scripts/lib/release-build.sh
+release=$(release_glimpse)
 scripts/check-report.sh "" "$release"
 bash benchmarks/startup.sh --quick --glimpse "$release"
 GLIMPSE_BIN="$release" bash benchmarks/replicas.sh --quick

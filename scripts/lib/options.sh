@@ -13,9 +13,5 @@ unknown_argument() {
   exit 1
 }
 
-# release_glimpse: builds the release glimpse product (build output on stderr) and prints
-# the executable's path.
-release_glimpse() {
-  swift build -c release --product glimpse >&2 || return 1
-  echo "$(swift build -c release --show-bin-path)/glimpse"
-}
+# release_glimpse: scripts/lib/release-build.sh (the one release build).
+source "$(dirname "${BASH_SOURCE[0]}")/release-build.sh"
