@@ -61,7 +61,13 @@ import Testing
     }
 
     @Test func moreSearchesThanTheLimitAre429WithRetryAfter() async throws {
-        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value) { $0.maxConcurrentSearches = 1 }
+        // The idle timeout is raised: one loaded full test run saw no 429 in 100 tries over
+        // 168 s, most likely because its first searches took longer than the default 30 s, so
+        // the server closed the silent holder and freed its slot before any search arrived.
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value) {
+            $0.maxConcurrentSearches = 1
+            $0.idleTimeoutSeconds = 3_600
+        }
         defer { Task { await server.stop() } }
         // A search whose body is still arriving holds the only slot.
         let holder = try RawConnection(port: server.port)
