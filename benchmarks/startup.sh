@@ -8,11 +8,14 @@
 # cores when it has them); prints medians and best of wall-clock and CPU time, and the load
 # average.
 #
-# Usage: benchmarks/startup.sh [--quick] [--runs N] [--landmarks N] [--glimpse PATH] [--image FILE]
+# Usage: benchmarks/startup.sh [--quick] [--runs N] [--landmarks N] [--glimpse PATH] [--baseline PATH] [--image FILE]
 #   --quick        100 synthetic landmarks (3,100 views) and 3 runs: checks the script works (CI)
 #   --runs N       timed runs per row (default 15)
 #   --landmarks N  synthetic landmarks (default 32259: 1,000,029 views with the 31-view layout)
 #   --glimpse P    the glimpse executable (default: build the release product)
+#   --baseline B   another glimpse (an older build) timed in the same rounds, right after
+#                  each of the first one's runs, so both meet the machine's ups and downs
+#                  alike; its rows are marked "baseline" (the snapshot rows only)
 #   --image F      the query image (default: benchmarks/.cache-peers/images/medium.jpg,
 #                  generated like compare-peers.sh does)
 # The catalog lives in benchmarks/.cache-startup/ (git-ignored) and is reused while its
@@ -23,13 +26,14 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source scripts/lib/options.sh
 
-runs=15 landmarks=32259 glimpse="" image=""
+runs=15 landmarks=32259 glimpse="" baseline="" image=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) runs=3; landmarks=100 ;;
     --runs) runs="$2"; shift ;;
     --landmarks) landmarks="$2"; shift ;;
     --glimpse) glimpse="$2"; shift ;;
+    --baseline) baseline="$2"; shift ;;
     --image) image="$2"; shift ;;
     -h|--help) usage "$0"; exit 0 ;;
     *) unknown_argument startup.sh "$1" ;;
@@ -82,10 +86,14 @@ print(int((time.perf_counter() - start) * 1e6), int((usage.ru_utime + usage.ru_s
 "$glimpse" query "$image" --db "$db" --json >/dev/null 2>&1 || true
 views="$(( landmarks * 31 )) synthetic +"
 
-declare -a with free without start
+[ -z "$baseline" ] || "$baseline" query "$image" --db "$db" --json >/dev/null 2>&1 || true
+
+declare -a with free without start base_with base_free base_start
 for _ in $(seq "$runs"); do
   with+=("$(time_us "${pin[@]}" "$glimpse" query "$image" --db "$db" --json --deadline-ms 60000)")
+  [ -z "$baseline" ] || base_with+=("$(time_us "${pin[@]}" "$baseline" query "$image" --db "$db" --json --deadline-ms 60000)")
   free+=("$(time_us "$glimpse" query "$image" --db "$db" --json --deadline-ms 60000)")
+  [ -z "$baseline" ] || base_free+=("$(time_us "$baseline" query "$image" --db "$db" --json --deadline-ms 60000)")
   # Snapshot unusable: a folder in its place (cannot be mapped, cannot be replaced).
   [ -e "$snapshot" ] && mv "$snapshot" "$snapshot.away"
   mkdir -p "$snapshot"
@@ -93,6 +101,7 @@ for _ in $(seq "$runs"); do
   rmdir "$snapshot"
   [ -e "$snapshot.away" ] && mv "$snapshot.away" "$snapshot"
   start+=("$(time_us "${pin[@]}" "$glimpse" --version)")
+  [ -z "$baseline" ] || base_start+=("$(time_us "${pin[@]}" "$baseline" --version)")
 done
 
 stats() { # "wall cpu" microsecond pairs -> median and best wall, median and best CPU, in ms
@@ -111,3 +120,8 @@ echo "| query, snapshot mapped | $(stats "${with[@]}") |"
 echo "| query, snapshot mapped, not pinned ($(nproc) cores) | $(stats "${free[@]}") |"
 echo "| query, no usable snapshot (index built from SQLite) | $(stats "${without[@]}") |"
 echo "| \`glimpse --version\` (process start alone) | $(stats "${start[@]}") |"
+if [ -n "$baseline" ]; then
+  echo "| baseline ($baseline): query, snapshot mapped | $(stats "${base_with[@]}") |"
+  echo "| baseline: query, snapshot mapped, not pinned ($(nproc) cores) | $(stats "${base_free[@]}") |"
+  echo "| baseline: \`glimpse --version\` | $(stats "${base_start[@]}") |"
+fi
