@@ -67,7 +67,8 @@ static struct heif_error new_decoder(void **out) {
 static void free_decoder(void *raw) {
     av1_decoder *decoder = raw;
     if (decoder == NULL) return;
-    if (decoder->data.sz) dav1d_data_unref(&decoder->data);
+    /* By its reference, not its size: data dav1d has partly consumed, or none, still owns it. */
+    if (decoder->data.ref != NULL) dav1d_data_unref(&decoder->data);
     if (decoder->context) dav1d_close(&decoder->context);
     free(decoder);
 }
@@ -76,7 +77,10 @@ static void set_strict(void *raw, int strict) { ((av1_decoder *)raw)->strict = s
 
 static struct heif_error push_data(void *raw, const void *data, size_t size) {
     av1_decoder *decoder = raw;
-    if (decoder->data.sz) return failure("AV1 data pushed twice");
+    if (decoder->data.ref != NULL) return failure("AV1 data pushed twice");
+    /* An empty item (found by fuzzing): dav1d would allocate an empty buffer, then refuse it in
+     * dav1d_send_data with a line on stderr, and the buffer's reference would leak. */
+    if (size == 0) return failure("the AV1 item holds no data");
     uint8_t *copy = dav1d_data_create(&decoder->data, size);
     if (copy == NULL) return (struct heif_error){heif_error_Memory_allocation_error, heif_suberror_Unspecified, "out of memory"};
     memcpy(copy, data, size);

@@ -119,4 +119,15 @@ struct NewFormatsCommandTests {
         }
         #expect(refused > 0, "some of the damaged files must be refused")
     }
+
+    /// An AVIF whose AV1 item holds no data (found by the decoder fuzzer): dav1d refused the
+    /// empty buffer our plugin made with a line of its own on stderr (and leaked it).
+    @Test func anAvifWithAnEmptyAV1ItemPrintsOnlyTheError() throws {
+        let input = [UInt8](try Data(contentsOf: URL(fileURLWithPath: Glimpse.testdata("fuzz-regressions/decoder/leak-avif-empty-av1-item-dav1d.bin"))))
+        let path = try Glimpse.scratchFolder("formats-avif-empty") + "/empty-item.avif"
+        try Data(input.dropFirst(8)).write(to: URL(fileURLWithPath: path)) // the fuzzer's 8 option bytes first
+        let run = try Glimpse.run(["inspect", path])
+        #expect(run.status != 0)
+        #expect(run.errorLines.count == 1 && run.errorLines.allSatisfy { $0.hasPrefix("glimpse: \(path): ") }, "\(run.errorLines)")
+    }
 }
