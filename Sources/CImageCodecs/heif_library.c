@@ -1,8 +1,4 @@
-/*
- * Loads libheif, libde265 and dav1d on first use: see heif_library.h for why and how.
- * This file defines the table, so it never includes the redirecting macros' effect on
- * itself before the table is declared (the header declares the table first).
- */
+/* Loads libheif, libde265 and dav1d on first use: see heif_library.h for why and how. */
 #include "heif_library.h"
 
 #include <dlfcn.h>
@@ -44,17 +40,19 @@ static int load_library(const char *soname, const char *const *names, size_t cou
     return 0; /* never closed: the functions stay in use for the process's lifetime */
 }
 
+#define GLIMPSE_COUNT(names) (sizeof names / sizeof *names)
+
 static void load_all(void) {
-    const size_t heif_count = sizeof heif_names / sizeof *heif_names;
-    const size_t de265_count = sizeof de265_names / sizeof *de265_names;
-    const size_t dav1d_count = sizeof dav1d_names / sizeof *dav1d_names;
-    /* The table is three runs of function pointers in the order of the lists. */
-    void *slots[sizeof heif_names / sizeof *heif_names + sizeof de265_names / sizeof *de265_names +
-                sizeof dav1d_names / sizeof *dav1d_names];
+    /* The table is three runs of function pointers in the order of the lists; filled here
+     * first, so a library that fails leaves the table untouched. */
+    void *slots[GLIMPSE_COUNT(heif_names) + GLIMPSE_COUNT(de265_names) + GLIMPSE_COUNT(dav1d_names)];
     _Static_assert(sizeof(glimpse_heif_functions) == sizeof slots, "one pointer per listed function");
-    if (load_library(GLIMPSE_LIBHEIF_SONAME, heif_names, heif_count, slots) != 0) return;
-    if (load_library(GLIMPSE_LIBDE265_SONAME, de265_names, de265_count, slots + heif_count) != 0) return;
-    if (load_library(GLIMPSE_LIBDAV1D_SONAME, dav1d_names, dav1d_count, slots + heif_count + de265_count) != 0) return;
+    void **next = slots;
+    if (load_library(GLIMPSE_LIBHEIF_SONAME, heif_names, GLIMPSE_COUNT(heif_names), next) != 0) return;
+    next += GLIMPSE_COUNT(heif_names);
+    if (load_library(GLIMPSE_LIBDE265_SONAME, de265_names, GLIMPSE_COUNT(de265_names), next) != 0) return;
+    next += GLIMPSE_COUNT(de265_names);
+    if (load_library(GLIMPSE_LIBDAV1D_SONAME, dav1d_names, GLIMPSE_COUNT(dav1d_names), next) != 0) return;
     memcpy(&glimpse_heif_api, slots, sizeof slots);
     load_status = 0;
 }

@@ -262,6 +262,28 @@ static uint64_t checksum_portable(const uint8_t *data, size_t n) {
 }
 
 #if SCAN_X86
+/* The vector paths take one stripe (16 blocks, 1 KiB) per iteration: a stripe's blocks are
+ * summed into the lanes mod 2^64 before its scramble, so they may be summed in any order
+ * (here into independent accumulators, so the adds do not wait on each other), and the
+ * stripe CHECKSUM_PREFETCH bytes ahead is asked for (a 122 MB snapshot was checked in
+ * 10.6–11.9 ms before, 8.6–9.5 ms with both, one core of the Intel VM of docs/PERFORMANCE.md;
+ * the same bits). Blocks after the last whole stripe go one at a time, as the portable path. */
+#define CHECKSUM_STRIPE_BYTES (64 * CHECKSUM_STRIPE)
+#define CHECKSUM_PREFETCH 4096
+
+/* Asks for the stripe CHECKSUM_PREFETCH bytes past stripe `s` when it lies inside the data. */
+static inline void checksum_prefetch(const uint8_t *data, size_t n, size_t s) {
+    const size_t ahead = CHECKSUM_STRIPE_BYTES * s + CHECKSUM_PREFETCH;
+    if (ahead + CHECKSUM_STRIPE_BYTES > n) return;
+    for (size_t line = 0; line < CHECKSUM_STRIPE_BYTES; line += 256) _mm_prefetch((const char *)data + ahead + line, _MM_HINT_T0);
+}
+
+/* One block's term per lane, (w ^ key)_lo · (w ^ key)_hi + w (checksum_block_portable). */
+SCAN_AVX2_FN static inline __m256i checksum_term_avx2(__m256i w, __m256i key) {
+    const __m256i v = _mm256_xor_si256(w, key);
+    return _mm256_add_epi64(_mm256_mul_epu32(v, _mm256_srli_epi64(v, 32)), w);
+}
+
 SCAN_AVX2_FN static inline __m256i checksum_scramble_avx2(__m256i a) {
     const __m256i prime = _mm256_set1_epi64x((long long)CHECKSUM_PRIME);
     a = _mm256_xor_si256(a, _mm256_srli_epi64(a, 47));
@@ -270,41 +292,26 @@ SCAN_AVX2_FN static inline __m256i checksum_scramble_avx2(__m256i a) {
     return _mm256_add_epi64(lo, hi);
 }
 
-/* The vector paths take one stripe (16 blocks, 1 KiB) per iteration: a stripe's blocks are
- * summed into the lanes mod 2^64 before its scramble, so they may be summed in any order
- * (here into independent accumulators, so the adds do not wait on each other), and the
- * stripe CHECKSUM_PREFETCH bytes ahead is asked for (a 122 MB snapshot was checked in
- * 10.6–11.9 ms before, 8.6–9.5 ms with both, one core of the Intel VM of docs/PERFORMANCE.md;
- * the same bits). Blocks after the last whole stripe go one at a time, as the portable path. */
-#define CHECKSUM_PREFETCH 4096
-
 SCAN_AVX2_FN static uint64_t checksum_avx2(const uint8_t *data, size_t n) {
     const __m256i k0 = _mm256_loadu_si256((const __m256i *)checksum_keys);
     const __m256i k1 = _mm256_loadu_si256((const __m256i *)(checksum_keys + 4));
     __m256i a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
     const size_t blocks = n / 64, stripes = blocks / CHECKSUM_STRIPE;
     for (size_t s = 0; s < stripes; s++) {
-        const uint8_t *stripe = data + 64 * CHECKSUM_STRIPE * s;
-        if (64 * CHECKSUM_STRIPE * s + CHECKSUM_PREFETCH + 1024 <= n)
-            for (int line = 0; line < 1024; line += 256) _mm_prefetch((const char *)stripe + CHECKSUM_PREFETCH + line, _MM_HINT_T0);
+        checksum_prefetch(data, n, s);
+        const uint8_t *stripe = data + CHECKSUM_STRIPE_BYTES * s;
         __m256i s0[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
         __m256i s1[2] = {_mm256_setzero_si256(), _mm256_setzero_si256()};
         for (int b = 0; b < CHECKSUM_STRIPE; b++) {
-            const __m256i w0 = _mm256_loadu_si256((const __m256i *)(stripe + 64 * b));
-            const __m256i w1 = _mm256_loadu_si256((const __m256i *)(stripe + 64 * b + 32));
-            const __m256i v0 = _mm256_xor_si256(w0, k0), v1 = _mm256_xor_si256(w1, k1);
-            s0[b & 1] = _mm256_add_epi64(s0[b & 1], _mm256_add_epi64(_mm256_mul_epu32(v0, _mm256_srli_epi64(v0, 32)), w0));
-            s1[b & 1] = _mm256_add_epi64(s1[b & 1], _mm256_add_epi64(_mm256_mul_epu32(v1, _mm256_srli_epi64(v1, 32)), w1));
+            s0[b & 1] = _mm256_add_epi64(s0[b & 1], checksum_term_avx2(_mm256_loadu_si256((const __m256i *)(stripe + 64 * b)), k0));
+            s1[b & 1] = _mm256_add_epi64(s1[b & 1], checksum_term_avx2(_mm256_loadu_si256((const __m256i *)(stripe + 64 * b + 32)), k1));
         }
         a0 = checksum_scramble_avx2(_mm256_add_epi64(a0, _mm256_add_epi64(s0[0], s0[1])));
         a1 = checksum_scramble_avx2(_mm256_add_epi64(a1, _mm256_add_epi64(s1[0], s1[1])));
     }
     for (size_t b = stripes * CHECKSUM_STRIPE; b < blocks; b++) {
-        const __m256i w0 = _mm256_loadu_si256((const __m256i *)(data + 64 * b));
-        const __m256i w1 = _mm256_loadu_si256((const __m256i *)(data + 64 * b + 32));
-        const __m256i v0 = _mm256_xor_si256(w0, k0), v1 = _mm256_xor_si256(w1, k1);
-        a0 = _mm256_add_epi64(a0, _mm256_add_epi64(_mm256_mul_epu32(v0, _mm256_srli_epi64(v0, 32)), w0));
-        a1 = _mm256_add_epi64(a1, _mm256_add_epi64(_mm256_mul_epu32(v1, _mm256_srli_epi64(v1, 32)), w1));
+        a0 = _mm256_add_epi64(a0, checksum_term_avx2(_mm256_loadu_si256((const __m256i *)(data + 64 * b)), k0));
+        a1 = _mm256_add_epi64(a1, checksum_term_avx2(_mm256_loadu_si256((const __m256i *)(data + 64 * b + 32)), k1));
     }
     uint64_t acc[8];
     _mm256_storeu_si256((__m256i *)acc, a0);
@@ -312,30 +319,32 @@ SCAN_AVX2_FN static uint64_t checksum_avx2(const uint8_t *data, size_t n) {
     return checksum_finish(acc, data + 64 * blocks, n % 64, blocks, n);
 }
 
+SCAN_AVX512_FN static inline __m512i checksum_term_avx512(__m512i w, __m512i keys) {
+    const __m512i v = _mm512_xor_si512(w, keys);
+    return _mm512_add_epi64(_mm512_mul_epu32(v, _mm512_srli_epi64(v, 32)), w);
+}
+
+SCAN_AVX512_FN static inline __m512i checksum_scramble_avx512(__m512i a) {
+    const __m512i prime = _mm512_set1_epi64((long long)CHECKSUM_PRIME);
+    a = _mm512_xor_si512(a, _mm512_srli_epi64(a, 47));
+    return _mm512_add_epi64(_mm512_mul_epu32(a, prime), _mm512_slli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(a, 32), prime), 32));
+}
+
 SCAN_AVX512_FN static uint64_t checksum_avx512(const uint8_t *data, size_t n) {
     const __m512i keys = _mm512_loadu_si512(checksum_keys);
-    const __m512i prime = _mm512_set1_epi64((long long)CHECKSUM_PRIME);
     __m512i acc = _mm512_setzero_si512();
     const size_t blocks = n / 64, stripes = blocks / CHECKSUM_STRIPE;
     for (size_t s = 0; s < stripes; s++) {
-        const uint8_t *stripe = data + 64 * CHECKSUM_STRIPE * s;
-        if (64 * CHECKSUM_STRIPE * s + CHECKSUM_PREFETCH + 1024 <= n)
-            for (int line = 0; line < 1024; line += 256) _mm_prefetch((const char *)stripe + CHECKSUM_PREFETCH + line, _MM_HINT_T0);
+        checksum_prefetch(data, n, s);
+        const uint8_t *stripe = data + CHECKSUM_STRIPE_BYTES * s;
         __m512i sum[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512()};
-        for (int b = 0; b < CHECKSUM_STRIPE; b++) {
-            const __m512i w = _mm512_loadu_si512(stripe + 64 * b);
-            const __m512i v = _mm512_xor_si512(w, keys);
-            sum[b & 3] = _mm512_add_epi64(sum[b & 3], _mm512_add_epi64(_mm512_mul_epu32(v, _mm512_srli_epi64(v, 32)), w));
-        }
-        acc = _mm512_add_epi64(acc, _mm512_add_epi64(_mm512_add_epi64(sum[0], sum[1]), _mm512_add_epi64(sum[2], sum[3])));
-        acc = _mm512_xor_si512(acc, _mm512_srli_epi64(acc, 47));
-        acc = _mm512_add_epi64(_mm512_mul_epu32(acc, prime), _mm512_slli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(acc, 32), prime), 32));
+        for (int b = 0; b < CHECKSUM_STRIPE; b++)
+            sum[b & 3] = _mm512_add_epi64(sum[b & 3], checksum_term_avx512(_mm512_loadu_si512(stripe + 64 * b), keys));
+        acc = checksum_scramble_avx512(
+            _mm512_add_epi64(acc, _mm512_add_epi64(_mm512_add_epi64(sum[0], sum[1]), _mm512_add_epi64(sum[2], sum[3]))));
     }
-    for (size_t b = stripes * CHECKSUM_STRIPE; b < blocks; b++) {
-        const __m512i w = _mm512_loadu_si512(data + 64 * b);
-        const __m512i v = _mm512_xor_si512(w, keys);
-        acc = _mm512_add_epi64(acc, _mm512_add_epi64(_mm512_mul_epu32(v, _mm512_srli_epi64(v, 32)), w));
-    }
+    for (size_t b = stripes * CHECKSUM_STRIPE; b < blocks; b++)
+        acc = _mm512_add_epi64(acc, checksum_term_avx512(_mm512_loadu_si512(data + 64 * b), keys));
     uint64_t lanes[8];
     _mm512_storeu_si512(lanes, acc);
     return checksum_finish(lanes, data + 64 * blocks, n % 64, blocks, n);
