@@ -84,7 +84,9 @@ extension EvaluationRunner {
             throw .indexingFailed(catalogFolder, reason: "\(error)")
         }
 
-        let query = VisualSearchQuery(store: store, configuration: configuration, fingerprint: queryFingerprint)
+        // `concurrency` queries at once: each search scans on its share of the cores.
+        let query = VisualSearchQuery(store: store, configuration: configuration,
+                                      scanThreads: max(1, AvailableCores.count / concurrency), fingerprint: queryFingerprint)
         return try await evaluate(catalogFolder: catalogFolder, negativesFolder: negativesFolder,
                                   searchThreshold: configuration.scoring.noMatchThreshold) { pixels in
             // Collections are interleaved with landmarks; 30 entries always hold the first ten landmarks

@@ -169,7 +169,7 @@ public struct IncrementalVisualIndex: Sendable {
 
     // MARK: searching
 
-    /// The same search as ``VisualIndex/search(_:scoring:minimumScore:deadline:limit:using:)``
+    /// The same search as ``VisualIndex/search(_:scoring:minimumScore:deadline:limit:threads:using:)``
     /// over the current catalog: the delta and the base (without its changed landmarks)
     /// are scanned and their matches merged by score, ties by landmark id, so the answer
     /// equals that of an index rebuilt from the catalog. The delta is scanned first (it is
@@ -178,17 +178,17 @@ public struct IncrementalVisualIndex: Sendable {
     /// - Complexity: the base's scan plus the delta's, plus O(matches log matches).
     public func search(
         _ query: Fingerprint, scoring: SimilarityScoring = .default, minimumScore: Double,
-        deadline: ContinuousClock.Instant? = nil, limit: Int = .max, using isa: InstructionSet = .best
+        deadline: ContinuousClock.Instant? = nil, limit: Int = .max, threads: Int = 1, using isa: InstructionSet = .best
     ) -> IndexSearchOutcome {
-        let fromDelta = delta.search(query, scoring: scoring, minimumScore: minimumScore, limit: limit, using: isa)
+        let fromDelta = delta.search(query, scoring: scoring, minimumScore: minimumScore, limit: limit, threads: threads, using: isa)
         guard !changedLandmarks.isEmpty else {
             // Nothing masked (the delta is empty too): the base's answer as is.
-            return base.search(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline, limit: limit, using: isa)
+            return base.search(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline, limit: limit, threads: threads, using: isa)
         }
         // Masked landmarks can take at most maskedBaseLandmarks of the base's best places.
         let (baseLimit, overflow) = limit.addingReportingOverflow(maskedBaseLandmarks)
         let fromBase = base.search(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline,
-                                   limit: overflow ? .max : baseLimit, using: isa)
+                                   limit: overflow ? .max : baseLimit, threads: threads, using: isa)
         var matches = fromBase.matches.filter { !changedLandmarks.contains($0.landmarkID) }
         matches.append(contentsOf: fromDelta.matches)
         matches.sort { ($0.score, $1.landmarkID) > ($1.score, $0.landmarkID) }

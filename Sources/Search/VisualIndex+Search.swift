@@ -1,3 +1,4 @@
+import Dispatch
 import Fingerprints
 
 /// The result of one scan of a ``VisualIndex``.
@@ -40,15 +41,25 @@ extension VisualIndex {
     /// and never changes an answer. Cost: O(views + full views × extra query views); see the
     /// benchmark for figures.
     ///
+    /// With `threads` > 1 a pass over at least ``minimumViewsPerThread`` views per thread is
+    /// cut into that many contiguous ranges scanned at the same time (each reads its own part
+    /// of the planes, so a scan bound by one core's memory bandwidth gets the others'), and
+    /// their best pairs are merged by the same rule as within one range: the outcome is the
+    /// one thread's, match for match.
+    ///
     /// - Parameters:
     ///   - minimumScore: the least score reported; pass the no-match threshold for
     ///     searching, 0 to rank every landmark with a view inside the PDQ radius.
     ///   - deadline: when reached between two chunks the scan stops and the outcome is
     ///     partial.
     ///   - limit: at most this many matches are returned (the best ones).
+    ///   - threads: most threads one pass scans on (1: the calling thread only); see
+    ///     ``AvailableCores`` for the cores this process may use.
+    /// - Complexity: O(views × full-frame query codes + full views × other query codes)
+    ///   popcounts, divided among `threads`, plus O(candidates) exact scores.
     public func search(
         _ query: Fingerprint, scoring: SimilarityScoring = .default, minimumScore: Double,
-        deadline: ContinuousClock.Instant? = nil, limit: Int = .max, using isa: InstructionSet = .best
+        deadline: ContinuousClock.Instant? = nil, limit: Int = .max, threads: Int = 1, using isa: InstructionSet = .best
     ) -> IndexSearchOutcome {
         var best: [Int32: Candidate] = [:]
         var compared = 0
@@ -64,32 +75,78 @@ extension VisualIndex {
         ]
 
         for pass in passes where !pass.queries.isEmpty {
-            let codes = pass.queries.map { query.views[$0].pdq }
             let subsetCount = pass.fullOnly ? fullViewCount : viewCount
-            let fullViews = self.fullViews, pHashes = self.pHashes, dHashes = self.dHashes
-            let scanned = scanBatches(codes, in: pass.fullOnly ? .fullFrames : .all, maxDistance: radius, deadline: deadline, using: isa) { batch in
-                // Most hits are chance pairs at the edge of the radius, each needing its own pHash
-                // and dHash lines: ask for all of the batch's lines first, then score in order.
-                for k in 0..<batch.count {
-                    let position = batch[k].index
-                    let viewIndex = pass.fullOnly ? Int(fullViews[position]) : position
-                    HammingScan.prefetch(pHashes.baseAddress! + viewIndex)
-                    HammingScan.prefetch(dHashes.baseAddress! + viewIndex)
+            let ranges = Self.threadRanges(of: subsetCount, threads: threads)
+            var scanned = 0
+            if ranges.count == 1 {
+                scanned = scanPass(query, queries: pass.queries, fullOnly: pass.fullOnly, range: ranges[0], maxDistance: radius,
+                                   scoring: scoring, minimumScore: minimumScore, deadline: deadline, using: isa, into: &best)
+            } else {
+                // Each range into a table of its own, then merged by the rule of `consider`
+                // (a total order), so neither the split nor the finishing order shows.
+                let parts = ThreadParts<(best: [Int32: Candidate], scanned: Int)>(count: ranges.count)
+                DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
+                    var local: [Int32: Candidate] = [:]
+                    let done = scanPass(query, queries: pass.queries, fullOnly: pass.fullOnly, range: ranges[part], maxDistance: radius,
+                                        scoring: scoring, minimumScore: minimumScore, deadline: deadline, using: isa, into: &local)
+                    parts.set(part, (local, done))
                 }
-                for k in 0..<batch.count {
-                    let hit = batch[k]
-                    let viewIndex = pass.fullOnly ? Int(fullViews[hit.index]) : hit.index
-                    let queryIndex = pass.queries[hit.query]
-                    consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: hit.distance,
-                             scoring: scoring, minimumScore: minimumScore, best: &best)
+                for part in 0..<ranges.count {
+                    let (found, done) = parts.take(part)
+                    scanned += done
+                    for (owner, candidate) in found where best[owner].map({ candidate.isBetter(than: $0) }) ?? true {
+                        best[owner] = candidate
+                    }
                 }
             }
-            compared += scanned * codes.count
+            compared += scanned * pass.queries.count
             if scanned < subsetCount { partial = true; break }
         }
         var matches = best.sorted { ($0.value.match.score, $1.key) > ($1.value.match.score, $0.key) }.map(\.value.match)
         if matches.count > limit { matches.removeSubrange(limit...) }
         return IndexSearchOutcome(matches: matches, isPartial: partial, comparedPairs: compared, queryIsInformative: !informative.isEmpty)
+    }
+
+    /// Views a thread of a multi-threaded search scans at least (fewer and the pass stays on
+    /// fewer threads): about a quarter of a millisecond of one AVX-512 core's scan, long
+    /// against waking a thread.
+    public static let minimumViewsPerThread = 131_072
+
+    /// `count` views cut into contiguous ranges, one per thread (at most `threads`, each of at
+    /// least ``minimumViewsPerThread`` views but the only one), boundaries on multiples of
+    /// 64 views. O(threads).
+    static func threadRanges(of count: Int, threads: Int) -> [Range<Int>] {
+        let parts = max(1, min(threads, count / minimumViewsPerThread))
+        let bounds = (0...parts).map { $0 == parts ? count : (count * $0 / parts) & ~63 }
+        return (0..<parts).map { bounds[$0]..<bounds[$0 + 1] }
+    }
+
+    /// One pass of ``search(_:scoring:minimumScore:deadline:limit:threads:using:)`` over the
+    /// views of `range` (positions in the subset): the query views `queries` against every view
+    /// (or the full-frame views only), candidates scored into `best`. Returns the views scanned.
+    private func scanPass(
+        _ query: Fingerprint, queries: [Int], fullOnly: Bool, range: Range<Int>, maxDistance: Int, scoring: SimilarityScoring,
+        minimumScore: Double, deadline: ContinuousClock.Instant?, using isa: InstructionSet, into best: inout [Int32: Candidate]
+    ) -> Int {
+        let codes = queries.map { query.views[$0].pdq }
+        let fullViews = self.fullViews, pHashes = self.pHashes, dHashes = self.dHashes
+        return scanBatches(codes, in: fullOnly ? .fullFrames : .all, range: range, maxDistance: maxDistance, deadline: deadline, using: isa) { batch in
+            // Most hits are chance pairs at the edge of the radius, each needing its own pHash
+            // and dHash lines: ask for all of the batch's lines first, then score in order.
+            for k in 0..<batch.count {
+                let position = batch[k].index
+                let viewIndex = fullOnly ? Int(fullViews[position]) : position
+                HammingScan.prefetch(pHashes.baseAddress! + viewIndex)
+                HammingScan.prefetch(dHashes.baseAddress! + viewIndex)
+            }
+            for k in 0..<batch.count {
+                let hit = batch[k]
+                let viewIndex = fullOnly ? Int(fullViews[hit.index]) : hit.index
+                let queryIndex = queries[hit.query]
+                consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: hit.distance,
+                         scoring: scoring, minimumScore: minimumScore, best: &best)
+            }
+        }
     }
 
     /// Which catalog views a stage-1 scan compares query codes with.
@@ -117,7 +174,8 @@ extension VisualIndex {
         using isa: InstructionSet = .best, _ body: (_ query: Int, _ view: Int, _ distance: Int) -> Void
     ) -> Int {
         let fullViews = self.fullViews, fullOnly = subset == .fullFrames
-        return scanBatches(codes, in: subset, maxDistance: maxDistance, deadline: deadline, using: isa) { batch in
+        let count = fullOnly ? fullViewCount : viewCount
+        return scanBatches(codes, in: subset, range: 0..<count, maxDistance: maxDistance, deadline: deadline, using: isa) { batch in
             for k in 0..<batch.count {
                 let hit = batch[k]
                 body(hit.query, fullOnly ? Int(fullViews[hit.index]) : hit.index, hit.distance)
@@ -125,21 +183,22 @@ extension VisualIndex {
         }
     }
 
-    /// ``scan(_:in:maxDistance:deadline:using:_:)`` handing over the kernel's hits a batch at a
-    /// time (indices are positions in the subset: view numbers for ``ViewSubset/all``, indices
-    /// into ``fullViews`` for ``ViewSubset/fullFrames``). Returns the views scanned.
+    /// ``scan(_:in:maxDistance:deadline:using:_:)`` over the subset positions `range`, handing
+    /// over the kernel's hits a batch at a time (indices are positions in the subset: view
+    /// numbers for ``ViewSubset/all``, indices into ``fullViews`` for ``ViewSubset/fullFrames``).
+    /// Returns the views of `range` scanned (fewer than all when `deadline` passed).
     func scanBatches(
-        _ codes: [PDQHash], in subset: ViewSubset, maxDistance: Int, deadline: ContinuousClock.Instant?,
+        _ codes: [PDQHash], in subset: ViewSubset, range: Range<Int>, maxDistance: Int, deadline: ContinuousClock.Instant?,
         using isa: InstructionSet, _ body: (HammingScan.PlaneMatchBatch) -> Void
     ) -> Int {
         let fullOnly = subset == .fullFrames
         let planes = fullOnly ? fullPDQPlanes : pdqPlanes
         let count = fullOnly ? fullViewCount : viewCount
         let clock = ContinuousClock()
-        var start = 0
-        while start < count {
-            if let deadline, clock.now >= deadline { return start }
-            let n = min(Self.chunkSize, count - start)
+        var start = range.lowerBound
+        while start < range.upperBound {
+            if let deadline, clock.now >= deadline { return start - range.lowerBound }
+            let n = min(Self.chunkSize, range.upperBound - start)
             // The chunk's planes are the same four planes offset by `start` (stride `count`);
             // the batch's indices count from the chunk's start, so they are shifted back.
             HammingScan.forEachPlaneMatchBatch(of: codes, planes: UnsafeBufferPointer(rebasing: planes[start...]), stride: count, count: n,
@@ -148,13 +207,28 @@ extension VisualIndex {
             }
             start += n
         }
-        return count
+        return range.count
     }
 
     /// A landmark's best pair so far and where it came from (for the tie rule).
     struct Candidate {
         var match: LandmarkMatch
         var viewIndex: Int
+
+        /// The order that picks a landmark's pair: the higher score, then the lower (query
+        /// view, catalog view) numbers (the order a one-query-at-a-time scan meets them in).
+        /// A total order, so the best pair depends neither on the order pairs arrive in nor
+        /// on how the scan was split. O(1).
+        func isBetter(than other: Candidate) -> Bool {
+            Self.isBetter((match.score, match.queryViewIndex, viewIndex), than: (other.match.score, other.match.queryViewIndex, other.viewIndex))
+        }
+
+        /// ``isBetter(than:)`` on (score, query view, catalog view), before a candidate is built. O(1).
+        @inline(__always)
+        static func isBetter(_ a: (score: Double, query: Int, view: Int), than b: (score: Double, query: Int, view: Int)) -> Bool {
+            if a.score != b.score { return a.score > b.score }
+            return (a.query, a.view) < (b.query, b.view)
+        }
     }
 
     /// Scores one candidate pair (within the PDQ radius) exactly and keeps it if it is its landmark's best so far.
@@ -180,9 +254,9 @@ extension VisualIndex {
         let score = scoring.score(pdq: pdq, pHash: pHash, dHash: dHash, histogram: histogram)
         guard score >= minimumScore else { return }
         let owner = owners[viewIndex]
-        if let current = best[owner] {
-            if current.match.score > score { return }
-            if current.match.score == score && (current.match.queryViewIndex, current.viewIndex) < (queryIndex, viewIndex) { return }
+        if let current = best[owner],
+           !Candidate.isBetter((score, queryIndex, viewIndex), than: (current.match.score, current.match.queryViewIndex, current.viewIndex)) {
+            return
         }
         best[owner] = Candidate(
             match: LandmarkMatch(

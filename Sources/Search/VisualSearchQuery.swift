@@ -24,6 +24,11 @@ public final class VisualSearchQuery: Sendable {
     public let store: any EntityStore
     /// Ranking constants.
     public let configuration: SearchConfiguration
+    /// Most threads one search scans the index on (see
+    /// ``VisualIndex/search(_:scoring:minimumScore:deadline:limit:threads:using:)``; catalogs
+    /// under ``VisualIndex/minimumViewsPerThread`` views per thread use fewer). Default: the
+    /// cores this process may use; callers running several searches at once give each a share.
+    public let scanThreads: Int
     private let queryFingerprint: @Sendable (PixelBuffer) -> Fingerprint
     private let cache: SearchIndexCache
 
@@ -36,9 +41,10 @@ public final class VisualSearchQuery: Sendable {
     ///   instead of reading every fingerprint, and rewrites a stale one. `nil`: always build
     ///   in memory.
     public init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(), snapshotPath: String? = nil,
-                fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
+                scanThreads: Int = AvailableCores.count, fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
         self.store = store
         self.configuration = configuration
+        self.scanThreads = max(1, scanThreads)
         self.queryFingerprint = fingerprint
         self.cache = SearchIndexCache(store: store, minimumViewQuality: configuration.scoring.minimumViewQuality, snapshotPath: snapshotPath)
     }
@@ -48,9 +54,10 @@ public final class VisualSearchQuery: Sendable {
     /// entities from `store`, and keeps up to `rankingCapacity` complete rankings so later
     /// pages cost no rescan.
     public init(store: any EntityStore, prepared: PreparedSearchIndex, configuration: SearchConfiguration = SearchConfiguration(),
-                rankingCapacity: Int = 64, fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
+                rankingCapacity: Int = 64, scanThreads: Int = AvailableCores.count, fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
         self.store = store
         self.configuration = configuration
+        self.scanThreads = max(1, scanThreads)
         self.queryFingerprint = fingerprint
         self.cache = SearchIndexCache(store: store, pinned: prepared.state, rankingCapacity: rankingCapacity)
     }
@@ -58,8 +65,8 @@ public final class VisualSearchQuery: Sendable {
     /// Creates a query over `store` that fingerprints query pixels with `fingerprinter`
     /// (by default Glimpse's query layout, ``ImageFingerprinter/query``).
     public convenience init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(),
-                            snapshotPath: String? = nil, fingerprinter: ImageFingerprinter = .query) {
-        self.init(store: store, configuration: configuration, snapshotPath: snapshotPath) { fingerprinter.fingerprint(of: $0) }
+                            snapshotPath: String? = nil, scanThreads: Int = AvailableCores.count, fingerprinter: ImageFingerprinter = .query) {
+        self.init(store: store, configuration: configuration, snapshotPath: snapshotPath, scanThreads: scanThreads) { fingerprinter.fingerprint(of: $0) }
     }
 
     /// Loads the visual index of the catalog's current version now (maps the snapshot, or
@@ -125,7 +132,7 @@ public final class VisualSearchQuery: Sendable {
     public func landmarkMatches(for fingerprint: Fingerprint, minimumScore: Double = 0, limit: Int = .max) async throws(VisualSearchError) -> [LandmarkMatch] {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
-        return state.index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, limit: limit).matches
+        return state.index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, limit: limit, threads: scanThreads).matches
     }
 
     /// A digest of what defines a query: its fingerprint and its labels (normalised).
@@ -164,7 +171,7 @@ public final class VisualSearchQuery: Sendable {
         } else {
             let outcome = state.index.search(
                 fingerprint, scoring: configuration.scoring, minimumScore: configuration.scoring.noMatchThreshold,
-                deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults)
+                deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults, threads: scanThreads)
             let landmarks: [LandmarkEntity]
             do { landmarks = try await store.landmarks(ids: outcome.matches.map(\.landmarkID)) } catch { throw .store(error) }
             ranking = SearchRanking.rank(

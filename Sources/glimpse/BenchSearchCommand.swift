@@ -5,7 +5,7 @@ import Foundation
 import Search
 import SQLiteStore
 
-/// `glimpse bench-search`: times ``VisualIndex/search(_:scoring:minimumScore:deadline:limit:using:)``
+/// `glimpse bench-search`: times ``VisualIndex/search(_:scoring:minimumScore:deadline:limit:threads:using:)``
 /// and the many-code stage-1 scan over a synthetic in-memory index, per instruction set, for
 /// `benchmarks/compare-peers.sh` and quick checks (SearchBenchmarks is the reference suite).
 /// Hidden from `--help`: a measurement tool, not a user command.
@@ -18,8 +18,10 @@ struct BenchSearchCommand: AsyncParsableCommand {
             times, per instruction set this CPU has: the default 24-view query (every \
             orientation; search, default threshold), the 4-view query issue 15 measured (full \
             frame, mirror, centre crops 85 % and 70 %), and a scan of --codes PDQ codes against \
-            every view in one pass (what several query views × 8 orientations need). Prints one JSON line: \
-            {"views", "bytesPerView", "rows": [{"name", "isa", "bestMs", "medianMs", "hits"}]}.
+            every view in one pass (what several query views × 8 orientations need); the two \
+            searches on one thread, then again on --threads threads when that is more than one. \
+            Prints one JSON line: \
+            {"views", "bytesPerView", "rows": [{"name", "isa", "threads", "bestMs", "medianMs", "hits"}]}.
             """,
         shouldDisplay: false
     )
@@ -33,6 +35,9 @@ struct BenchSearchCommand: AsyncParsableCommand {
     @Option(name: .customLong("repeat"), help: "Timed runs per row, after one warm-up run.")
     var runs: Int = 50
 
+    @Option(help: "Threads of the multi-threaded search rows (default: the cores this process may use; 1: none).")
+    var threads: Int = AvailableCores.count
+
     @Option(help: "Only this instruction set (portable, avx2, avx512); default every one the CPU has.")
     var isa: String?
 
@@ -40,7 +45,9 @@ struct BenchSearchCommand: AsyncParsableCommand {
     var catalog: String?
 
     func run() async throws {
-        guard views > 0, runs > 0, codes > 0 else { throw failure("bench-search: --views, --codes and --repeat must be positive") }
+        guard views > 0, runs > 0, codes > 0, threads > 0 else {
+            throw failure("bench-search: --views, --codes, --repeat and --threads must be positive")
+        }
         if let catalog { return try timeOpening(catalog) }
         let perLandmark = FingerprintViewLayout.catalog.viewCount
         let synthetic = SyntheticCatalog(landmarks: (views + perLandmark - 1) / perLandmark, seed: 2024)
@@ -68,15 +75,17 @@ struct BenchSearchCommand: AsyncParsableCommand {
         var rows: [String] = []
         for set in sets.reversed() {
             var hits = 0
-            let search = RunTimer.measure(runs: runs) {
-                hits = index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold, using: set).matches.count
-            }
             let fullCodes = query.views.filter { $0.region == .full }.count
-            rows.append(Self.row("search, default \(query.views.count)-view query (\(fullCodes) full-frame codes x all views)", set, search, hits))
-            let four = RunTimer.measure(runs: runs) {
-                hits = index.search(fourViews, minimumScore: SimilarityScoring.defaultNoMatchThreshold, using: set).matches.count
+            for count in threads > 1 ? [1, threads] : [1] {
+                let search = RunTimer.measure(runs: runs) {
+                    hits = index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold, threads: count, using: set).matches.count
+                }
+                rows.append(Self.row("search, default \(query.views.count)-view query (\(fullCodes) full-frame codes x all views)", set, search, hits, threads: count))
+                let four = RunTimer.measure(runs: runs) {
+                    hits = index.search(fourViews, minimumScore: SimilarityScoring.defaultNoMatchThreshold, threads: count, using: set).matches.count
+                }
+                rows.append(Self.row("search, 4-view query (2 full-frame codes x all views)", set, four, hits, threads: count))
             }
-            rows.append(Self.row("search, 4-view query (2 full-frame codes x all views)", set, four, hits))
             let scan = RunTimer.measure(runs: runs) {
                 hits = 0
                 index.scan(many, in: .all, maxDistance: SimilarityScoring.default.candidatePDQRadius, using: set) { _, _, _ in hits += 1 }
@@ -107,7 +116,7 @@ struct BenchSearchCommand: AsyncParsableCommand {
         print(#"{"views":\#(viewCount),"rows":[\#(rows.joined(separator: ","))]}"#)
     }
 
-    static func row(_ name: String, _ isa: InstructionSet, _ timing: RunTiming, _ hits: Int) -> String {
-        #"{"name":"\#(name)","isa":"\#(isa)","bestMs":\#(String(format: "%.3f", timing.bestMs)),"medianMs":\#(String(format: "%.3f", timing.medianMs)),"hits":\#(hits)}"#
+    static func row(_ name: String, _ isa: InstructionSet, _ timing: RunTiming, _ hits: Int, threads: Int = 1) -> String {
+        #"{"name":"\#(name)","isa":"\#(isa)","threads":\#(threads),"bestMs":\#(String(format: "%.3f", timing.bestMs)),"medianMs":\#(String(format: "%.3f", timing.medianMs)),"hits":\#(hits)}"#
     }
 }

@@ -91,7 +91,9 @@ struct MatchCommand: AsyncParsableCommand {
         if file == nil && rowFormat == .csv { writeLine(PhotoMatchRecord.csvHeader) }
 
         let fingerprinting = ImageFingerprinter.query(orientations: orientations)
-        let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
+        // --jobs photos at once: each search scans on its share of the cores.
+        let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath,
+                                       scanThreads: max(1, AvailableCores.count / max(1, jobs)), fingerprinter: fingerprinting)
         await noteOutdatedFingerprints(search, database: database)
         let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, matchesPerPhoto: matches)
         let progress = ProgressDisplay(command: "match", unit: "photos")

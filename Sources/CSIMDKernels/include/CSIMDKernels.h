@@ -33,6 +33,9 @@ int glimpse_kernels_version(void);
 int glimpse_cpu_best_isa(void);
 /* The instruction set a kernel actually uses when `requested` is asked for. */
 int glimpse_isa_effective(int requested);
+/* Cores this process may run on (its CPU affinity mask: taskset, a cpuset), at least 1
+ * (cpu_cores.c). */
+int glimpse_cpu_available_cores(void);
 
 /* ---- Hamming distance ---------------------------------------------------------- */
 
