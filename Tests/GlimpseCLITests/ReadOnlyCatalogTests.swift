@@ -19,7 +19,16 @@ struct ReadOnlyCatalogTests {
         let folder = try Glimpse.scratchFolder("unprivileged")
         let binary = folder + "/glimpse", food = folder + "/food"
         guard let built = Glimpse.binary else { throw CocoaError(.fileNoSuchFile) }
-        try FileManager.default.copyItem(atPath: built, toPath: binary)
+        // Copied by a `cp` process, not in this one: while this process held the copy open
+        // for writing, a process spawned by another test meanwhile inherited that descriptor
+        // and kept it for its whole life, and executing the copy then failed with "Text file
+        // busy" (ETXTBSY; seen in a clean-clone CI run).
+        let copy = Process()
+        copy.executableURL = URL(fileURLWithPath: "/bin/cp")
+        copy.arguments = [built, binary]
+        try copy.run()
+        copy.waitUntilExit()
+        guard copy.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
         try FileManager.default.copyItem(atPath: Glimpse.testdata("catalog/food"), toPath: food)
         for path in [folder, binary, food] {
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: path)
