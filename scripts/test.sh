@@ -62,7 +62,7 @@ bash scripts/demo.sh
 source scripts/lib/release-build.sh
 release=$(release_glimpse)
 scripts/check-report.sh "" "$release"
-bash benchmarks/startup.sh --quick --glimpse "$release"
+bash benchmarks/startup.sh --quick --glimpse "$release" --baseline "$release"
 GLIMPSE_BIN="$release" bash benchmarks/replicas.sh --quick
 bash benchmarks/compare-peers.sh --quick --skip-accuracy
 bash benchmarks/make-bench-images.sh

@@ -86,7 +86,7 @@ extension EvaluationRunner {
 
         // `concurrency` queries at once: each search scans on its share of the cores.
         let query = VisualSearchQuery(store: store, configuration: configuration,
-                                      scanThreads: max(1, AvailableCores.count / concurrency), fingerprint: queryFingerprint)
+                                      scanThreads: AvailableCores.share(among: concurrency), fingerprint: queryFingerprint)
         return try await evaluate(catalogFolder: catalogFolder, negativesFolder: negativesFolder,
                                   searchThreshold: configuration.scoring.noMatchThreshold) { pixels in
             // Collections are interleaved with landmarks; 30 entries always hold the first ten landmarks

@@ -93,7 +93,7 @@ struct MatchCommand: AsyncParsableCommand {
         let fingerprinting = ImageFingerprinter.query(orientations: orientations)
         // --jobs photos at once: each search scans on its share of the cores.
         let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath,
-                                       scanThreads: max(1, AvailableCores.count / max(1, jobs)), fingerprinter: fingerprinting)
+                                       scanThreads: AvailableCores.share(among: jobs), fingerprinter: fingerprinting)
         await noteOutdatedFingerprints(search, database: database)
         let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, matchesPerPhoto: matches)
         let progress = ProgressDisplay(command: "match", unit: "photos")
