@@ -1369,19 +1369,27 @@ void glimpse_pdq_filter_decimate_rows_done(int isa, const float *rows_filtered, 
 }
 
 /* Each neighbour difference is the same float expression, truncated to int, on every path;
- * only the integer sum is vectorised (exact in any order). */
+ * only the integer sum is vectorised (exact in any order). The quality is min(sum / 90, 100)
+ * and every term is ≥ 0, so once a partial sum reaches PDQ_QUALITY_FULL_SUM the answer is 100
+ * whatever the rest adds: every path may stop there (a detailed view gets there well before
+ * the end of the block), and each returns a sum that gives the same quality. */
+#define PDQ_QUALITY_FULL_SUM (100 * 90)
 BODY int pdq_quality64_body(const float *b) {
     int sum = 0;
-    for (int i = 0; i < 63; i++)
+    for (int i = 0; i < 63; i++) {
         for (int j = 0; j < 64; j++) {
             const int d = (int)(((b[i * 64 + j] - b[(i + 1) * 64 + j]) * 100.0f) / 255.0f);
             sum += d < 0 ? -d : d;
         }
-    for (int i = 0; i < 64; i++)
+        if (sum >= PDQ_QUALITY_FULL_SUM) return sum;
+    }
+    for (int i = 0; i < 64; i++) {
         for (int j = 0; j < 63; j++) {
             const int d = (int)(((b[i * 64 + j] - b[i * 64 + j + 1]) * 100.0f) / 255.0f);
             sum += d < 0 ? -d : d;
         }
+        if (sum >= PDQ_QUALITY_FULL_SUM) return sum;
+    }
     return sum;
 }
 static int pdq_quality64_portable(const float *b) { return pdq_quality64_body(b); }
@@ -1426,6 +1434,7 @@ AVX512_FN static int pdq_quality64_avx512(const float *b) {
             const __m512 x = _mm512_maskz_mul_ps(m, _mm512_sub_ps(a, right), hundred);
             sum = _mm512_add_epi32(sum, _mm512_abs_epi32(trunc_div255_avx512(x)));
         }
+        if ((i & 7) == 7 && _mm512_reduce_add_epi32(sum) >= PDQ_QUALITY_FULL_SUM) break;
     }
     return _mm512_reduce_add_epi32(sum);
 }
@@ -1440,6 +1449,12 @@ AVX2_FN static inline __m256i trunc_div255_avx2(__m256 x) {
     /* Within rounding of a nonzero integer: this vector's exact divisions (see the AVX-512 path). */
     if (_mm256_movemask_ps(near) != 0) return _mm256_cvttps_epi32(_mm256_div_ps(x, _mm256_set1_ps(255.0f)));
     return _mm256_cvttps_epi32(q);
+}
+AVX2_FN static inline int sum_epi32_avx2(__m256i v) {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
 }
 AVX2_FN static int pdq_quality64_avx2(const float *b) {
     __m256i sum = _mm256_setzero_si256();
@@ -1462,11 +1477,9 @@ AVX2_FN static int pdq_quality64_avx2(const float *b) {
             }
             sum = _mm256_add_epi32(sum, _mm256_abs_epi32(trunc_div255_avx2(x)));
         }
+        if ((i & 7) == 7 && sum_epi32_avx2(sum) >= PDQ_QUALITY_FULL_SUM) break;
     }
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
+    return sum_epi32_avx2(sum);
 }
 #endif
 
@@ -1694,93 +1707,134 @@ BODY void working_planes_push_body(glimpse_working_planes_stream *st, const uint
 VARIANTS(void, working_planes_push, (glimpse_working_planes_stream *st, const uint8_t *row), (st, row))
 
 #if GLIMPSE_X86
-/* The RGBA8 row of an unresampled working image (the common case of a DCT-scaled JPEG),
- * 16 pixels per step: the float conversion, finish_working_row's luma and hsv_bin's
- * operations lane by lane (max/min of non-NaN values, the same products, sums, one division,
- * truncations and comparisons), so the same luma bits and the same bins. */
+/* The RGBA8 row of an unresampled working image (the common case of a DCT-scaled JPEG) on
+ * AVX-512, 32 pixels per step: the luma as finish_working_row computes it (16 lanes of floats,
+ * the same products and sums, so the same bits), the histogram bins in 16-bit integer lanes
+ * by the exact integer forms of hsv_bin's tests (see identity_rgba16_avx2 below, which also
+ * takes the last w mod 32 pixels). */
+AVX2_FN static void identity_rgba_row_avx2(const uint8_t *row, int w, float *luma, uint8_t *bins);
 AVX512_FN static void identity_rgba_row_avx512(const uint8_t *row, int w, float *luma, uint8_t *bins) {
     const __m512i byte = _mm512_set1_epi32(0xFF);
     const __m512 kr = _mm512_set1_ps(kLumaR), kg = _mm512_set1_ps(kLumaG), kb = _mm512_set1_ps(kLumaB);
+    const __m512i one = _mm512_set1_epi16(1);
+    /* packs works within 128-bit lanes: the words come out as pixels 0-3, 16-19 | 4-7, 20-23 | … */
+    const __m256i order = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
     int x = 0;
-    for (; x + 16 <= w; x += 16) {
-        const __m512i p = _mm512_loadu_si512(row + 4 * (size_t)x);
-        const __m512 r = _mm512_cvtepi32_ps(_mm512_and_si512(p, byte));
-        const __m512 g = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(p, 8), byte));
-        const __m512 b = _mm512_cvtepi32_ps(_mm512_and_si512(_mm512_srli_epi32(p, 16), byte));
-        _mm512_storeu_ps(luma + x, _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(kr, r), _mm512_mul_ps(kg, g)), _mm512_mul_ps(kb, b)));
-        const __m512 mx = _mm512_max_ps(_mm512_max_ps(r, g), b), mn = _mm512_min_ps(_mm512_min_ps(r, g), b);
-        const __m512 delta = _mm512_sub_ps(mx, mn);
-        const __m512i grey = _mm512_min_epi32(_mm512_cvttps_epi32(_mm512_mul_ps(mx, _mm512_set1_ps(0.0625f))), _mm512_set1_epi32(15));
-        const __mmask16 achromatic = _mm512_cmp_ps_mask(mx, _mm512_set1_ps(51.0f), _CMP_LT_OQ) |
-                                     _mm512_cmp_ps_mask(delta, _mm512_mul_ps(_mm512_set1_ps(0.2f), mx), _CMP_LT_OQ);
-        const __m512 safe = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(delta, _mm512_setzero_ps(), _CMP_GT_OQ),
-                                                 _mm512_set1_ps(1.0f), delta);
-        const __mmask16 isr = _mm512_cmp_ps_mask(mx, r, _CMP_EQ_OQ), isg = _mm512_cmp_ps_mask(mx, g, _CMP_EQ_OQ);
-        /* num = mx == r ? g − b : (mx == g ? b − r : r − g); base likewise 0, 2, 4. */
-        __m512 num = _mm512_mask_blend_ps(isg, _mm512_sub_ps(r, g), _mm512_sub_ps(b, r));
-        num = _mm512_mask_blend_ps(isr, num, _mm512_sub_ps(g, b));
-        __m512 base = _mm512_mask_blend_ps(isg, _mm512_set1_ps(4.0f), _mm512_set1_ps(2.0f));
-        base = _mm512_mask_blend_ps(isr, base, _mm512_setzero_ps());
-        __m512 h = _mm512_add_ps(base, _mm512_div_ps(num, safe));
-        h = _mm512_mask_add_ps(h, _mm512_cmp_ps_mask(h, _mm512_setzero_ps(), _CMP_LT_OQ), h, _mm512_set1_ps(6.0f));
-        __m512i hue = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(h, _mm512_set1_ps(2.0f)), _mm512_set1_ps(0.5f)));
-        hue = _mm512_mask_sub_epi32(hue, _mm512_cmpge_epi32_mask(hue, _mm512_set1_epi32(12)), hue, _mm512_set1_epi32(12));
-        const __mmask16 sat = _mm512_cmp_ps_mask(delta, _mm512_mul_ps(_mm512_set1_ps(0.55f), mx), _CMP_GE_OQ);
-        const __mmask16 val = _mm512_cmp_ps_mask(mx, _mm512_set1_ps(153.0f), _CMP_GE_OQ);
-        __m512i chroma = _mm512_add_epi32(_mm512_set1_epi32(16), _mm512_slli_epi32(hue, 2));
-        chroma = _mm512_mask_add_epi32(chroma, sat, chroma, _mm512_set1_epi32(2));
-        chroma = _mm512_mask_add_epi32(chroma, val, chroma, _mm512_set1_epi32(1));
-        _mm_storeu_si128((__m128i *)(bins + x), _mm512_cvtepi32_epi8(_mm512_mask_blend_epi32(achromatic, chroma, grey)));
+    for (; x + 32 <= w; x += 32) {
+        __m512i ri[2], gi[2], bi[2];
+        for (int half = 0; half < 2; half++) {
+            const __m512i p = _mm512_loadu_si512(row + 4 * (size_t)(x + 16 * half));
+            ri[half] = _mm512_and_si512(p, byte);
+            gi[half] = _mm512_and_si512(_mm512_srli_epi32(p, 8), byte);
+            bi[half] = _mm512_and_si512(_mm512_srli_epi32(p, 16), byte);
+            const __m512 r = _mm512_cvtepi32_ps(ri[half]), g = _mm512_cvtepi32_ps(gi[half]), b = _mm512_cvtepi32_ps(bi[half]);
+            _mm512_storeu_ps(luma + x + 16 * half,
+                             _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(kr, r), _mm512_mul_ps(kg, g)), _mm512_mul_ps(kb, b)));
+        }
+        const __m512i r = _mm512_packs_epi32(ri[0], ri[1]), g = _mm512_packs_epi32(gi[0], gi[1]),
+                      b = _mm512_packs_epi32(bi[0], bi[1]);
+        const __m512i mx = _mm512_max_epi16(_mm512_max_epi16(r, g), b);
+        const __m512i delta = _mm512_sub_epi16(mx, _mm512_min_epi16(_mm512_min_epi16(r, g), b));
+        const __mmask32 achromatic = _mm512_cmplt_epi16_mask(mx, _mm512_set1_epi16(51)) |
+                                     _mm512_cmplt_epi16_mask(_mm512_mullo_epi16(delta, _mm512_set1_epi16(5)), mx);
+        const __mmask32 isr = _mm512_cmpeq_epi16_mask(mx, r), isg = _mm512_cmpeq_epi16_mask(mx, g);
+        __m512i num = _mm512_mask_blend_epi16(isg, _mm512_sub_epi16(r, g), _mm512_sub_epi16(b, r));
+        num = _mm512_mask_blend_epi16(isr, num, _mm512_sub_epi16(g, b));
+        /* 2·base + 2: red 2, green 6, blue 10; then minus one per threshold 4·num is below. */
+        __m512i hue = _mm512_mask_blend_epi16(isg, _mm512_set1_epi16(10), _mm512_set1_epi16(6));
+        hue = _mm512_mask_blend_epi16(isr, hue, _mm512_set1_epi16(2));
+        const __m512i n4 = _mm512_slli_epi16(num, 2), d3 = _mm512_mullo_epi16(delta, _mm512_set1_epi16(3));
+        const __m512i zero = _mm512_setzero_si512();
+        hue = _mm512_mask_sub_epi16(hue, _mm512_cmplt_epi16_mask(n4, _mm512_sub_epi16(zero, d3)), hue, one);
+        hue = _mm512_mask_sub_epi16(hue, _mm512_cmplt_epi16_mask(n4, _mm512_sub_epi16(zero, delta)), hue, one);
+        hue = _mm512_mask_sub_epi16(hue, _mm512_cmplt_epi16_mask(n4, delta), hue, one);
+        hue = _mm512_mask_sub_epi16(hue, _mm512_cmplt_epi16_mask(n4, d3), hue, one);
+        hue = _mm512_mask_add_epi16(hue, _mm512_cmplt_epi16_mask(hue, zero), hue, _mm512_set1_epi16(12));
+        const __mmask32 saturated = _mm512_cmpge_epi16_mask(_mm512_mullo_epi16(delta, _mm512_set1_epi16(20)),
+                                                            _mm512_mullo_epi16(mx, _mm512_set1_epi16(11)));
+        const __mmask32 bright = _mm512_cmpgt_epi16_mask(mx, _mm512_set1_epi16(152));
+        __m512i chroma = _mm512_add_epi16(_mm512_set1_epi16(16), _mm512_slli_epi16(hue, 2));
+        chroma = _mm512_mask_add_epi16(chroma, saturated, chroma, _mm512_set1_epi16(2));
+        chroma = _mm512_mask_add_epi16(chroma, bright, chroma, one);
+        const __m512i bin = _mm512_mask_blend_epi16(achromatic, chroma, _mm512_srli_epi16(mx, 4));
+        const __m256i packed = _mm256_permutevar8x32_epi32(_mm512_cvtepi16_epi8(bin), order);
+        _mm256_storeu_si256((__m256i *)(bins + x), packed);
     }
-    for (; x < w; x++) {
-        const float r = (float)row[4 * x], g = (float)row[4 * x + 1], b = (float)row[4 * x + 2];
-        luma[x] = kLumaR * r + kLumaG * g + kLumaB * b;
-        bins[x] = (uint8_t)hsv_bin(r, g, b);
-    }
+    if (x < w) identity_rgba_row_avx2(row + 4 * (size_t)x, w - x, luma + x, bins + x);
 }
 
-/* identity_rgba_row_avx512 with 8 pixels per ymm (comparisons as all-ones lanes, blends). */
-AVX2_FN static void identity_rgba_row_avx2(const uint8_t *row, int w, float *luma, uint8_t *bins) {
+/* The RGBA8 row of an unresampled working image on AVX2, 16 pixels per step: the luma as
+ * finish_working_row computes it (8 lanes of floats, the same products and sums), the
+ * bins in 16-bit integer lanes. The channels are integers 0…255, so hsv_bin's float tests
+ * have exact integer forms (checked for all 2^24 colours against hsv_bin):
+ *  - grey level ⌊mx·0.0625⌋ = mx >> 4; achromatic when mx < 51 or 5·delta < mx (delta <
+ *    fl(0.2f·mx): that product is mx/5 exactly or lies at least 1/5 from an integer);
+ *  - saturated when 20·delta ≥ 11·mx (delta ≥ fl(0.55f·mx), likewise);
+ *  - hue: h = base + q with q = num/delta ∈ [−1, 1], and ⌊2h + 0.5⌋ = 2·base + k where
+ *    k = ⌊2q + 0.5⌋ counts the thresholds 4·num ≥ −3δ, −δ, δ, 3δ passed, minus 2 (the float
+ *    quotient is exact at those thresholds and at least 1/(4δ) away from them otherwise,
+ *    far beyond its rounding); a negative red hue wraps by 12 as `h + 6` does.
+ * Only chromatic pixels (delta > 0) use the hue, so a zero delta needs no care. */
+AVX2_FN static inline void identity_rgba16_avx2(const uint8_t *px, float *luma, uint8_t *bins) {
     const __m256i byte = _mm256_set1_epi32(0xFF);
     const __m256 kr = _mm256_set1_ps(kLumaR), kg = _mm256_set1_ps(kLumaG), kb = _mm256_set1_ps(kLumaB);
-    const __m256 zero = _mm256_setzero_ps();
-    int x = 0;
-    for (; x + 8 <= w; x += 8) {
-        const __m256i p = _mm256_loadu_si256((const __m256i *)(row + 4 * (size_t)x));
-        const __m256 r = _mm256_cvtepi32_ps(_mm256_and_si256(p, byte));
-        const __m256 g = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(p, 8), byte));
-        const __m256 b = _mm256_cvtepi32_ps(_mm256_and_si256(_mm256_srli_epi32(p, 16), byte));
-        _mm256_storeu_ps(luma + x, _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(kr, r), _mm256_mul_ps(kg, g)), _mm256_mul_ps(kb, b)));
-        const __m256 mx = _mm256_max_ps(_mm256_max_ps(r, g), b), mn = _mm256_min_ps(_mm256_min_ps(r, g), b);
-        const __m256 delta = _mm256_sub_ps(mx, mn);
-        const __m256i grey = _mm256_min_epi32(_mm256_cvttps_epi32(_mm256_mul_ps(mx, _mm256_set1_ps(0.0625f))), _mm256_set1_epi32(15));
-        const __m256 achromatic = _mm256_or_ps(_mm256_cmp_ps(mx, _mm256_set1_ps(51.0f), _CMP_LT_OQ),
-                                               _mm256_cmp_ps(delta, _mm256_mul_ps(_mm256_set1_ps(0.2f), mx), _CMP_LT_OQ));
-        const __m256 safe = _mm256_blendv_ps(_mm256_set1_ps(1.0f), delta, _mm256_cmp_ps(delta, zero, _CMP_GT_OQ));
-        const __m256 isr = _mm256_cmp_ps(mx, r, _CMP_EQ_OQ), isg = _mm256_cmp_ps(mx, g, _CMP_EQ_OQ);
-        __m256 num = _mm256_blendv_ps(_mm256_sub_ps(r, g), _mm256_sub_ps(b, r), isg);
-        num = _mm256_blendv_ps(num, _mm256_sub_ps(g, b), isr);
-        __m256 base = _mm256_blendv_ps(_mm256_set1_ps(4.0f), _mm256_set1_ps(2.0f), isg);
-        base = _mm256_blendv_ps(base, zero, isr);
-        __m256 h = _mm256_add_ps(base, _mm256_div_ps(num, safe));
-        h = _mm256_blendv_ps(h, _mm256_add_ps(h, _mm256_set1_ps(6.0f)), _mm256_cmp_ps(h, zero, _CMP_LT_OQ));
-        __m256i hue = _mm256_cvttps_epi32(_mm256_add_ps(_mm256_mul_ps(h, _mm256_set1_ps(2.0f)), _mm256_set1_ps(0.5f)));
-        hue = _mm256_sub_epi32(hue, _mm256_and_si256(_mm256_cmpgt_epi32(hue, _mm256_set1_epi32(11)), _mm256_set1_epi32(12)));
-        const __m256i sat = _mm256_castps_si256(_mm256_cmp_ps(delta, _mm256_mul_ps(_mm256_set1_ps(0.55f), mx), _CMP_GE_OQ));
-        const __m256i val = _mm256_castps_si256(_mm256_cmp_ps(mx, _mm256_set1_ps(153.0f), _CMP_GE_OQ));
-        __m256i chroma = _mm256_add_epi32(_mm256_set1_epi32(16), _mm256_slli_epi32(hue, 2));
-        chroma = _mm256_add_epi32(chroma, _mm256_and_si256(sat, _mm256_set1_epi32(2)));
-        chroma = _mm256_add_epi32(chroma, _mm256_and_si256(val, _mm256_set1_epi32(1)));
-        const __m256i bin = _mm256_blendv_epi8(chroma, grey, _mm256_castps_si256(achromatic));
-        /* 8 lanes of 0…63 to 8 bytes. */
-        const __m128i lo = _mm256_castsi256_si128(bin), hi = _mm256_extracti128_si256(bin, 1);
-        const __m128i words = _mm_packus_epi32(lo, hi);
-        _mm_storel_epi64((__m128i *)(bins + x), _mm_packus_epi16(words, words));
+    const __m256i zero = _mm256_setzero_si256();
+    /* packs/packus work within 128-bit lanes: bytes come out as pixels 0-3, 8-11 | 4-7, 12-15. */
+    const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    {
+        __m256i ri[2], gi[2], bi[2];
+        for (int half = 0; half < 2; half++) {
+            const __m256i p = _mm256_loadu_si256((const __m256i *)(px + 32 * half));
+            ri[half] = _mm256_and_si256(p, byte);
+            gi[half] = _mm256_and_si256(_mm256_srli_epi32(p, 8), byte);
+            bi[half] = _mm256_and_si256(_mm256_srli_epi32(p, 16), byte);
+            const __m256 r = _mm256_cvtepi32_ps(ri[half]), g = _mm256_cvtepi32_ps(gi[half]), b = _mm256_cvtepi32_ps(bi[half]);
+            _mm256_storeu_ps(luma + 8 * half,
+                             _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(kr, r), _mm256_mul_ps(kg, g)), _mm256_mul_ps(kb, b)));
+        }
+        const __m256i r = _mm256_packs_epi32(ri[0], ri[1]), g = _mm256_packs_epi32(gi[0], gi[1]),
+                      b = _mm256_packs_epi32(bi[0], bi[1]);
+        const __m256i mx = _mm256_max_epi16(_mm256_max_epi16(r, g), b);
+        const __m256i delta = _mm256_sub_epi16(mx, _mm256_min_epi16(_mm256_min_epi16(r, g), b));
+        const __m256i grey = _mm256_srli_epi16(mx, 4);
+        const __m256i achromatic = _mm256_or_si256(_mm256_cmpgt_epi16(_mm256_set1_epi16(51), mx),
+                                                   _mm256_cmpgt_epi16(mx, _mm256_mullo_epi16(delta, _mm256_set1_epi16(5))));
+        const __m256i isr = _mm256_cmpeq_epi16(mx, r), isg = _mm256_cmpeq_epi16(mx, g);
+        __m256i num = _mm256_blendv_epi8(_mm256_sub_epi16(r, g), _mm256_sub_epi16(b, r), isg);
+        num = _mm256_blendv_epi8(num, _mm256_sub_epi16(g, b), isr);
+        /* 2·base: red 0, green 4, blue 8. */
+        const __m256i base2 = _mm256_andnot_si256(isr, _mm256_sub_epi16(_mm256_set1_epi16(8),
+                                                                         _mm256_and_si256(isg, _mm256_set1_epi16(4))));
+        const __m256i n4 = _mm256_slli_epi16(num, 2), d3 = _mm256_mullo_epi16(delta, _mm256_set1_epi16(3));
+        /* Each compare is −1 where 4·num is below a threshold: k = 2 + their sum. */
+        const __m256i below = _mm256_add_epi16(
+            _mm256_add_epi16(_mm256_cmpgt_epi16(_mm256_sub_epi16(zero, d3), n4),
+                             _mm256_cmpgt_epi16(_mm256_sub_epi16(zero, delta), n4)),
+            _mm256_add_epi16(_mm256_cmpgt_epi16(delta, n4), _mm256_cmpgt_epi16(d3, n4)));
+        __m256i hue = _mm256_add_epi16(_mm256_add_epi16(base2, _mm256_set1_epi16(2)), below);
+        hue = _mm256_add_epi16(hue, _mm256_and_si256(_mm256_cmpgt_epi16(zero, hue), _mm256_set1_epi16(12)));
+        const __m256i dull = _mm256_cmpgt_epi16(_mm256_mullo_epi16(mx, _mm256_set1_epi16(11)),
+                                                _mm256_mullo_epi16(delta, _mm256_set1_epi16(20)));
+        const __m256i bright = _mm256_cmpgt_epi16(mx, _mm256_set1_epi16(152));
+        /* 16 + 4·hue + 2·saturated + bright. */
+        __m256i chroma = _mm256_add_epi16(_mm256_set1_epi16(18), _mm256_slli_epi16(hue, 2));
+        chroma = _mm256_sub_epi16(_mm256_sub_epi16(chroma, _mm256_and_si256(dull, _mm256_set1_epi16(2))), bright);
+        const __m256i bin = _mm256_blendv_epi8(chroma, grey, achromatic);
+        const __m256i packed = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(bin, bin), order);
+        _mm_storeu_si128((__m128i *)bins, _mm256_castsi256_si128(packed));
     }
-    for (; x < w; x++) {
-        const float r = (float)row[4 * x], g = (float)row[4 * x + 1], b = (float)row[4 * x + 2];
-        luma[x] = kLumaR * r + kLumaG * g + kLumaB * b;
-        bins[x] = (uint8_t)hsv_bin(r, g, b);
+}
+AVX2_FN static void identity_rgba_row_avx2(const uint8_t *row, int w, float *luma, uint8_t *bins) {
+    int x = 0;
+    for (; x + 16 <= w; x += 16) identity_rgba16_avx2(row + 4 * (size_t)x, luma + x, bins + x);
+    if (x < w) {
+        /* The last w − x < 16 pixels, padded (lanes are independent; the padding is dropped). */
+        uint8_t in[64] = {0}, b[16];
+        float l[16];
+        memcpy(in, row + 4 * (size_t)x, 4 * (size_t)(w - x));
+        identity_rgba16_avx2(in, l, b);
+        memcpy(luma + x, l, sizeof(float) * (size_t)(w - x));
+        memcpy(bins + x, b, (size_t)(w - x));
     }
 }
 #endif
