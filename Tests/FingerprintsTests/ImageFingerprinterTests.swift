@@ -100,17 +100,20 @@ import Testing
 
     /// The streamed working planes of an unresampled RGBA image (a DCT-scaled JPEG: the fast
     /// rows of `glimpse_working_planes_push_row`) hold the same luma bits and colour bins on
-    /// every instruction set, over every sixteenth 24-bit colour (the 2^24 colours were checked
-    /// exhaustively when the AVX paths were written), with a width that leaves a scalar tail.
+    /// every instruction set, over 1,070,080 distinct 24-bit colours spread across the cube
+    /// (pixel index × 40503 mod 2^24, a bijection; all 2^24 colours were checked exhaustively
+    /// when the AVX paths were written), with a width that leaves a padded tail
+    /// (1045 = 32·32 + 16 + 5: the AVX-512 row's 32-pixel steps, then one AVX2 16-pixel step,
+    /// then 5 pixels).
     @Test func streamedUnresampledPlanesAreIdenticalOnEveryPathOverTheColourCube() {
-        let width = 1024 + 5, height = 1024
+        let width = 1024 + 21, height = 1024
         var pixels = [UInt8](repeating: 0, count: width * 4)
         func planes(_ isa: InstructionSet) -> WorkingPlanes {
             var builder = WorkingPlanes.Builder(workingSize: width, using: isa)
             builder.begin(width: width, height: height, format: .rgba8)
             for y in 0..<height {
                 for x in 0..<width {
-                    let colour = UInt32(truncatingIfNeeded: (y * width + x) * 16)
+                    let colour = UInt32(truncatingIfNeeded: (y * width + x) &* 40503) & 0xFF_FFFF
                     pixels[4 * x] = UInt8(truncatingIfNeeded: colour)
                     pixels[4 * x + 1] = UInt8(truncatingIfNeeded: colour >> 8)
                     pixels[4 * x + 2] = UInt8(truncatingIfNeeded: colour >> 16)
