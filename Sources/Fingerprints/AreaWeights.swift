@@ -17,7 +17,9 @@ public struct AreaWeights: Sendable, Hashable {
     public let weights: [Float]
 
     /// Builds the taps; `source` and `target` must be positive. O(source + target), four
-    /// allocations (this runs several times per view).
+    /// allocations and no integer division in the loop (this runs dozens of times per
+    /// fingerprint: the quotients of `o·source` by `target` are carried from one output to
+    /// the next).
     public init(source: Int, target: Int) {
         precondition(source > 0 && target > 0, "area weights need positive sizes, got \(source)→\(target)")
         var start = [Int32](unsafeUninitializedCapacity: target) { _, n in n = target }
@@ -25,22 +27,45 @@ public struct AreaWeights: Sendable, Hashable {
         var offset = [Int32](unsafeUninitializedCapacity: target) { _, n in n = target }
         // All outputs together have at most source + target taps.
         // A source pixel wholly inside an output (overlap = target, most taps when shrinking)
-        // gets the same Float as the general formula, computed once instead of per tap.
+        // gets the same Float as the general formula, computed once instead of per tap; only
+        // an output's first and last taps are divided out.
         let whole = Float(Double(target) / Double(source))
         let weights = [Float](unsafeUninitializedCapacity: source + target) { w, weightCount in
             weightCount = 0
             start.withUnsafeMutableBufferPointer { start in
                 count.withUnsafeMutableBufferPointer { count in
                     offset.withUnsafeMutableBufferPointer { offset in
+                        // lo = o·source = q·target + r with 0 ≤ r < target, carried forward.
+                        let stepQuotient = source / target, stepRemainder = source % target
+                        var q = 0, r = 0
                         for o in 0..<target {
-                            let lo = o * source, hi = (o + 1) * source
-                            let first = lo / target, last = (hi - 1) / target
+                            let lo = o * source, hi = lo + source
+                            // hi = nextQ·target + nextR; the last source pixel is (hi − 1) / target.
+                            var nextQ = q + stepQuotient, nextR = r + stepRemainder
+                            if nextR >= target {
+                                nextQ += 1
+                                nextR -= target
+                            }
+                            let first = q, last = nextR > 0 ? nextQ : nextQ - 1
+                            q = nextQ
+                            r = nextR
                             start[o] = Int32(first)
                             count[o] = Int32(last - first + 1)
                             offset[o] = Int32(weightCount)
-                            for p in first...last {
+                            // Only the first and the last source pixel can be cut by the
+                            // output's edges; every pixel between them lies wholly inside.
+                            func weight(_ p: Int) -> Float {
                                 let overlap = min((p + 1) * target, hi) - max(p * target, lo)
-                                w[weightCount] = overlap == target ? whole : Float(Double(overlap) / Double(source))
+                                return overlap == target ? whole : Float(Double(overlap) / Double(source))
+                            }
+                            w[weightCount] = weight(first)
+                            weightCount += 1
+                            if last > first {
+                                for _ in (first + 1)..<last {
+                                    w[weightCount] = whole
+                                    weightCount += 1
+                                }
+                                w[weightCount] = weight(last)
                                 weightCount += 1
                             }
                         }

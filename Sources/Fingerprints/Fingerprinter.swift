@@ -138,62 +138,74 @@ public struct Fingerprinter: Sendable {
 
     /// The vertical passes of the aHash/dHash/pHash resamples, shared by the regions of one
     /// plane that cover the same rows: one ``PerceptualHashes/CodeBand`` per (top, height),
-    /// over the union of those regions' columns, built when first needed.
+    /// over the union of those regions' columns, built when first needed. A layout has a
+    /// handful of distinct row spans, so they are kept in a short array searched in order
+    /// (a dictionary's hashing cost more than the search).
     private struct Bands {
-        struct Key: Hashable { let y: Int, height: Int }
-        var spans: [Key: (x0: Int, x1: Int)] = [:]
-        var built: [Key: PerceptualHashes.CodeBand] = [:]
+        struct Span {
+            let y: Int, height: Int
+            var x0: Int, x1: Int
+            var built: PerceptualHashes.CodeBand?
+        }
+        var spans: [Span] = []
 
         init(_ rects: [PixelRect]) {
             for r in rects {
-                let key = Key(y: r.y, height: r.height)
-                if let s = spans[key] {
-                    spans[key] = (min(s.x0, r.x), max(s.x1, r.x + r.width))
+                if let i = spans.firstIndex(where: { $0.y == r.y && $0.height == r.height }) {
+                    spans[i].x0 = min(spans[i].x0, r.x)
+                    spans[i].x1 = max(spans[i].x1, r.x + r.width)
                 } else {
-                    spans[key] = (r.x, r.x + r.width)
+                    spans.append(Span(y: r.y, height: r.height, x0: r.x, x1: r.x + r.width, built: nil))
                 }
             }
         }
 
         mutating func band(_ luma: FloatImage, _ r: PixelRect, _ k: PerceptualHashes.CodeWeights,
                            _ isa: InstructionSet) -> PerceptualHashes.CodeBand {
-            let key = Key(y: r.y, height: r.height)
-            if let b = built[key] { return b }
-            let s = spans[key] ?? (r.x, r.x + r.width)
+            guard let i = spans.firstIndex(where: { $0.y == r.y && $0.height == r.height }) else {
+                return PerceptualHashes.CodeBand(luma: luma, x: r.x, y: r.y, width: r.width, height: r.height, weights: k, using: isa)
+            }
+            if let b = spans[i].built { return b }
+            let s = spans[i]
             let b = PerceptualHashes.CodeBand(luma: luma, x: s.x0, y: r.y, width: s.x1 - s.x0, height: r.height,
                                               weights: k, using: isa)
-            built[key] = b
+            spans[i].built = b
             return b
         }
     }
 
     /// The first Jarosz row filter of PDQ, shared by the regions of one plane with the same
     /// columns (a column of the coarse grid): one ``PDQHasher/RowBand`` per (left, width)
-    /// held by two regions or more, over the union of their rows, built when first needed.
+    /// held by two regions or more, over the union of their rows, built when first needed
+    /// (a short array searched in order, as ``Bands``).
     private struct RowBands {
-        struct Key: Hashable { let x: Int, width: Int }
-        var spans: [Key: (y0: Int, y1: Int, count: Int)] = [:]
-        var built: [Key: PDQHasher.RowBand] = [:]
+        struct Span {
+            let x: Int, width: Int
+            var y0: Int, y1: Int, count: Int
+            var built: PDQHasher.RowBand?
+        }
+        var spans: [Span] = []
 
         init(_ rects: [PixelRect]) {
             for r in rects where r.width >= PDQHasher.minimumSide && r.height >= PDQHasher.minimumSide {
-                let key = Key(x: r.x, width: r.width)
-                if let s = spans[key] {
-                    spans[key] = (min(s.y0, r.y), max(s.y1, r.y + r.height), s.count + 1)
+                if let i = spans.firstIndex(where: { $0.x == r.x && $0.width == r.width }) {
+                    spans[i].y0 = min(spans[i].y0, r.y)
+                    spans[i].y1 = max(spans[i].y1, r.y + r.height)
+                    spans[i].count += 1
                 } else {
-                    spans[key] = (r.y, r.y + r.height, 1)
+                    spans.append(Span(x: r.x, width: r.width, y0: r.y, y1: r.y + r.height, count: 1, built: nil))
                 }
             }
         }
 
         mutating func band(_ luma: FloatImage, _ r: PixelRect, _ workspace: inout PDQHasher.Workspace,
                            _ isa: InstructionSet) -> PDQHasher.RowBand? {
-            let key = Key(x: r.x, width: r.width)
-            if let b = built[key] { return b }
-            guard let s = spans[key], s.count >= 2 else { return nil }
+            guard let i = spans.firstIndex(where: { $0.x == r.x && $0.width == r.width }), spans[i].count >= 2 else { return nil }
+            if let b = spans[i].built { return b }
+            let s = spans[i]
             let b = PDQHasher.RowBand(luma: luma, x: r.x, y: s.y0, width: r.width, height: s.y1 - s.y0,
                                       workspace: &workspace, using: isa)
-            built[key] = b
+            spans[i].built = b
             return b
         }
     }

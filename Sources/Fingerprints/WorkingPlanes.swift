@@ -166,34 +166,23 @@ struct WorkingPlanes {
         let xEdges = Array(Set(rects.flatMap { [$0.x, $0.x + $0.width] } + [0, w])).sorted()
         let yEdges = Array(Set(rects.flatMap { [$0.y, $0.y + $0.height] } + [0, h])).sorted()
         let columns = xEdges.count - 1, binCount = ColorHistogram.binCount
-        var cells = [UInt32](repeating: 0, count: (yEdges.count - 1) * columns * binCount)
+        // Summed-area table over the cells: table[(cy·(columns+1) + cx)·64 + k] = count of bin k
+        // in the cells left of cx and above cy. Each cell's bins are counted straight into its
+        // entry, which then adds the entries above and to the left and subtracts the one
+        // diagonally above (exact: integer counts, wrapping arithmetic that never actually
+        // wraps). A rectangle's counts are then four lookups.
+        let stride = columns + 1
+        var table = [UInt32](repeating: 0, count: yEdges.count * stride * binCount)
         bins.withUnsafeBufferPointer { plane in
-            cells.withUnsafeMutableBufferPointer { out in
+            table.withUnsafeMutableBufferPointer { t in
+                guard let plane = plane.baseAddress, let t = t.baseAddress else { return }
                 for cy in 0..<(yEdges.count - 1) {
                     for cx in 0..<columns {
                         let x = xEdges[cx], y = yEdges[cy]
-                        glimpse_bin_counts(plane.baseAddress! + y * w + x, w, Int32(xEdges[cx + 1] - x), Int32(yEdges[cy + 1] - y),
-                                           out.baseAddress! + (cy * columns + cx) * binCount)
-                    }
-                }
-            }
-        }
-        // Summed-area table over the cells: table[(cy·(columns+1) + cx)·64 + k] = count of bin k
-        // in the cells left of cx and above cy. A rectangle's counts are then four lookups
-        // (exact: integer counts, wrapping arithmetic that never actually wraps).
-        let stride = columns + 1
-        var table = [UInt32](repeating: 0, count: yEdges.count * stride * binCount)
-        cells.withUnsafeBufferPointer { cell in
-            table.withUnsafeMutableBufferPointer { t in
-                for cy in 0..<(yEdges.count - 1) {
-                    var running = [UInt32](repeating: 0, count: binCount)
-                    for cx in 0..<columns {
-                        let c = (cy * columns + cx) * binCount
-                        let above = (cy * stride + cx + 1) * binCount, here = ((cy + 1) * stride + cx + 1) * binCount
-                        for k in 0..<binCount {
-                            running[k] &+= cell[c + k]
-                            t[here + k] = t[above + k] &+ running[k]
-                        }
+                        let here = t + ((cy + 1) * stride + cx + 1) * binCount
+                        glimpse_bin_counts(plane + y * w + x, w, Int32(xEdges[cx + 1] - x), Int32(yEdges[cy + 1] - y), here)
+                        let above = t + (cy * stride + cx + 1) * binCount, left = here - binCount, diagonal = above - binCount
+                        for k in 0..<binCount { here[k] = here[k] &+ above[k] &+ left[k] &- diagonal[k] }
                     }
                 }
             }

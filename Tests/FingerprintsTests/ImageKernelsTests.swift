@@ -47,6 +47,37 @@ import Fingerprints
         #expect(weights.weights == [Float(2.0 / 3.0), Float(1.0 / 3.0), Float(1.0 / 3.0), Float(2.0 / 3.0)])
     }
 
+    /// The taps carried from output to output equal the definition's divisions (first source
+    /// pixel `o·S / T`, last `((o + 1)·S − 1) / T`, weight = integer overlap / S) for every
+    /// pair of sizes up to 160, shrinking and enlarging, and for the sizes a fingerprint uses.
+    @Test func areaWeightsEqualTheDefinitionForEverySizePair() {
+        func definition(_ source: Int, _ target: Int) -> (start: [Int32], count: [Int32], offset: [Int32], weights: [Float]) {
+            var start: [Int32] = [], count: [Int32] = [], offset: [Int32] = [], weights: [Float] = []
+            for o in 0..<target {
+                let lo = o * source, hi = (o + 1) * source
+                let first = lo / target, last = (hi - 1) / target
+                start.append(Int32(first))
+                count.append(Int32(last - first + 1))
+                offset.append(Int32(weights.count))
+                for p in first...last {
+                    let overlap = min((p + 1) * target, hi) - max(p * target, lo)
+                    weights.append(Float(Double(overlap) / Double(source)))
+                }
+            }
+            return (start, count, offset, weights)
+        }
+        let pairs = (1...160).flatMap { s in (1...160).map { (s, $0) } } + [(320, 320), (320, 128), (240, 96), (500, 32), (4000, 512)]
+        var mismatches: [String] = []
+        for (source, target) in pairs {
+            let carried = AreaWeights(source: source, target: target), expected = definition(source, target)
+            if carried.tapStart != expected.start || carried.tapCount != expected.count || carried.tapOffset != expected.offset
+                || carried.weights != expected.weights {
+                mismatches.append("\(source)→\(target)")
+            }
+        }
+        #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
+    }
+
     @Test func floatRegionResampleMatchesCroppedResample() {
         let luma = ImageKernels.luma(of: randomBuffer(format: .rgba8, width: 120, height: 90, seed: 4), using: .portable)
         let rect = PixelRect(x: 13, y: 7, width: 61, height: 70)
