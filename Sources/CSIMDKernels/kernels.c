@@ -561,116 +561,77 @@ static void box_columns_portable(const float *in, size_t is, float *out, size_t 
     box_columns_body(in, is, out, os, rows, cols, window);
 }
 #if GLIMPSE_X86
-/* box_columns_body on blocks of 32 columns with the four running sums in registers (the
- * body keeps them in memory): the same per-lane operations in the same order. */
-AVX2_FN static void box_columns_avx2(const float *in, size_t is, float *out, size_t os, int rows, int cols, int window) {
-    const int half = (window + 2) / 2;
-    const int p1 = half - 1, p2 = window - half + 1, p3 = rows - window, p4 = half - 1;
-    int c0 = 0;
-    for (; c0 + 32 <= cols; c0 += 32) {
-        __m256 s[4];
-        for (int v = 0; v < 4; v++) s[v] = _mm256_setzero_ps();
-        int li = 0, ri = 0, oi = 0, cur = 0;
-        for (int i = 0; i < p1; i++, ri++) {
-            const float *r = in + (size_t)ri * is + c0;
-            for (int v = 0; v < 4; v++) s[v] = _mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v));
-            cur++;
-        }
-        for (int i = 0; i < p2; i++, ri++, oi++) {
-            const float *r = in + (size_t)ri * is + c0;
-            float *o = out + (size_t)oi * os + c0;
-            cur++;
-            const __m256 fc = _mm256_set1_ps((float)cur);
-            for (int v = 0; v < 4; v++) {
-                s[v] = _mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v));
-                _mm256_storeu_ps(o + 8 * v, _mm256_div_ps(s[v], fc));
-            }
-        }
-        if ((cur & (cur - 1)) == 0) {
-            /* Power-of-two count: the exact reciprocal's product rounds the same real number. */
-            const __m256 inv = _mm256_set1_ps(1.0f / (float)cur);
-            for (int i = 0; i < p3; i++, ri++, li++, oi++) {
-                const float *r = in + (size_t)ri * is + c0, *l = in + (size_t)li * is + c0;
-                float *o = out + (size_t)oi * os + c0;
-                for (int v = 0; v < 4; v++) {
-                    s[v] = _mm256_sub_ps(_mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v)), _mm256_loadu_ps(l + 8 * v));
-                    _mm256_storeu_ps(o + 8 * v, _mm256_mul_ps(s[v], inv));
-                }
-            }
-        } else {
-            const __m256 fc = _mm256_set1_ps((float)cur);
-            for (int i = 0; i < p3; i++, ri++, li++, oi++) {
-                const float *r = in + (size_t)ri * is + c0, *l = in + (size_t)li * is + c0;
-                float *o = out + (size_t)oi * os + c0;
-                for (int v = 0; v < 4; v++) {
-                    s[v] = _mm256_sub_ps(_mm256_add_ps(s[v], _mm256_loadu_ps(r + 8 * v)), _mm256_loadu_ps(l + 8 * v));
-                    _mm256_storeu_ps(o + 8 * v, _mm256_div_ps(s[v], fc));
-                }
-            }
-        }
-        for (int i = 0; i < p4; i++, li++, oi++) {
-            const float *l = in + (size_t)li * is + c0;
-            float *o = out + (size_t)oi * os + c0;
-            cur--;
-            const __m256 fc = _mm256_set1_ps((float)cur);
-            for (int v = 0; v < 4; v++) {
-                s[v] = _mm256_sub_ps(s[v], _mm256_loadu_ps(l + 8 * v));
-                _mm256_storeu_ps(o + 8 * v, _mm256_div_ps(s[v], fc));
-            }
-        }
+/* The middle rows of BOX_COLUMNS_BLOCKS (a full window), each output as MEAN of the sum s[v]. */
+#define BOX_COLUMNS_MIDDLE(LOAD, STORE, ADD, SUB, LANES, MEAN)                                        \
+    for (int i = 0; i < p3; i++, ri++, li++, oi++) {                                                  \
+        const float *r = in + (size_t)ri * is + c0, *l = in + (size_t)li * is + c0;                   \
+        float *o = out + (size_t)oi * os + c0;                                                        \
+        for (int v = 0; v < 4; v++) {                                                                 \
+            s[v] = SUB(ADD(s[v], LOAD(r + (LANES) * v)), LOAD(l + (LANES) * v));                      \
+            STORE(o + (LANES) * v, MEAN);                                                             \
+        }                                                                                             \
     }
+/* box_columns_body on blocks of 4 vectors of columns with the four running sums in registers
+ * (the body keeps them in memory): the same per-lane operations in the same order, so the
+ * same bits. Written once for ymm and zmm; advances c0 past the whole blocks. */
+#define BOX_COLUMNS_BLOCKS(VEC, ZERO, LOAD, STORE, SET1, ADD, SUB, MUL, DIV, LANES)                     \
+    for (; c0 + 4 * (LANES) <= cols; c0 += 4 * (LANES)) {                                             \
+        const int half = (window + 2) / 2;                                                            \
+        const int p1 = half - 1, p2 = window - half + 1, p3 = rows - window, p4 = half - 1;            \
+        VEC s[4];                                                                                     \
+        for (int v = 0; v < 4; v++) s[v] = ZERO();                                                    \
+        int li = 0, ri = 0, oi = 0, cur = 0;                                                          \
+        for (int i = 0; i < p1; i++, ri++) {                                                          \
+            const float *r = in + (size_t)ri * is + c0;                                               \
+            for (int v = 0; v < 4; v++) s[v] = ADD(s[v], LOAD(r + (LANES) * v));                      \
+            cur++;                                                                                    \
+        }                                                                                             \
+        for (int i = 0; i < p2; i++, ri++, oi++) {                                                    \
+            const float *r = in + (size_t)ri * is + c0;                                               \
+            float *o = out + (size_t)oi * os + c0;                                                    \
+            cur++;                                                                                    \
+            const VEC fc = SET1((float)cur);                                                          \
+            for (int v = 0; v < 4; v++) {                                                             \
+                s[v] = ADD(s[v], LOAD(r + (LANES) * v));                                              \
+                STORE(o + (LANES) * v, DIV(s[v], fc));                                                \
+            }                                                                                         \
+        }                                                                                             \
+        /* A power-of-two count: the exact reciprocal's product rounds the same real number. */     \
+        const VEC fc = SET1((float)cur), inv = SET1(1.0f / (float)cur);                               \
+        if ((cur & (cur - 1)) == 0) {                                                                 \
+            BOX_COLUMNS_MIDDLE(LOAD, STORE, ADD, SUB, LANES, MUL(s[v], inv))                          \
+        } else {                                                                                      \
+            BOX_COLUMNS_MIDDLE(LOAD, STORE, ADD, SUB, LANES, DIV(s[v], fc))                           \
+        }                                                                                             \
+        for (int i = 0; i < p4; i++, li++, oi++) {                                                    \
+            const float *l = in + (size_t)li * is + c0;                                               \
+            float *o = out + (size_t)oi * os + c0;                                                    \
+            cur--;                                                                                    \
+            const VEC fc4 = SET1((float)cur);                                                         \
+            for (int v = 0; v < 4; v++) {                                                             \
+                s[v] = SUB(s[v], LOAD(l + (LANES) * v));                                              \
+                STORE(o + (LANES) * v, DIV(s[v], fc4));                                               \
+            }                                                                                         \
+        }                                                                                             \
+    }
+AVX2_FN static void box_columns_avx2(const float *in, size_t is, float *out, size_t os, int rows, int cols, int window) {
+    int c0 = 0;
+    BOX_COLUMNS_BLOCKS(__m256, _mm256_setzero_ps, _mm256_loadu_ps, _mm256_storeu_ps, _mm256_set1_ps, _mm256_add_ps,
+                       _mm256_sub_ps, _mm256_mul_ps, _mm256_div_ps, 8)
     if (c0 < cols) box_columns_body(in + c0, is, out + c0, os, rows, cols - c0, window);
 }
-/* box_columns_avx2 on blocks of 64 columns (four zmm running sums), for power-of-two
- * windows only: their middle rows multiply by the exact reciprocal, so no wide division runs
- * there (the few edge rows divide, lane by lane as the body does); the same per-lane
- * operations in the same order, so the same bits. Narrower leftovers take the AVX2 code. */
-AVX512_FN static void box_columns_pow2_avx512(const float *in, size_t is, float *out, size_t os, int rows, int cols,
-                                              int window) {
-    const int half = (window + 2) / 2;
-    const int p1 = half - 1, p2 = window - half + 1, p3 = rows - window, p4 = half - 1;
-    const __m512 inv = _mm512_set1_ps(1.0f / (float)window);
+/* The same on zmm (64 columns per block); glimpse_box_columns calls it for power-of-two
+ * windows only, whose middle rows multiply instead of dividing. Narrower leftovers take the
+ * AVX2 code. */
+AVX512_FN static void box_columns_avx512(const float *in, size_t is, float *out, size_t os, int rows, int cols,
+                                         int window) {
     int c0 = 0;
-    for (; c0 + 64 <= cols; c0 += 64) {
-        __m512 s[4];
-        for (int v = 0; v < 4; v++) s[v] = _mm512_setzero_ps();
-        int li = 0, ri = 0, oi = 0, cur = 0;
-        for (int i = 0; i < p1; i++, ri++) {
-            const float *r = in + (size_t)ri * is + c0;
-            for (int v = 0; v < 4; v++) s[v] = _mm512_add_ps(s[v], _mm512_loadu_ps(r + 16 * v));
-            cur++;
-        }
-        for (int i = 0; i < p2; i++, ri++, oi++) {
-            const float *r = in + (size_t)ri * is + c0;
-            float *o = out + (size_t)oi * os + c0;
-            cur++;
-            const __m512 fc = _mm512_set1_ps((float)cur);
-            for (int v = 0; v < 4; v++) {
-                s[v] = _mm512_add_ps(s[v], _mm512_loadu_ps(r + 16 * v));
-                _mm512_storeu_ps(o + 16 * v, _mm512_div_ps(s[v], fc));
-            }
-        }
-        for (int i = 0; i < p3; i++, ri++, li++, oi++) {
-            const float *r = in + (size_t)ri * is + c0, *l = in + (size_t)li * is + c0;
-            float *o = out + (size_t)oi * os + c0;
-            for (int v = 0; v < 4; v++) {
-                s[v] = _mm512_sub_ps(_mm512_add_ps(s[v], _mm512_loadu_ps(r + 16 * v)), _mm512_loadu_ps(l + 16 * v));
-                _mm512_storeu_ps(o + 16 * v, _mm512_mul_ps(s[v], inv));
-            }
-        }
-        for (int i = 0; i < p4; i++, li++, oi++) {
-            const float *l = in + (size_t)li * is + c0;
-            float *o = out + (size_t)oi * os + c0;
-            cur--;
-            const __m512 fc = _mm512_set1_ps((float)cur);
-            for (int v = 0; v < 4; v++) {
-                s[v] = _mm512_sub_ps(s[v], _mm512_loadu_ps(l + 16 * v));
-                _mm512_storeu_ps(o + 16 * v, _mm512_div_ps(s[v], fc));
-            }
-        }
-    }
+    BOX_COLUMNS_BLOCKS(__m512, _mm512_setzero_ps, _mm512_loadu_ps, _mm512_storeu_ps, _mm512_set1_ps, _mm512_add_ps,
+                       _mm512_sub_ps, _mm512_mul_ps, _mm512_div_ps, 16)
     if (c0 < cols) box_columns_avx2(in + c0, is, out + c0, os, rows, cols - c0, window);
 }
+#undef BOX_COLUMNS_BLOCKS
+#undef BOX_COLUMNS_MIDDLE
 #endif
 void glimpse_box_columns(int isa, const float *in, size_t is, float *out, size_t os, int rows, int cols, int window) {
     if (rows <= 0 || cols <= 0 || window <= 0 || window > rows) return;
@@ -680,7 +641,7 @@ void glimpse_box_columns(int isa, const float *in, size_t is, float *out, size_t
      * 65…256 rows is 2, of up to 128 rows 1) divide only at the edges, and take zmm. Same
      * bits on every path. */
     if (glimpse_isa_effective(isa) == GLIMPSE_ISA_AVX512 && (window & (window - 1)) == 0) {
-        box_columns_pow2_avx512(in, is, out, os, rows, cols, window);
+        box_columns_avx512(in, is, out, os, rows, cols, window);
         return;
     }
     if (glimpse_isa_effective(isa) >= GLIMPSE_ISA_AVX2) {
