@@ -74,17 +74,28 @@ import Foundation
         #expect(Fingerprinter(workingSize: 200).fingerprint(of: buffer) == Self.composedFingerprint(of: buffer, layout: .catalog, workingSize: 200))
     }
 
-    /// The median used for the hash bits is the 128th smallest coefficient, as a full sort
-    /// gives it, also with many ties.
-    @Test func pdqBitsThresholdAtTheSortedMedian() {
+    /// The median used for the hash bits is the 128th smallest of PDQ's 256 coefficients (the
+    /// 32nd of pHash's 64), as a full sort gives it, also with many ties, negative zeros and
+    /// wide ranges, on every instruction set (each selects it its own way: bisection,
+    /// partitions).
+    @Test func hashBitsThresholdAtTheSortedMedianOnEveryPath() {
         var rng = SeededGenerator(seed: 9)
-        for trial in 0..<200 {
+        for trial in 0..<400 {
             let levels = UInt64([3, 17, 1000, 1 << 20][trial % 4])
-            let coefficients = (0..<256).map { _ in Float(Int(rng.next() % levels)) - Float(levels / 2) }
-            let median = coefficients.sorted()[127]
+            func coefficient() -> Float {
+                let v = Float(Int(rng.next() % levels)) - Float(levels / 2)
+                return v == 0 && rng.next() % 2 == 0 ? -0.0 : v * (trial % 8 < 4 ? 1 : 1e-3)
+            }
+            let pdq = (0..<256).map { _ in coefficient() }, pHash = (0..<64).map { _ in coefficient() }
+            let pdqMedian = pdq.sorted()[127], pHashMedian = pHash.sorted()[31]
             var expected = SIMD4<UInt64>.zero
-            for k in 0..<256 where coefficients[k] > median { expected[k >> 6] |= 1 << UInt64(k & 63) }
-            #expect(PDQHasher.bits(of: coefficients) == PDQHash(words: expected), "trial \(trial)")
+            for k in 0..<256 where pdq[k] > pdqMedian { expected[k >> 6] |= 1 << UInt64(k & 63) }
+            var expectedPHash: UInt64 = 0
+            for k in 0..<64 where pHash[k] > pHashMedian { expectedPHash |= 1 << UInt64(k) }
+            for isa in supportedInstructionSets {
+                #expect(PDQHasher.bits(of: pdq, using: isa) == PDQHash(words: expected), "trial \(trial), \(isa)")
+                #expect(PerceptualHashes.dctHash(coefficients: pHash, using: isa) == expectedPHash, "trial \(trial), \(isa)")
+            }
         }
     }
 
