@@ -1727,8 +1727,8 @@ VARIANTS(void, working_planes_push, (glimpse_working_planes_stream *st, const ui
 /* The RGBA8 row of an unresampled working image (the common case of a DCT-scaled JPEG) on
  * AVX-512, 32 pixels per step: the luma as finish_working_row computes it (16 lanes of floats,
  * the same products and sums, so the same bits), the histogram bins in 16-bit integer lanes
- * by the exact integer forms of hsv_bin's tests (see identity_rgba16_avx2 below, which also
- * takes the last w mod 32 pixels). */
+ * by the exact integer forms of hsv_bin's tests (see identity_rgba16_avx2 below); the last
+ * w mod 32 pixels take identity_rgba_row_avx2. */
 AVX2_FN static void identity_rgba_row_avx2(const uint8_t *row, int w, float *luma, uint8_t *bins);
 AVX512_FN static void identity_rgba_row_avx512(const uint8_t *row, int w, float *luma, uint8_t *bins) {
     const __m512i byte = _mm512_set1_epi32(0xFF);
@@ -1798,48 +1798,46 @@ AVX2_FN static inline void identity_rgba16_avx2(const uint8_t *px, float *luma, 
     const __m256i zero = _mm256_setzero_si256();
     /* packs/packus work within 128-bit lanes: bytes come out as pixels 0-3, 8-11 | 4-7, 12-15. */
     const __m256i order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
-    {
-        __m256i ri[2], gi[2], bi[2];
-        for (int half = 0; half < 2; half++) {
-            const __m256i p = _mm256_loadu_si256((const __m256i *)(px + 32 * half));
-            ri[half] = _mm256_and_si256(p, byte);
-            gi[half] = _mm256_and_si256(_mm256_srli_epi32(p, 8), byte);
-            bi[half] = _mm256_and_si256(_mm256_srli_epi32(p, 16), byte);
-            const __m256 r = _mm256_cvtepi32_ps(ri[half]), g = _mm256_cvtepi32_ps(gi[half]), b = _mm256_cvtepi32_ps(bi[half]);
-            _mm256_storeu_ps(luma + 8 * half,
-                             _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(kr, r), _mm256_mul_ps(kg, g)), _mm256_mul_ps(kb, b)));
-        }
-        const __m256i r = _mm256_packs_epi32(ri[0], ri[1]), g = _mm256_packs_epi32(gi[0], gi[1]),
-                      b = _mm256_packs_epi32(bi[0], bi[1]);
-        const __m256i mx = _mm256_max_epi16(_mm256_max_epi16(r, g), b);
-        const __m256i delta = _mm256_sub_epi16(mx, _mm256_min_epi16(_mm256_min_epi16(r, g), b));
-        const __m256i grey = _mm256_srli_epi16(mx, 4);
-        const __m256i achromatic = _mm256_or_si256(_mm256_cmpgt_epi16(_mm256_set1_epi16(51), mx),
-                                                   _mm256_cmpgt_epi16(mx, _mm256_mullo_epi16(delta, _mm256_set1_epi16(5))));
-        const __m256i isr = _mm256_cmpeq_epi16(mx, r), isg = _mm256_cmpeq_epi16(mx, g);
-        __m256i num = _mm256_blendv_epi8(_mm256_sub_epi16(r, g), _mm256_sub_epi16(b, r), isg);
-        num = _mm256_blendv_epi8(num, _mm256_sub_epi16(g, b), isr);
-        /* 2·base: red 0, green 4, blue 8. */
-        const __m256i base2 = _mm256_andnot_si256(isr, _mm256_sub_epi16(_mm256_set1_epi16(8),
-                                                                         _mm256_and_si256(isg, _mm256_set1_epi16(4))));
-        const __m256i n4 = _mm256_slli_epi16(num, 2), d3 = _mm256_mullo_epi16(delta, _mm256_set1_epi16(3));
-        /* Each compare is −1 where 4·num is below a threshold: k = 2 + their sum. */
-        const __m256i below = _mm256_add_epi16(
-            _mm256_add_epi16(_mm256_cmpgt_epi16(_mm256_sub_epi16(zero, d3), n4),
-                             _mm256_cmpgt_epi16(_mm256_sub_epi16(zero, delta), n4)),
-            _mm256_add_epi16(_mm256_cmpgt_epi16(delta, n4), _mm256_cmpgt_epi16(d3, n4)));
-        __m256i hue = _mm256_add_epi16(_mm256_add_epi16(base2, _mm256_set1_epi16(2)), below);
-        hue = _mm256_add_epi16(hue, _mm256_and_si256(_mm256_cmpgt_epi16(zero, hue), _mm256_set1_epi16(12)));
-        const __m256i dull = _mm256_cmpgt_epi16(_mm256_mullo_epi16(mx, _mm256_set1_epi16(11)),
-                                                _mm256_mullo_epi16(delta, _mm256_set1_epi16(20)));
-        const __m256i bright = _mm256_cmpgt_epi16(mx, _mm256_set1_epi16(152));
-        /* 16 + 4·hue + 2·saturated + bright. */
-        __m256i chroma = _mm256_add_epi16(_mm256_set1_epi16(18), _mm256_slli_epi16(hue, 2));
-        chroma = _mm256_sub_epi16(_mm256_sub_epi16(chroma, _mm256_and_si256(dull, _mm256_set1_epi16(2))), bright);
-        const __m256i bin = _mm256_blendv_epi8(chroma, grey, achromatic);
-        const __m256i packed = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(bin, bin), order);
-        _mm_storeu_si128((__m128i *)bins, _mm256_castsi256_si128(packed));
+    __m256i ri[2], gi[2], bi[2];
+    for (int half = 0; half < 2; half++) {
+        const __m256i p = _mm256_loadu_si256((const __m256i *)(px + 32 * half));
+        ri[half] = _mm256_and_si256(p, byte);
+        gi[half] = _mm256_and_si256(_mm256_srli_epi32(p, 8), byte);
+        bi[half] = _mm256_and_si256(_mm256_srli_epi32(p, 16), byte);
+        const __m256 r = _mm256_cvtepi32_ps(ri[half]), g = _mm256_cvtepi32_ps(gi[half]), b = _mm256_cvtepi32_ps(bi[half]);
+        _mm256_storeu_ps(luma + 8 * half,
+                         _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(kr, r), _mm256_mul_ps(kg, g)), _mm256_mul_ps(kb, b)));
     }
+    const __m256i r = _mm256_packs_epi32(ri[0], ri[1]), g = _mm256_packs_epi32(gi[0], gi[1]),
+                  b = _mm256_packs_epi32(bi[0], bi[1]);
+    const __m256i mx = _mm256_max_epi16(_mm256_max_epi16(r, g), b);
+    const __m256i delta = _mm256_sub_epi16(mx, _mm256_min_epi16(_mm256_min_epi16(r, g), b));
+    const __m256i grey = _mm256_srli_epi16(mx, 4);
+    const __m256i achromatic = _mm256_or_si256(_mm256_cmpgt_epi16(_mm256_set1_epi16(51), mx),
+                                               _mm256_cmpgt_epi16(mx, _mm256_mullo_epi16(delta, _mm256_set1_epi16(5))));
+    const __m256i isr = _mm256_cmpeq_epi16(mx, r), isg = _mm256_cmpeq_epi16(mx, g);
+    __m256i num = _mm256_blendv_epi8(_mm256_sub_epi16(r, g), _mm256_sub_epi16(b, r), isg);
+    num = _mm256_blendv_epi8(num, _mm256_sub_epi16(g, b), isr);
+    /* 2·base: red 0, green 4, blue 8. */
+    const __m256i base2 = _mm256_andnot_si256(isr, _mm256_sub_epi16(_mm256_set1_epi16(8),
+                                                                     _mm256_and_si256(isg, _mm256_set1_epi16(4))));
+    const __m256i n4 = _mm256_slli_epi16(num, 2), d3 = _mm256_mullo_epi16(delta, _mm256_set1_epi16(3));
+    /* Each compare is −1 where 4·num is below a threshold: k = 2 + their sum. */
+    const __m256i below = _mm256_add_epi16(
+        _mm256_add_epi16(_mm256_cmpgt_epi16(_mm256_sub_epi16(zero, d3), n4),
+                         _mm256_cmpgt_epi16(_mm256_sub_epi16(zero, delta), n4)),
+        _mm256_add_epi16(_mm256_cmpgt_epi16(delta, n4), _mm256_cmpgt_epi16(d3, n4)));
+    __m256i hue = _mm256_add_epi16(_mm256_add_epi16(base2, _mm256_set1_epi16(2)), below);
+    hue = _mm256_add_epi16(hue, _mm256_and_si256(_mm256_cmpgt_epi16(zero, hue), _mm256_set1_epi16(12)));
+    const __m256i dull = _mm256_cmpgt_epi16(_mm256_mullo_epi16(mx, _mm256_set1_epi16(11)),
+                                            _mm256_mullo_epi16(delta, _mm256_set1_epi16(20)));
+    const __m256i bright = _mm256_cmpgt_epi16(mx, _mm256_set1_epi16(152));
+    /* 16 + 4·hue + 2·saturated + bright. */
+    __m256i chroma = _mm256_add_epi16(_mm256_set1_epi16(18), _mm256_slli_epi16(hue, 2));
+    chroma = _mm256_sub_epi16(_mm256_sub_epi16(chroma, _mm256_and_si256(dull, _mm256_set1_epi16(2))), bright);
+    const __m256i bin = _mm256_blendv_epi8(chroma, grey, achromatic);
+    const __m256i packed = _mm256_permutevar8x32_epi32(_mm256_packus_epi16(bin, bin), order);
+    _mm_storeu_si128((__m128i *)bins, _mm256_castsi256_si128(packed));
 }
 AVX2_FN static void identity_rgba_row_avx2(const uint8_t *row, int w, float *luma, uint8_t *bins) {
     int x = 0;

@@ -149,9 +149,12 @@ public struct Fingerprinter: Sendable {
         }
         var spans: [Span] = []
 
+        /// The span holding `r`'s rows, if any.
+        func index(of r: PixelRect) -> Int? { spans.firstIndex { $0.y == r.y && $0.height == r.height } }
+
         init(_ rects: [PixelRect]) {
             for r in rects {
-                if let i = spans.firstIndex(where: { $0.y == r.y && $0.height == r.height }) {
+                if let i = index(of: r) {
                     spans[i].x0 = min(spans[i].x0, r.x)
                     spans[i].x1 = max(spans[i].x1, r.x + r.width)
                 } else {
@@ -162,7 +165,7 @@ public struct Fingerprinter: Sendable {
 
         mutating func band(_ luma: FloatImage, _ r: PixelRect, _ k: PerceptualHashes.CodeWeights,
                            _ isa: InstructionSet) -> PerceptualHashes.CodeBand {
-            guard let i = spans.firstIndex(where: { $0.y == r.y && $0.height == r.height }) else {
+            guard let i = index(of: r) else {
                 return PerceptualHashes.CodeBand(luma: luma, x: r.x, y: r.y, width: r.width, height: r.height, weights: k, using: isa)
             }
             if let b = spans[i].built { return b }
@@ -186,9 +189,12 @@ public struct Fingerprinter: Sendable {
         }
         var spans: [Span] = []
 
+        /// The span holding `r`'s columns, if any.
+        func index(of r: PixelRect) -> Int? { spans.firstIndex { $0.x == r.x && $0.width == r.width } }
+
         init(_ rects: [PixelRect]) {
             for r in rects where r.width >= PDQHasher.minimumSide && r.height >= PDQHasher.minimumSide {
-                if let i = spans.firstIndex(where: { $0.x == r.x && $0.width == r.width }) {
+                if let i = index(of: r) {
                     spans[i].y0 = min(spans[i].y0, r.y)
                     spans[i].y1 = max(spans[i].y1, r.y + r.height)
                     spans[i].count += 1
@@ -200,7 +206,7 @@ public struct Fingerprinter: Sendable {
 
         mutating func band(_ luma: FloatImage, _ r: PixelRect, _ workspace: inout PDQHasher.Workspace,
                            _ isa: InstructionSet) -> PDQHasher.RowBand? {
-            guard let i = spans.firstIndex(where: { $0.x == r.x && $0.width == r.width }), spans[i].count >= 2 else { return nil }
+            guard let i = index(of: r), spans[i].count >= 2 else { return nil }
             if let b = spans[i].built { return b }
             let s = spans[i]
             let b = PDQHasher.RowBand(luma: luma, x: r.x, y: s.y0, width: r.width, height: s.y1 - s.y0,
