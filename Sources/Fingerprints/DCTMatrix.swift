@@ -41,8 +41,24 @@ public struct DCTMatrix: Sendable, Hashable {
     /// row = vertical frequency, column = horizontal frequency. Sums run in PDQ's order.
     /// O(frequencies × size²).
     public func transform(_ block: [Float], using isa: InstructionSet = .best) -> [Float] {
+        block.withUnsafeBufferPointer { transform($0, using: isa) }
+    }
+
+    /// ``transform(_:using:)`` of a block held anywhere (the PDQ hasher's workspace); the
+    /// intermediate `frequencies`×`size` product lives on the stack (4 KB for PDQ).
+    func transform(_ block: UnsafeBufferPointer<Float>, using isa: InstructionSet) -> [Float] {
         precondition(block.count == size * size, "DCT input must be \(size)x\(size)")
-        let t = ImageKernels.multiply(matrix, block, m: frequencies, k: size, n: size, using: isa)
-        return ImageKernels.multiply(t, transposed, m: frequencies, k: size, n: frequencies, using: isa)
+        let f = frequencies
+        return withUnsafeTemporaryAllocation(of: Float.self, capacity: f * size) { t in
+            matrix.withUnsafeBufferPointer { d in
+                ImageKernels.multiply(d, block, into: t, m: f, k: size, n: size, using: isa)
+            }
+            return [Float](unsafeUninitializedCapacity: f * f) { out, n in
+                transposed.withUnsafeBufferPointer { dt in
+                    ImageKernels.multiply(UnsafeBufferPointer(t), dt, into: out, m: f, k: size, n: f, using: isa)
+                }
+                n = f * f
+            }
+        }
     }
 }

@@ -110,8 +110,8 @@ public struct Fingerprinter: Sendable {
         var bands = Bands(rects)
         var rowBands = RowBands(rects)
         for (i, region) in layout.regions.enumerated() {
-            views += self.views(luma, region, rects[i], histograms[i], &workspace, &weights, &bands, &rowBands,
-                                orientations: layout.orientations)
+            appendViews(luma, region, rects[i], histograms[i], &workspace, &weights, &bands, &rowBands,
+                        orientations: layout.orientations, to: &views)
         }
         if !layout.coarseRegions.isEmpty {
             let coarse = ImageKernels.areaResample(luma, width: min(luma.width, layout.coarseSize),
@@ -120,8 +120,8 @@ public struct Fingerprinter: Sendable {
             var coarseBands = Bands(coarseRects)
             var coarseRowBands = RowBands(coarseRects)
             for (k, region) in layout.coarseRegions.enumerated() {
-                views += self.views(coarse, region, coarseRects[k], histograms[layout.regions.count + k], &workspace,
-                                    &weights, &coarseBands, &coarseRowBands, orientations: [])
+                appendViews(coarse, region, coarseRects[k], histograms[layout.regions.count + k], &workspace,
+                            &weights, &coarseBands, &coarseRowBands, orientations: [], to: &views)
             }
         }
         return Fingerprint(views: views, layoutVersion: layout.version)
@@ -216,11 +216,12 @@ public struct Fingerprinter: Sendable {
         }
     }
 
-    /// One view of a luma plane (the working one or the coarse one), followed by the same
-    /// view in each of `orientations`, derived from the same transforms.
-    private func views(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ histogram: ColorHistogram,
-                       _ workspace: inout PDQHasher.Workspace, _ weights: inout [PerceptualHashes.CodeWeights],
-                       _ bands: inout Bands, _ rowBands: inout RowBands, orientations: [Dihedral]) -> [FingerprintView] {
+    /// Appends one view of a luma plane (the working one or the coarse one) to `views`,
+    /// followed by the same view in each of `orientations`, derived from the same transforms.
+    private func appendViews(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ histogram: ColorHistogram,
+                             _ workspace: inout PDQHasher.Workspace, _ weights: inout [PerceptualHashes.CodeWeights],
+                             _ bands: inout Bands, _ rowBands: inout RowBands, orientations: [Dihedral],
+                             to views: inout [FingerprintView]) {
         let rowBand = rowBands.band(luma, rect, &workspace, instructionSet)
         let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, band: rowBand, workspace: &workspace)
         let k: PerceptualHashes.CodeWeights
@@ -242,11 +243,12 @@ public struct Fingerprinter: Sendable {
             pHash: pHash,
             pdq: pdq.hash, quality: flat ? 0 : pdq.quality,
             histogram: histogram)
-        guard !orientations.isEmpty else { return [view] }
+        views.append(view)
+        guard !orientations.isEmpty else { return }
         // Equal to pdq.hash(for:) and dctHash(coefficients: transform.transformDCT(dct, side: 8)), with 4 medians instead of 8.
         var oriented = OrientedDCTHashes(pdq: pdq.coefficients, pdqHash: pdq.hash, pHash: dct, pHashValue: pHash)
-        return [view] + orientations.map { transform in
-            view.transformed(by: transform, pdq: oriented.pdq(for: transform), pHash: oriented.pHash(for: transform))
+        for transform in orientations {
+            views.append(view.transformed(by: transform, pdq: oriented.pdq(for: transform), pHash: oriented.pHash(for: transform)))
         }
     }
 }

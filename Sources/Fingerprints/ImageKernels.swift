@@ -90,7 +90,7 @@ public enum ImageKernels {
     static func verticalPass(_ image: FloatImage, region r: PixelRect, weights ys: AreaWeights, using isa: InstructionSet) -> [Float] {
         precondition(!r.isEmpty && r.fits(width: image.width, height: image.height), "region \(r) outside \(image.width)x\(image.height)")
         let rowLength = r.width * image.channels
-        let height = ys.tapCount.count
+        let height = ys.outputCount
         return [Float](unsafeUninitializedCapacity: height * rowLength) { out, n in
             image.samples.withUnsafeBufferPointer { src in
                 ys.withPointers { ts, tc, to, w in
@@ -113,7 +113,7 @@ public enum ImageKernels {
     /// built (`AreaWeights(source: columns, target: width)`).
     static func resampleColumns(_ vertical: [Float], rows: Int, columns: Int, channels: Int, weights xs: AreaWeights,
                                 using isa: InstructionSet) -> FloatImage {
-        let width = xs.tapCount.count
+        let width = xs.outputCount
         let rowLength = width * channels
         let samples = [Float](unsafeUninitializedCapacity: rows * rowLength) { out, n in
             vertical.withUnsafeBufferPointer { src in
@@ -133,18 +133,27 @@ public enum ImageKernels {
     /// output reads only its own taps, so the same bits as on a copy of those columns.
     static func resampleColumns(_ vertical: [Float], offset: Int, stride: Int, rows: Int, weights xs: AreaWeights,
                                 using isa: InstructionSet) -> FloatImage {
-        let width = xs.tapCount.count
-        precondition(vertical.count >= rows * stride && offset >= 0, "band of \(vertical.count) floats, \(rows)x\(stride)")
+        let width = xs.outputCount
         let samples = [Float](unsafeUninitializedCapacity: rows * width) { out, n in
-            vertical.withUnsafeBufferPointer { src in
-                xs.withPointers { ts, tc, to, w in
-                    glimpse_weighted_columns_f32(isa.code, src.baseAddress! + offset, stride, Int32(rows), 1,
-                                                 ts, tc, to, w, Int32(width), out.baseAddress, width)
-                }
-            }
+            resampleColumns(vertical, offset: offset, stride: stride, rows: rows, weights: xs, into: out, using: isa)
             n = rows * width
         }
         return FloatImage(width: width, height: rows, channels: 1, samples: samples)
+    }
+
+    /// ``resampleColumns(_:offset:stride:rows:weights:using:)`` into `out` (`rows` ×
+    /// `xs.outputCount` floats, row-major), for results that need no array of their own.
+    static func resampleColumns(_ vertical: [Float], offset: Int, stride: Int, rows: Int, weights xs: AreaWeights,
+                                into out: UnsafeMutableBufferPointer<Float>, using isa: InstructionSet) {
+        let width = xs.outputCount
+        precondition(vertical.count >= rows * stride && offset >= 0, "band of \(vertical.count) floats, \(rows)x\(stride)")
+        precondition(out.count >= rows * width, "\(out.count) floats for \(rows)x\(width) outputs")
+        vertical.withUnsafeBufferPointer { src in
+            xs.withPointers { ts, tc, to, w in
+                glimpse_weighted_columns_f32(isa.code, src.baseAddress! + offset, stride, Int32(rows), 1,
+                                             ts, tc, to, w, Int32(width), out.baseAddress, width)
+            }
+        }
     }
 
     /// Transposes a `rows`×`columns` matrix of `group`-float pixels. O(n), pure data movement.
@@ -203,12 +212,18 @@ public enum ImageKernels {
         precondition(a.count == m * k && b.count == k * n, "matrix sizes do not match \(m)x\(k)·\(k)x\(n)")
         return [Float](unsafeUninitializedCapacity: m * n) { out, count in
             a.withUnsafeBufferPointer { pa in
-                b.withUnsafeBufferPointer { pb in
-                    glimpse_matmul_f32(isa.code, pa.baseAddress, k, pb.baseAddress, n, out.baseAddress, n, Int32(m), Int32(k), Int32(n))
-                }
+                b.withUnsafeBufferPointer { pb in multiply(pa, pb, into: out, m: m, k: k, n: n, using: isa) }
             }
             count = m * n
         }
+    }
+
+    /// ``multiply(_:_:m:k:n:using:)`` into `c` (`m`×`n` floats), for products that need no
+    /// array of their own (the DCT's intermediate). O(m·k·n).
+    static func multiply(_ a: UnsafeBufferPointer<Float>, _ b: UnsafeBufferPointer<Float>, into c: UnsafeMutableBufferPointer<Float>,
+                         m: Int, k: Int, n: Int, using isa: InstructionSet) {
+        precondition(a.count >= m * k && b.count >= k * n && c.count >= m * n, "matrix sizes do not match \(m)x\(k)·\(k)x\(n)")
+        glimpse_matmul_f32(isa.code, a.baseAddress, k, b.baseAddress, n, c.baseAddress, n, Int32(m), Int32(k), Int32(n))
     }
 
     // MARK: histogram

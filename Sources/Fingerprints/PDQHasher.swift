@@ -64,6 +64,8 @@ public struct PDQHasher: Sendable {
         let filtered = AlignedFloats(count: 64 * 64)
         let temporary = AlignedFloats(count: 64 * 64)
         let strips = AlignedFloats(count: 2 * 16 * 64)
+        /// The 64×64 decimated plane the quality and the DCT read.
+        let decimated = AlignedFloats(count: 64 * 64)
 
         func reserve(rows: Int, columns: Int) {
             // Every kernel writes these buffers before reading them: no need to zero them.
@@ -110,27 +112,25 @@ public struct PDQHasher: Sendable {
         }
         workspace.reserve(rows: r.height, columns: r.width)
         let (out, tmp, strips) = (workspace.filtered.base, workspace.temporary.base, workspace.strips.base)
-        let small = [Float](unsafeUninitializedCapacity: 64 * 64) { s, n in
-            // The Jarosz filter and the 64×64 decimation, the last pass only where it samples.
-            if let b = band {
-                precondition(b.x == r.x && b.width == r.width && r.y >= b.y && r.y + r.height <= b.y + b.height,
-                             "region \(r) outside its row band")
-                glimpse_pdq_filter_decimate_rows_done(
-                    instructionSet.code, b.samples.base + (r.y - b.y) * b.width, b.width,
-                    Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
-                    Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses), s.baseAddress, out, tmp, strips)
-            } else {
-                luma.samples.withUnsafeBufferPointer { src in
-                    glimpse_pdq_filter_decimate(instructionSet.code, src.baseAddress! + r.y * luma.width + r.x, luma.width,
-                                                Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
-                                                Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
-                                                s.baseAddress, out, tmp, strips)
-                }
+        // The Jarosz filter and the 64×64 decimation, the last pass only where it samples.
+        let small = workspace.decimated.base
+        if let b = band {
+            precondition(b.x == r.x && b.width == r.width && r.y >= b.y && r.y + r.height <= b.y + b.height,
+                         "region \(r) outside its row band")
+            glimpse_pdq_filter_decimate_rows_done(
+                instructionSet.code, b.samples.base + (r.y - b.y) * b.width, b.width,
+                Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
+                Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses), small, out, tmp, strips)
+        } else {
+            luma.samples.withUnsafeBufferPointer { src in
+                glimpse_pdq_filter_decimate(instructionSet.code, src.baseAddress! + r.y * luma.width + r.x, luma.width,
+                                            Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
+                                            Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
+                                            small, out, tmp, strips)
             }
-            n = 64 * 64
         }
-        let quality = Self.quality(of64x64: small)
-        let coefficients = DCTMatrix.pdq.transform(small, using: instructionSet)
+        let quality = Int(glimpse_pdq_quality64(small))
+        let coefficients = DCTMatrix.pdq.transform(UnsafeBufferPointer(start: small, count: 64 * 64), using: instructionSet)
         return Result(hash: Self.bits(of: coefficients, using: instructionSet), quality: quality, coefficients: coefficients)
     }
 

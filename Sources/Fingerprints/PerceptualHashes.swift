@@ -11,11 +11,12 @@ public enum PerceptualHashes {
     /// aHash: the region averaged down to 8×8; bit `8r + c` (row r, column c) is set when
     /// that cell is brighter than the mean of the 64 cells. O(region pixels).
     public static func averageHash(luma: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> UInt64 {
-        averageHash(grid8x8: ImageKernels.areaResample(luma, region: region, width: 8, height: 8, using: isa).samples)
+        ImageKernels.areaResample(luma, region: region, width: 8, height: 8, using: isa).samples
+            .withUnsafeBufferPointer { averageHash(grid8x8: $0) }
     }
 
-    /// aHash bits of an 8×8 area-averaged grid.
-    static func averageHash(grid8x8 g: [Float]) -> UInt64 {
+    /// aHash bits of an 8×8 area-averaged grid. O(64).
+    static func averageHash(grid8x8 g: UnsafeBufferPointer<Float>) -> UInt64 {
         var sum: Float = 0
         for v in g { sum += v }
         let mean = sum / 64
@@ -31,12 +32,13 @@ public enum PerceptualHashes {
     ///   `32 + 8r + c` (r < 4, c < 8) is set when `v[r+1][c] > v[r][c]` (brighter below).
     /// O(region pixels).
     public static func differenceHash(luma: FloatImage, region: PixelRect? = nil, using isa: InstructionSet = .best) -> UInt64 {
-        differenceHash(h: ImageKernels.areaResample(luma, region: region, width: 5, height: 8, using: isa).samples,
-                       v: ImageKernels.areaResample(luma, region: region, width: 8, height: 5, using: isa).samples)
+        let h = ImageKernels.areaResample(luma, region: region, width: 5, height: 8, using: isa).samples
+        let v = ImageKernels.areaResample(luma, region: region, width: 8, height: 5, using: isa).samples
+        return h.withUnsafeBufferPointer { h in v.withUnsafeBufferPointer { v in differenceHash(h: h, v: v) } }
     }
 
-    /// dHash bits of the 5-column × 8-row grid `h` and the 8-column × 5-row grid `v`.
-    static func differenceHash(h: [Float], v: [Float]) -> UInt64 {
+    /// dHash bits of the 5-column × 8-row grid `h` and the 8-column × 5-row grid `v`. O(64).
+    static func differenceHash(h: UnsafeBufferPointer<Float>, v: UnsafeBufferPointer<Float>) -> UInt64 {
         var hash: UInt64 = 0
         for r in 0..<8 {
             for c in 0..<4 where h[r * 5 + c + 1] > h[r * 5 + c] { hash |= 1 << UInt64(4 * r + c) }
@@ -63,8 +65,9 @@ public enum PerceptualHashes {
 
     /// The area weights ``codes(luma:region:weights:using:)`` resamples a `width`×`height`
     /// region with (8, 5 and 32 outputs per axis), built once per region size: a
-    /// fingerprint's 24 coarse views all have one size.
-    struct CodeWeights {
+    /// fingerprint's 24 coarse views all have one size. A class, so that handing it to each
+    /// view is one reference count instead of one per table (the copies showed in profiles).
+    final class CodeWeights: Sendable {
         let width: Int, height: Int
         let x8: AreaWeights, x5: AreaWeights, x32: AreaWeights
         let y8: AreaWeights, y5: AreaWeights, y32: AreaWeights
@@ -87,13 +90,28 @@ public enum PerceptualHashes {
                       using isa: InstructionSet) -> (aHash: UInt64, dHash: UInt64, block: [Float]) {
         precondition(k.width == r.width && k.height == r.height, "weights for \(k.width)x\(k.height), region \(r)")
         let rows8 = ImageKernels.verticalPass(luma, region: r, weights: k.y8, using: isa)
-        let a = ImageKernels.resampleColumns(rows8, rows: 8, columns: r.width, channels: 1, weights: k.x8, using: isa).samples
-        let h = ImageKernels.resampleColumns(rows8, rows: 8, columns: r.width, channels: 1, weights: k.x5, using: isa).samples
         let rows5 = ImageKernels.verticalPass(luma, region: r, weights: k.y5, using: isa)
-        let v = ImageKernels.resampleColumns(rows5, rows: 5, columns: r.width, channels: 1, weights: k.x8, using: isa).samples
         let rows32 = ImageKernels.verticalPass(luma, region: r, weights: k.y32, using: isa)
-        let block = ImageKernels.resampleColumns(rows32, rows: 32, columns: r.width, channels: 1, weights: k.x32, using: isa).samples
-        return (averageHash(grid8x8: a), differenceHash(h: h, v: v), block)
+        return codes(rows8: rows8, rows5: rows5, rows32: rows32, offset: 0, stride: r.width, weights: k, using: isa)
+    }
+
+    /// The horizontal passes of ``codes(luma:region:weights:using:)`` over columns
+    /// `offset ..< offset + k.width` of vertical passes `stride` floats wide, and the hashes.
+    /// The aHash and dHash grids (144 floats) live on the stack; only the pHash block is
+    /// allocated, since it is returned. O(rows × taps).
+    private static func codes(rows8: [Float], rows5: [Float], rows32: [Float], offset: Int, stride: Int, weights k: CodeWeights,
+                              using isa: InstructionSet) -> (aHash: UInt64, dHash: UInt64, block: [Float]) {
+        let block = ImageKernels.resampleColumns(rows32, offset: offset, stride: stride, rows: 32, weights: k.x32, using: isa).samples
+        let (aHash, dHash) = withUnsafeTemporaryAllocation(of: Float.self, capacity: 64 + 40 + 40) { grids in
+            let a = UnsafeMutableBufferPointer(rebasing: grids[0..<64])
+            let h = UnsafeMutableBufferPointer(rebasing: grids[64..<104])
+            let v = UnsafeMutableBufferPointer(rebasing: grids[104..<144])
+            ImageKernels.resampleColumns(rows8, offset: offset, stride: stride, rows: 8, weights: k.x8, into: a, using: isa)
+            ImageKernels.resampleColumns(rows8, offset: offset, stride: stride, rows: 8, weights: k.x5, into: h, using: isa)
+            ImageKernels.resampleColumns(rows5, offset: offset, stride: stride, rows: 5, weights: k.x8, into: v, using: isa)
+            return (averageHash(grid8x8: UnsafeBufferPointer(a)), differenceHash(h: UnsafeBufferPointer(h), v: UnsafeBufferPointer(v)))
+        }
+        return (aHash, dHash, block)
     }
 
     /// The three vertical passes of ``codes(luma:region:weights:using:)`` (to 8, 5 and 32
@@ -122,12 +140,7 @@ public enum PerceptualHashes {
                       using isa: InstructionSet) -> (aHash: UInt64, dHash: UInt64, block: [Float]) {
         precondition(k.width == r.width && k.height == r.height, "weights for \(k.width)x\(k.height), region \(r)")
         precondition(r.x >= b.x && r.x + r.width <= b.x + b.width, "region \(r) outside the band \(b.x)+\(b.width)")
-        let offset = r.x - b.x
-        let a = ImageKernels.resampleColumns(b.rows8, offset: offset, stride: b.width, rows: 8, weights: k.x8, using: isa).samples
-        let h = ImageKernels.resampleColumns(b.rows8, offset: offset, stride: b.width, rows: 8, weights: k.x5, using: isa).samples
-        let v = ImageKernels.resampleColumns(b.rows5, offset: offset, stride: b.width, rows: 5, weights: k.x8, using: isa).samples
-        let block = ImageKernels.resampleColumns(b.rows32, offset: offset, stride: b.width, rows: 32, weights: k.x32, using: isa).samples
-        return (averageHash(grid8x8: a), differenceHash(h: h, v: v), block)
+        return codes(rows8: b.rows8, rows5: b.rows5, rows32: b.rows32, offset: r.x - b.x, stride: b.width, weights: k, using: isa)
     }
 
     /// The 32×32 area-averaged luma block pHash transforms.

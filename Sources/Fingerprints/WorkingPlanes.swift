@@ -115,17 +115,22 @@ struct WorkingPlanes {
             let floats = ys.weights.count + xs.weights.count + 2 * sourceWidth * channels + width * channels
             storage = UnsafeMutableRawPointer.allocate(byteCount: ints * 4 + floats * 4, alignment: 64)
             let i32 = storage.bindMemory(to: Int32.self, capacity: ints)
-            func place(_ values: [Int32], at offset: Int) -> UnsafePointer<Int32> {
-                values.withUnsafeBufferPointer { (i32 + offset).initialize(from: $0.baseAddress!, count: values.count) }
-                return UnsafePointer(i32 + offset)
-            }
-            let yts = place(ys.tapStart, at: 0), ytc = place(ys.tapCount, at: height), yto = place(ys.tapOffset, at: 2 * height)
-            let xts = place(xs.tapStart, at: 3 * height), xtc = place(xs.tapCount, at: 3 * height + width)
-            let xto = place(xs.tapOffset, at: 3 * height + 2 * width)
             let f32 = (storage + ints * 4).bindMemory(to: Float.self, capacity: floats)
-            ys.weights.withUnsafeBufferPointer { f32.initialize(from: $0.baseAddress!, count: ys.weights.count) }
+            // Each table copied from the weights into its place in the block.
+            func place(_ k: AreaWeights, ints at: Int, floats from: Int) {
+                k.withPointers { ts, tc, to, w in
+                    let n = k.outputCount
+                    (i32 + at).initialize(from: ts, count: n)
+                    (i32 + at + n).initialize(from: tc, count: n)
+                    (i32 + at + 2 * n).initialize(from: to, count: n)
+                    (f32 + from).initialize(from: w, count: k.weights.count)
+                }
+            }
+            place(ys, ints: 0, floats: 0)
+            place(xs, ints: 3 * height, floats: ys.weights.count)
+            let yts = UnsafePointer(i32), ytc = yts + height, yto = yts + 2 * height
+            let xts = yts + 3 * height, xtc = xts + width, xto = xts + 2 * width
             let xw = f32 + ys.weights.count
-            xs.weights.withUnsafeBufferPointer { xw.initialize(from: $0.baseAddress!, count: xs.weights.count) }
             let accumulators = xw + xs.weights.count
             state = glimpse_working_planes_stream(
                 source_width: Int32(sourceWidth), source_height: Int32(sourceHeight), channels: Int32(channels),
@@ -201,11 +206,10 @@ struct WorkingPlanes {
             let y0 = index(yEdges, rect.y), y1 = index(yEdges, rect.y + rect.height)
             let a = (y1 * stride + x1) * binCount, b = (y0 * stride + x1) * binCount
             let c = (y1 * stride + x0) * binCount, d = (y0 * stride + x0) * binCount
-            let counts = [UInt32](unsafeUninitializedCapacity: binCount) { out, n in
-                for k in 0..<binCount { out[k] = table[a + k] &- table[b + k] &- table[c + k] &+ table[d + k] }
-                n = binCount
+            return withUnsafeTemporaryAllocation(of: UInt32.self, capacity: binCount) { counts in
+                for k in 0..<binCount { counts[k] = table[a + k] &- table[b + k] &- table[c + k] &+ table[d + k] }
+                return ColorHistogram(counts: UnsafeBufferPointer(counts))
             }
-            return ColorHistogram(counts: counts)
         }
     }
 }
