@@ -44,21 +44,29 @@ public struct DCTMatrix: Sendable, Hashable {
         block.withUnsafeBufferPointer { transform($0, using: isa) }
     }
 
-    /// ``transform(_:using:)`` of a block held anywhere (the PDQ hasher's workspace); the
-    /// intermediate `frequencies`×`size` product lives on the stack (4 KB for PDQ).
+    /// ``transform(_:using:)`` of a block held anywhere; the intermediate
+    /// `frequencies`×`size` product goes to a temporary allocation (on the stack when small).
     func transform(_ block: UnsafeBufferPointer<Float>, using isa: InstructionSet) -> [Float] {
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: frequencies * size) { t in
+            transform(block, scratch: t, using: isa)
+        }
+    }
+
+    /// ``transform(_:using:)`` of a block held anywhere, the intermediate `frequencies`×`size`
+    /// product written to `scratch` (the PDQ hasher's workspace: 4 KB it need not allocate
+    /// per view).
+    func transform(_ block: UnsafeBufferPointer<Float>, scratch t: UnsafeMutableBufferPointer<Float>,
+                   using isa: InstructionSet) -> [Float] {
         precondition(block.count == size * size, "DCT input must be \(size)x\(size)")
         let f = frequencies
-        return withUnsafeTemporaryAllocation(of: Float.self, capacity: f * size) { t in
-            matrix.withUnsafeBufferPointer { d in
-                ImageKernels.multiply(d, block, into: t, m: f, k: size, n: size, using: isa)
+        matrix.withUnsafeBufferPointer { d in
+            ImageKernels.multiply(d, block, into: t, m: f, k: size, n: size, using: isa)
+        }
+        return [Float](unsafeUninitializedCapacity: f * f) { out, n in
+            transposed.withUnsafeBufferPointer { dt in
+                ImageKernels.multiply(UnsafeBufferPointer(t), dt, into: out, m: f, k: size, n: f, using: isa)
             }
-            return [Float](unsafeUninitializedCapacity: f * f) { out, n in
-                transposed.withUnsafeBufferPointer { dt in
-                    ImageKernels.multiply(UnsafeBufferPointer(t), dt, into: out, m: f, k: size, n: f, using: isa)
-                }
-                n = f * f
-            }
+            n = f * f
         }
     }
 }

@@ -130,7 +130,11 @@ public struct PDQHasher: Sendable {
             }
         }
         let quality = Int(glimpse_pdq_quality64(small))
-        let coefficients = DCTMatrix.pdq.transform(UnsafeBufferPointer(start: small, count: 64 * 64), using: instructionSet)
+        // The filter is done with `temporary` (at least 64×64 floats): the DCT's 16×64
+        // intermediate product goes there.
+        let coefficients = DCTMatrix.pdq.transform(UnsafeBufferPointer(start: small, count: 64 * 64),
+                                                   scratch: UnsafeMutableBufferPointer(start: tmp, count: 16 * 64),
+                                                   using: instructionSet)
         return Result(hash: Self.bits(of: coefficients, using: instructionSet), quality: quality, coefficients: coefficients)
     }
 
