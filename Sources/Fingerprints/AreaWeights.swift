@@ -67,16 +67,17 @@ public struct AreaWeights: Sendable, Hashable {
                         let overlap = min((p + 1) * target, hi) - max(p * target, lo)
                         return overlap == target ? whole : Float(Double(overlap) / Double(source))
                     }
-                    w[weightCount] = weight(first)
-                    weightCount += 1
+                    var k = weightCount
+                    w[k] = weight(first)
+                    k += 1
                     if last > first {
-                        for _ in (first + 1)..<last {
-                            w[weightCount] = whole
-                            weightCount += 1
-                        }
-                        w[weightCount] = weight(last)
-                        weightCount += 1
+                        let inside = last - first - 1
+                        if inside > 0 { (w.baseAddress! + k).initialize(repeating: whole, count: inside) }
+                        k += inside
+                        w[k] = weight(last)
+                        k += 1
                     }
+                    weightCount = k
                 }
             }
         }

@@ -70,7 +70,8 @@ public struct ColorHistogram: Sendable, Hashable, Codable {
             let divisor = Double(2 * total)
             withUnsafeMutableBytes(of: &p) { bytes in
                 for i in 0..<Self.binCount {
-                    bytes[i] = UInt8((Double(UInt64(counts[i]) * 510 + total) / divisor).rounded(.down))
+                    // Non-negative, so truncation is the floor (and needs no libm call).
+                    bytes[i] = UInt8(Double(UInt64(counts[i]) * 510 + total) / divisor)
                 }
             }
         }
