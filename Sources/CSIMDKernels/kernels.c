@@ -1378,6 +1378,73 @@ void glimpse_pdq_first_rows(int isa, const float *in, size_t is, int rows, int c
     glimpse_box_rows(isa, in, is, out, (size_t)cols, rows, cols, wr, strips);
 }
 
+void glimpse_plane_strips(int isa, const float *in, size_t is, int rows, int cols, float *strips) {
+    if (rows <= 0 || cols <= 0) return;
+    for (int s = 0; 8 * s < rows; s++) {
+        float *a = strips + (size_t)s * cols * 8;
+#if GLIMPSE_X86
+        if (8 * s + 8 <= rows && glimpse_isa_effective(isa) >= GLIMPSE_ISA_AVX2) {
+            strip_in_avx2(in + (size_t)8 * s * is, is, cols, a);
+            continue;
+        }
+#else
+        (void)isa;
+#endif
+        for (int c = 0; c < cols; c++)
+            for (int j = 0; j < 8; j++) {
+                const int r = 8 * s + j < rows ? 8 * s + j : rows - 1;
+                a[(size_t)c * 8 + j] = in[(size_t)r * is + c];
+            }
+    }
+}
+
+#if GLIMPSE_X86
+/* Rows 8s … 8s+7 of a filtered strip `b` (cols × 8) that fall in y … y+rows-1, written to
+ * `out` (row r at out + (r − y)·cols); `t` (8·cols floats) takes a strip that is only partly
+ * inside. */
+AVX2_FN static void strip_rows_out_avx2(const float *b, int s, int y, int rows, int cols, float *out, float *t) {
+    const int first = 8 * s;
+    if (first >= y && first + 8 <= y + rows) {
+        strip_out_avx2(b, cols, out + (size_t)(first - y) * cols, (size_t)cols);
+        return;
+    }
+    strip_out_avx2(b, cols, t, (size_t)cols);
+    for (int j = 0; j < 8; j++) {
+        const int r = first + j;
+        if (r >= y && r < y + rows) memcpy(out + (size_t)(r - y) * cols, t + (size_t)j * cols, (size_t)cols * sizeof(float));
+    }
+}
+#endif
+
+void glimpse_pdq_first_rows_from_strips(int isa, const float *strips, int plane_cols, int x, int y, int rows, int cols,
+                                        int window_along_rows, float *out, float *scratch) {
+    if (rows <= 0 || cols <= 0) return;
+    const int wr = window_along_rows < 1 ? 1 : (window_along_rows > cols ? cols : window_along_rows);
+    const int s0 = y / 8, s1 = (y + rows - 1) / 8;
+#if GLIMPSE_X86
+    if (glimpse_isa_effective(isa) >= GLIMPSE_ISA_AVX2) {
+        /* Two strips per call, as box_rows_avx2 filters them (two add/sub chains). */
+        float *b0 = scratch, *b1 = scratch + (size_t)8 * cols, *t = scratch + (size_t)16 * cols;
+        for (int s = s0; s <= s1; s += 2) {
+            const float *a0 = strips + ((size_t)s * plane_cols + x) * 8;
+            const int two = s + 1 <= s1;
+            box_strip8_avx2(a0, b0, two ? a0 + (size_t)plane_cols * 8 : a0, b1, cols, wr);
+            strip_rows_out_avx2(b0, s, y, rows, cols, out, t);
+            if (two) strip_rows_out_avx2(b1, s + 1, y, rows, cols, out, t);
+        }
+        return;
+    }
+#endif
+    /* One row at a time: gathered from its strip's lane, then the portable filter along it
+     * (box_columns_body over a single lane is box_rows_body's per-lane sequence). */
+    (void)s0, (void)s1;
+    for (int r = y; r < y + rows; r++) {
+        const float *a = strips + ((size_t)(r / 8) * plane_cols + x) * 8 + r % 8;
+        for (int c = 0; c < cols; c++) scratch[c] = a[(size_t)c * 8];
+        box_columns_body(scratch, 1, out + (size_t)(r - y) * cols, 1, cols, 1, wr);
+    }
+}
+
 void glimpse_pdq_filter_decimate_rows_done(int isa, const float *rows_filtered, size_t rs, int rows, int cols,
                                            int window_along_rows, int window_along_columns, int passes,
                                            float *out64, float *buffer, float *tmp, float *strips) {

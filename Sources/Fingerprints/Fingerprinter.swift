@@ -108,7 +108,7 @@ public struct Fingerprinter: Sendable {
         views.reserveCapacity(layout.viewCount)
         let rects = layout.regions.map { rect($0, luma) }
         var bands = Bands(rects)
-        var rowBands = RowBands(rects)
+        var rowBands = RowBands(rects, strips: planeStrips(luma))
         for (i, region) in layout.regions.enumerated() {
             appendViews(luma, region, rects[i], histograms[i], &workspace, &weights, &bands, &rowBands,
                         orientations: layout.orientations, to: &views)
@@ -118,13 +118,19 @@ public struct Fingerprinter: Sendable {
                                                    height: min(luma.height, layout.coarseSize), using: instructionSet)
             let coarseRects = layout.coarseRegions.map { rect($0, coarse) }
             var coarseBands = Bands(coarseRects)
-            var coarseRowBands = RowBands(coarseRects)
+            var coarseRowBands = RowBands(coarseRects, strips: planeStrips(coarse))
             for (k, region) in layout.coarseRegions.enumerated() {
                 appendViews(coarse, region, coarseRects[k], histograms[layout.regions.count + k], &workspace,
                             &weights, &coarseBands, &coarseRowBands, orientations: [], to: &views)
             }
         }
         return Fingerprint(views: views, layoutVersion: layout.version)
+    }
+
+    /// A plane's strips for PDQ's first row filters, where they pay (see
+    /// ``PDQHasher/PlaneStrips/isWorthBuilding(for:)``).
+    private func planeStrips(_ luma: FloatImage) -> PDQHasher.PlaneStrips? {
+        PDQHasher.PlaneStrips.isWorthBuilding(for: instructionSet) ? PDQHasher.PlaneStrips(luma: luma, using: instructionSet) : nil
     }
 
     /// The working image: the source area-averaged to at most ``workingSize`` per side
@@ -180,7 +186,9 @@ public struct Fingerprinter: Sendable {
     /// The first Jarosz row filter of PDQ, shared by the regions of one plane with the same
     /// columns (a column of the coarse grid): one ``PDQHasher/RowBand`` per (left, width)
     /// held by two regions or more, over the union of their rows, built when first needed
-    /// (a short array searched in order, as ``Bands``).
+    /// (a short array searched in order, as ``Bands``). Every band, and every region without
+    /// one, reads its rows from the plane's ``PDQHasher/PlaneStrips`` when there are some
+    /// (the plane transposed once instead of once per band or region).
     private struct RowBands {
         struct Span {
             let x: Int, width: Int
@@ -188,11 +196,14 @@ public struct Fingerprinter: Sendable {
             var built: PDQHasher.RowBand?
         }
         var spans: [Span] = []
+        /// The plane's strips (nil on the portable path).
+        let strips: PDQHasher.PlaneStrips?
 
         /// The span holding `r`'s columns, if any.
         func index(of r: PixelRect) -> Int? { spans.firstIndex { $0.x == r.x && $0.width == r.width } }
 
-        init(_ rects: [PixelRect]) {
+        init(_ rects: [PixelRect], strips: PDQHasher.PlaneStrips?) {
+            self.strips = strips
             for r in rects where r.width >= PDQHasher.minimumSide && r.height >= PDQHasher.minimumSide {
                 if let i = index(of: r) {
                     spans[i].y0 = min(spans[i].y0, r.y)
@@ -209,7 +220,7 @@ public struct Fingerprinter: Sendable {
             guard let i = index(of: r), spans[i].count >= 2 else { return nil }
             if let b = spans[i].built { return b }
             let s = spans[i]
-            let b = PDQHasher.RowBand(luma: luma, x: r.x, y: s.y0, width: r.width, height: s.y1 - s.y0,
+            let b = PDQHasher.RowBand(luma: luma, x: r.x, y: s.y0, width: r.width, height: s.y1 - s.y0, strips: strips,
                                       workspace: &workspace, using: isa)
             spans[i].built = b
             return b
@@ -223,7 +234,8 @@ public struct Fingerprinter: Sendable {
                              _ bands: inout Bands, _ rowBands: inout RowBands, orientations: [Dihedral],
                              to views: inout [FingerprintView]) {
         let rowBand = rowBands.band(luma, rect, &workspace, instructionSet)
-        let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, band: rowBand, workspace: &workspace)
+        let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, band: rowBand, strips: rowBands.strips,
+                                                        workspace: &workspace)
         let k: PerceptualHashes.CodeWeights
         if let known = weights.first(where: { $0.width == rect.width && $0.height == rect.height }) {
             k = known

@@ -66,6 +66,8 @@ public struct PDQHasher: Sendable {
         let strips = AlignedFloats(count: 2 * 16 * 64)
         /// The 64×64 decimated plane the quality and the DCT read.
         let decimated = AlignedFloats(count: 64 * 64)
+        /// A region's first row filter, read from ``PlaneStrips`` (views without a ``RowBand``).
+        let rowsFiltered = AlignedFloats(count: 64 * 64)
 
         func reserve(rows: Int, columns: Int) {
             // Every kernel writes these buffers before reading them: no need to zero them.
@@ -73,6 +75,42 @@ public struct PDQHasher: Sendable {
             filtered.reserve(planeSize)
             temporary.reserve(planeSize)
             strips.reserve(2 * 16 * columns)
+        }
+    }
+
+    /// A luma plane transposed once into strips of 8 rows (`glimpse_plane_strips`), from which
+    /// every region's first Jarosz row filter reads its rows (``RowBand`` and
+    /// ``hash(luma:region:band:strips:workspace:)``) instead of transposing them again: the
+    /// same bits on every path, but only faster where the kernels filter 8 rows per vector
+    /// (``isWorthBuilding(for:)``). O(plane pixels), written once, read-only after.
+    struct PlaneStrips {
+        let width: Int, height: Int
+        let samples: AlignedFloats
+
+        /// Whether `isa` filters rows in vectors of 8 (AVX2, AVX-512), which read the strips
+        /// as they are; the portable path gathers each row back out of them, slower than
+        /// filtering the region's rows directly.
+        static func isWorthBuilding(for isa: InstructionSet) -> Bool { isa.effective != .portable }
+
+        /// The strips of a non-empty luma plane.
+        init(luma: FloatImage, using isa: InstructionSet) {
+            precondition(luma.channels == 1 && luma.width > 0 && luma.height > 0, "strips of a non-empty luma plane")
+            width = luma.width
+            height = luma.height
+            samples = AlignedFloats(count: (luma.height + 7) / 8 * 8 * luma.width)
+            luma.samples.withUnsafeBufferPointer { src in
+                glimpse_plane_strips(isa.code, src.baseAddress, luma.width, Int32(luma.height), Int32(luma.width), samples.base)
+            }
+        }
+
+        /// The first row filter of the `width`×`height` region at (`x`, `y`) into `out`
+        /// (dense rows). `scratch` holds 24·width floats.
+        func firstRows(x: Int, y: Int, width w: Int, height h: Int, into out: UnsafeMutablePointer<Float>,
+                       scratch: UnsafeMutablePointer<Float>, using isa: InstructionSet) {
+            precondition(PixelRect(x: x, y: y, width: w, height: h).fits(width: width, height: height),
+                         "region outside \(width)x\(height)")
+            glimpse_pdq_first_rows_from_strips(isa.code, samples.base, Int32(width), Int32(x), Int32(y), Int32(h), Int32(w),
+                                               Int32(PDQHasher.windowSize(w)), out, scratch)
         }
     }
 
@@ -84,7 +122,8 @@ public struct PDQHasher: Sendable {
         let x: Int, y: Int, width: Int, height: Int
         let samples: AlignedFloats
 
-        init(luma: FloatImage, x: Int, y: Int, width: Int, height: Int, workspace: inout Workspace, using isa: InstructionSet) {
+        init(luma: FloatImage, x: Int, y: Int, width: Int, height: Int, strips: PlaneStrips? = nil, workspace: inout Workspace,
+             using isa: InstructionSet) {
             precondition(PixelRect(x: x, y: y, width: width, height: height).fits(width: luma.width, height: luma.height),
                          "band outside \(luma.width)x\(luma.height)")
             self.x = x
@@ -93,9 +132,15 @@ public struct PDQHasher: Sendable {
             self.height = height
             workspace.reserve(rows: height, columns: width)
             let samples = AlignedFloats(count: width * height)
-            luma.samples.withUnsafeBufferPointer { src in
-                glimpse_pdq_first_rows(isa.code, src.baseAddress! + y * luma.width + x, luma.width, Int32(height),
-                                       Int32(width), Int32(PDQHasher.windowSize(width)), samples.base, workspace.strips.base)
+            if let strips {
+                precondition(strips.width == luma.width && strips.height == luma.height, "strips of another plane")
+                strips.firstRows(x: x, y: y, width: width, height: height, into: samples.base, scratch: workspace.strips.base,
+                                 using: isa)
+            } else {
+                luma.samples.withUnsafeBufferPointer { src in
+                    glimpse_pdq_first_rows(isa.code, src.baseAddress! + y * luma.width + x, luma.width, Int32(height),
+                                           Int32(width), Int32(PDQHasher.windowSize(width)), samples.base, workspace.strips.base)
+                }
             }
             self.samples = samples
         }
@@ -103,15 +148,17 @@ public struct PDQHasher: Sendable {
 
     /// Hashes `region` of a luma plane in place (no copy of the region), reusing `workspace`.
     /// Same result as hashing a cropped copy. O(region pixels). With `band` (same columns as
-    /// the region, rows around it), the first row filter is read from it: the same bits.
-    func hash(luma: FloatImage, region r: PixelRect, band: RowBand? = nil, workspace: inout Workspace) -> Result {
+    /// the region, rows around it), the first row filter is read from it; else with `strips`
+    /// (of the same plane), that filter reads its rows from them: the same bits either way.
+    func hash(luma: FloatImage, region r: PixelRect, band: RowBand? = nil, strips: PlaneStrips? = nil,
+              workspace: inout Workspace) -> Result {
         precondition(luma.channels == 1, "PDQ hashes a luma plane")
         precondition(!r.isEmpty && r.fits(width: luma.width, height: luma.height), "region \(r) outside \(luma.width)x\(luma.height)")
         guard r.width >= Self.minimumSide, r.height >= Self.minimumSide else {
             return Result(hash: .zero, quality: 0, coefficients: [Float](repeating: 0, count: 256))
         }
         workspace.reserve(rows: r.height, columns: r.width)
-        let (out, tmp, strips) = (workspace.filtered.base, workspace.temporary.base, workspace.strips.base)
+        let (out, tmp, scratch) = (workspace.filtered.base, workspace.temporary.base, workspace.strips.base)
         // The Jarosz filter and the 64×64 decimation, the last pass only where it samples.
         let small = workspace.decimated.base
         if let b = band {
@@ -120,13 +167,22 @@ public struct PDQHasher: Sendable {
             glimpse_pdq_filter_decimate_rows_done(
                 instructionSet.code, b.samples.base + (r.y - b.y) * b.width, b.width,
                 Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
-                Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses), small, out, tmp, strips)
+                Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses), small, out, tmp, scratch)
+        } else if let strips {
+            precondition(strips.width == luma.width && strips.height == luma.height, "strips of another plane")
+            workspace.rowsFiltered.reserve(r.width * r.height)
+            let rows = workspace.rowsFiltered.base
+            strips.firstRows(x: r.x, y: r.y, width: r.width, height: r.height, into: rows, scratch: scratch,
+                             using: instructionSet)
+            glimpse_pdq_filter_decimate_rows_done(
+                instructionSet.code, rows, r.width, Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
+                Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses), small, out, tmp, scratch)
         } else {
             luma.samples.withUnsafeBufferPointer { src in
                 glimpse_pdq_filter_decimate(instructionSet.code, src.baseAddress! + r.y * luma.width + r.x, luma.width,
                                             Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
                                             Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses),
-                                            small, out, tmp, strips)
+                                            small, out, tmp, scratch)
             }
         }
         let quality = Int(glimpse_pdq_quality64(small))

@@ -28,4 +28,35 @@ import Testing
             }
         }
     }
+
+    /// The plane transposed once into strips of 8 rows (``PDQHasher/PlaneStrips``) gives every
+    /// region's first row filter, and hash, bit for bit as filtering the region's own rows:
+    /// regions starting on and off a strip, heights that end inside a strip, planes whose
+    /// last strip is short, windows of 1 to 3 pixels; on every path, though the fingerprinter
+    /// builds strips only where they pay.
+    @Test(arguments: [(96, 72), (101, 67), (333, 250), (128, 9)])
+    func regionsFilteredFromPlaneStripsEqualRegionsFilteredAlone(size: (Int, Int)) {
+        let luma = ImageKernels.luma(of: randomBuffer(format: .rgba8, width: size.0, height: size.1, seed: UInt64(3 * size.0 + size.1)))
+        let (pw, ph) = (luma.width, luma.height)
+        let regions = [PixelRect(x: 0, y: 0, width: pw, height: ph),
+                       PixelRect(x: 0, y: 0, width: pw * 3 / 4, height: ph * 3 / 4),
+                       PixelRect(x: pw / 8, y: min(3, ph - 5), width: pw * 3 / 4, height: ph - min(3, ph - 5)),
+                       PixelRect(x: pw - pw * 3 / 5, y: ph - ph * 3 / 5, width: pw * 3 / 5, height: ph * 3 / 5),
+                       PixelRect(x: 5, y: min(9, ph - 5), width: min(17, pw - 5), height: 5)]
+        for isa in supportedInstructionSets {
+            let strips = PDQHasher.PlaneStrips(luma: luma, using: isa)
+            var workspace = PDQHasher.Workspace()
+            for r in regions {
+                let alone = PDQHasher(using: isa).hash(luma: luma, region: r, workspace: &workspace)
+                let fromStrips = PDQHasher(using: isa).hash(luma: luma, region: r, strips: strips, workspace: &workspace)
+                #expect(alone == fromStrips, "PDQ \(isa) \(r)")
+                let direct = PDQHasher.RowBand(luma: luma, x: r.x, y: r.y, width: r.width, height: r.height,
+                                               workspace: &workspace, using: isa)
+                let viaStrips = PDQHasher.RowBand(luma: luma, x: r.x, y: r.y, width: r.width, height: r.height, strips: strips,
+                                                  workspace: &workspace, using: isa)
+                let same = (0..<(r.width * r.height)).allSatisfy { direct.samples.base[$0].bitPattern == viaStrips.samples.base[$0].bitPattern }
+                #expect(same, "first rows \(isa) \(r)")
+            }
+        }
+    }
 }

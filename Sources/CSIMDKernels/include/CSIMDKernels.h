@@ -161,6 +161,19 @@ void glimpse_pdq_filter_decimate(int isa, const float *in, size_t in_stride, int
 void glimpse_pdq_first_rows(int isa, const float *in, size_t in_stride, int rows, int cols, int window_along_rows,
                             float *out, float *strips);
 
+/* A whole plane (`rows` × `cols`, rows `in_stride` floats apart) transposed once into strips
+ * of 8 rows: strips[(s·cols + c)·8 + j] = in[8s + j][c] for s < ⌈rows / 8⌉, the rows past the
+ * last one repeating it. `strips` holds ⌈rows / 8⌉·8·cols floats. Pure data movement. */
+void glimpse_plane_strips(int isa, const float *in, size_t in_stride, int rows, int cols, float *strips);
+
+/* glimpse_pdq_first_rows of the region at column x, row y (`rows` × `cols`) of the plane whose
+ * strips (glimpse_plane_strips, `plane_cols` wide) are given, into `out` (rows × cols, dense):
+ * the same values bit for bit, without transposing the region's rows again (every view of a
+ * plane reads the one transpose; a region whose rows do not start on a strip filters the
+ * extra rows of its first and last strips and drops them). `scratch` 24·cols floats. */
+void glimpse_pdq_first_rows_from_strips(int isa, const float *strips, int plane_cols, int x, int y, int rows, int cols,
+                                        int window_along_rows, float *out, float *scratch);
+
 /* glimpse_pdq_filter_decimate whose first row filter is already done: `rows_filtered` (stride
  * `rs`) holds glimpse_pdq_first_rows of the region. The same 4096 values, bit for bit. */
 void glimpse_pdq_filter_decimate_rows_done(int isa, const float *rows_filtered, size_t rs, int rows, int cols,
