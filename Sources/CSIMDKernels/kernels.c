@@ -1651,27 +1651,11 @@ BODY void finish_working_row(const float *vrow, int channels, const int32_t *xts
     const float *h = vrow;
     if (!xidentity) {
         if (channels == 4) {
-            /* Four output pixels at a time, so that four independent chains of additions hide
-             * each other's latency. Each keeps its own taps in order; a pixel with fewer taps
-             * than the others of its group adds 0.0f·v (v its own last tap: finite, ≥ 0), which
-             * is +0 and leaves its sum unchanged, so every sum equals the plain loop's. */
-            int q = 0;
-            for (; q + 4 <= ow; q += 4) {
-                int n = xtc[q];
-                for (int i = 1; i < 4; i++) n = xtc[q + i] > n ? xtc[q + i] : n;
-                float a[16];
-                for (int j = 0; j < 16; j++) a[j] = 0.0f;
-                for (int t = 0; t < n; t++) {
-                    for (int i = 0; i < 4; i++) {
-                        const int ni = xtc[q + i];
-                        const float wt = t < ni ? xw[xto[q + i] + t] : 0.0f;
-                        const float *p = vrow + (size_t)(xts[q + i] + (t < ni ? t : ni - 1)) * 4;
-                        for (int c = 0; c < 4; c++) a[4 * i + c] += wt * p[c];
-                    }
-                }
-                for (int j = 0; j < 16; j++) hrow[4 * q + j] = a[j];
-            }
-            for (; q < ow; q++) {
+            /* One output pixel at a time, its four channels summed in tap order: the pixels'
+             * chains are independent, so out-of-order execution overlaps them (a version that
+             * interleaved four pixels with zero-weight padding spent more on its index
+             * arithmetic than it hid: 3.3 µs against 1.5 µs per 1920 → 512 row). */
+            for (int q = 0; q < ow; q++) {
                 float acc0 = 0.0f, acc1 = 0.0f, acc2 = 0.0f, acc3 = 0.0f;
                 const float *p = vrow + (size_t)xts[q] * 4;
                 const float *wt = xw + xto[q];
