@@ -194,7 +194,9 @@ import Foundation
             ("gray.png", try PNGEncoder().encode(gray), true),
             ("small.png", try PNGEncoder().encode(syntheticPhoto(width: 200, height: 90, seed: 5)), true),
         ]
-        for name in ["basi2c08.png", "basn3p04.png", "basn0g16.png"] {
+        // Opaque colour (RGB 8 and 16 bits, palettes without tRNS) streams RGB rows and adds the
+        // alpha itself; tbrn2c08 has a tRNS colour, so libpng adds the alpha there.
+        for name in ["basi2c08.png", "basn3p04.png", "basn0g16.png", "basn2c08.png", "basn2c16.png", "basn3p08.png", "tbrn2c08.png"] {
             files.append((name, Array(try Data(contentsOf: testdataURL.appendingPathComponent("pngsuite/\(name)"))), !name.hasPrefix("basi")))
         }
         files.append(("hurricane-ridge.jpg", Array(try Data(contentsOf: testdataURL.appendingPathComponent("catalog/landmarks/hurricane-ridge.jpg"))), true))
