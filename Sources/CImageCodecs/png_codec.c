@@ -252,12 +252,11 @@ glimpse_status glimpse_png_run(const glimpse_request *request) {
         return GLIMPSE_OK;
     }
 
-    int whole = rx == 0 && ry == 0 && rw == width && rh == height;
     /* Streamed rows of an opaque colour image come from libpng as RGB; the alpha is added
-     * here (rgb_to_rgba), faster than libpng's filler, the same bytes. */
-    const int opaque_colour = (color_type & PNG_COLOR_MASK_COLOR) != 0 && (color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns;
-    const int alpha_here = opaque_colour && request->row_sink != NULL && interlace == PNG_INTERLACE_NONE && whole &&
-                           !state.allow_damaged;
+     * here (rgb_to_rgba), faster than libpng's filler, the same bytes. (What may stream is
+     * checked once, below.) */
+    const int alpha_here = request->row_sink != NULL && (color_type & PNG_COLOR_MASK_COLOR) != 0 &&
+                           (color_type & PNG_COLOR_MASK_ALPHA) == 0 && !has_trns;
     png_set_expand(png); /* palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha */
     if (bit_depth == 16) png_set_scale_16(png);
     if ((color_type & PNG_COLOR_MASK_COLOR) == 0) png_set_gray_to_rgb(png);
@@ -270,6 +269,7 @@ glimpse_status glimpse_png_run(const glimpse_request *request) {
         png_error(png, "internal: unexpected row size");
     }
 
+    int whole = rx == 0 && ry == 0 && rw == width && rh == height;
     if (request->row_sink != NULL) {
         /* Rows to a sink, no buffer: whole non-interlaced images only (see glimpse_decode_rows). */
         if (passes > 1 || !whole || state.allow_damaged) {

@@ -48,7 +48,6 @@ public struct ColorHistogram: Sendable, Hashable, Codable {
     /// Normalises raw counts (one per bin) so that they sum to about 255:
     /// bin = round(255 · count / total). All-zero counts give ``empty``.
     public init(counts: [UInt32]) {
-        precondition(counts.count == Self.binCount, "a ColorHistogram has \(Self.binCount) bins")
         self = counts.withUnsafeBufferPointer { ColorHistogram(counts: $0) }
     }
 

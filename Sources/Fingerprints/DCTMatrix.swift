@@ -41,14 +41,10 @@ public struct DCTMatrix: Sendable, Hashable {
     /// row = vertical frequency, column = horizontal frequency. Sums run in PDQ's order.
     /// O(frequencies × size²).
     public func transform(_ block: [Float], using isa: InstructionSet = .best) -> [Float] {
-        block.withUnsafeBufferPointer { transform($0, using: isa) }
-    }
-
-    /// ``transform(_:using:)`` of a block held anywhere; the intermediate
-    /// `frequencies`×`size` product goes to a temporary allocation (on the stack when small).
-    func transform(_ block: UnsafeBufferPointer<Float>, using isa: InstructionSet) -> [Float] {
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: frequencies * size) { t in
-            transform(block, scratch: t, using: isa)
+        // The intermediate `frequencies`×`size` product in a temporary allocation (on the stack
+        // when small).
+        block.withUnsafeBufferPointer { b in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: frequencies * size) { transform(b, scratch: $0, using: isa) }
         }
     }
 

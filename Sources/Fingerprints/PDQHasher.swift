@@ -103,10 +103,12 @@ public struct PDQHasher: Sendable {
             }
         }
 
-        /// The first row filter of the `width`×`height` region at (`x`, `y`) into `out`
-        /// (dense rows). `scratch` holds 24·width floats.
-        func firstRows(x: Int, y: Int, width w: Int, height h: Int, into out: UnsafeMutablePointer<Float>,
+        /// The first row filter of the `width`×`height` region at (`x`, `y`) of `luma` (the
+        /// plane these strips were made of) into `out` (dense rows). `scratch` holds
+        /// 24·width floats.
+        func firstRows(of luma: FloatImage, x: Int, y: Int, width w: Int, height h: Int, into out: UnsafeMutablePointer<Float>,
                        scratch: UnsafeMutablePointer<Float>, using isa: InstructionSet) {
+            precondition(luma.width == width && luma.height == height, "strips of another plane")
             precondition(PixelRect(x: x, y: y, width: w, height: h).fits(width: width, height: height),
                          "region outside \(width)x\(height)")
             glimpse_pdq_first_rows_from_strips(isa.code, samples.base, Int32(width), Int32(x), Int32(y), Int32(h), Int32(w),
@@ -133,8 +135,7 @@ public struct PDQHasher: Sendable {
             workspace.reserve(rows: height, columns: width)
             let samples = AlignedFloats(count: width * height)
             if let strips {
-                precondition(strips.width == luma.width && strips.height == luma.height, "strips of another plane")
-                strips.firstRows(x: x, y: y, width: width, height: height, into: samples.base, scratch: workspace.strips.base,
+                strips.firstRows(of: luma, x: x, y: y, width: width, height: height, into: samples.base, scratch: workspace.strips.base,
                                  using: isa)
             } else {
                 luma.samples.withUnsafeBufferPointer { src in
@@ -169,10 +170,9 @@ public struct PDQHasher: Sendable {
                 Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
                 Int32(Self.windowSize(r.height)), Int32(Self.jaroszPasses), small, out, tmp, scratch)
         } else if let strips {
-            precondition(strips.width == luma.width && strips.height == luma.height, "strips of another plane")
             workspace.rowsFiltered.reserve(r.width * r.height)
             let rows = workspace.rowsFiltered.base
-            strips.firstRows(x: r.x, y: r.y, width: r.width, height: r.height, into: rows, scratch: scratch,
+            strips.firstRows(of: luma, x: r.x, y: r.y, width: r.width, height: r.height, into: rows, scratch: scratch,
                              using: instructionSet)
             glimpse_pdq_filter_decimate_rows_done(
                 instructionSet.code, rows, r.width, Int32(r.height), Int32(r.width), Int32(Self.windowSize(r.width)),
