@@ -362,3 +362,45 @@ uint64_t glimpse_checksum64(int isa, const void *data, size_t n) {
 #endif
     return checksum_portable(bytes, n);
 }
+
+/* ---- Block checksums -------------------------------------------------------------------- */
+
+static inline uint64_t load_le64(const uint8_t *p) {
+    uint64_t v;
+    __builtin_memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
+    return v;
+}
+
+void glimpse_block_checksums(int isa, const void *data, size_t n, size_t block_size, void *table) {
+    const uint8_t *bytes = (const uint8_t *)data;
+    uint8_t *out = (uint8_t *)table;
+    if (block_size == 0) return;
+    for (size_t b = 0; b * block_size < n; b++) {
+        const size_t start = b * block_size, len = n - start < block_size ? n - start : block_size;
+        uint64_t v = glimpse_checksum64(isa, bytes + start, len);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        v = __builtin_bswap64(v);
+#endif
+        __builtin_memcpy(out + 8 * b, &v, 8);
+    }
+}
+
+size_t glimpse_verify_blocks(int isa, const void *data, size_t n, size_t block_size, const void *table,
+                             uint64_t *verified, size_t first, size_t end) {
+    const uint8_t *bytes = (const uint8_t *)data, *entries = (const uint8_t *)table;
+    if (block_size == 0) return end;
+    const size_t blocks = (n + block_size - 1) / block_size;
+    if (end > blocks) end = blocks;
+    for (size_t b = first; b < end; b++) {
+        const uint64_t bit = (uint64_t)1 << (b % 64);
+        /* Acquire: a bit seen set was set after its block matched (release below). */
+        if (__atomic_load_n(&verified[b / 64], __ATOMIC_ACQUIRE) & bit) continue;
+        const size_t start = b * block_size, len = n - start < block_size ? n - start : block_size;
+        if (glimpse_checksum64(isa, bytes + start, len) != load_le64(entries + 8 * b)) return b;
+        __atomic_fetch_or(&verified[b / 64], bit, __ATOMIC_RELEASE);
+    }
+    return end;
+}

@@ -396,14 +396,3 @@ extension ColorHistogram {
         withUnsafeBytes(of: packed) { buffer.append(contentsOf: $0) }
     }
 }
-
-/// A fast 64-bit checksum of a byte range (damage detection of stored images such as the
-/// visual-index snapshot; not cryptographic): 8 lanes of 32×32-bit multiply-accumulate,
-/// scrambled every kilobyte, the same value on every instruction set.
-public enum Checksum64 {
-    /// The checksum of `bytes`. O(n), memory-bandwidth bound on the vector paths.
-    public static func of(_ bytes: UnsafeRawBufferPointer, using isa: InstructionSet = .best) -> UInt64 {
-        guard let base = bytes.baseAddress else { return glimpse_checksum64(isa.code, nil, 0) }
-        return glimpse_checksum64(isa.code, base, bytes.count)
-    }
-}

@@ -167,6 +167,10 @@ public struct IncrementalVisualIndex: Sendable {
             maskedBaseLandmarks: maskedBaseLandmarks + newlyMasked.count)
     }
 
+    /// Whether the base is memory-mapped from a snapshot (read blocks are checked as a
+    /// search reaches them) rather than built in memory. O(1).
+    var isMappedSnapshot: Bool { base.storage.isChecked }
+
     // MARK: searching
 
     /// The same search as ``VisualIndex/search(_:scoring:minimumScore:deadline:limit:threads:using:)``
@@ -175,19 +179,20 @@ public struct IncrementalVisualIndex: Sendable {
     /// equals that of an index rebuilt from the catalog. The delta is scanned first (it is
     /// small); the deadline then applies to the base's scan.
     ///
+    /// - Throws: ``VisualIndexDamage`` when the base is a mapped snapshot found damaged.
     /// - Complexity: the base's scan plus the delta's, plus O(matches log matches).
     public func search(
         _ query: Fingerprint, scoring: SimilarityScoring = .default, minimumScore: Double,
         deadline: ContinuousClock.Instant? = nil, limit: Int = .max, threads: Int = 1, using isa: InstructionSet = .best
-    ) -> IndexSearchOutcome {
-        let fromDelta = delta.search(query, scoring: scoring, minimumScore: minimumScore, limit: limit, threads: threads, using: isa)
+    ) throws(VisualIndexDamage) -> IndexSearchOutcome {
+        let fromDelta = try delta.search(query, scoring: scoring, minimumScore: minimumScore, limit: limit, threads: threads, using: isa)
         guard !changedLandmarks.isEmpty else {
             // Nothing masked (the delta is empty too): the base's answer as is.
-            return base.search(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline, limit: limit, threads: threads, using: isa)
+            return try base.search(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline, limit: limit, threads: threads, using: isa)
         }
         // Masked landmarks can take at most maskedBaseLandmarks of the base's best places.
         let (baseLimit, overflow) = limit.addingReportingOverflow(maskedBaseLandmarks)
-        let fromBase = base.search(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline,
+        let fromBase = try base.search(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline,
                                    limit: overflow ? .max : baseLimit, threads: threads, using: isa)
         var matches = fromBase.matches.filter { !changedLandmarks.contains($0.landmarkID) }
         matches.append(contentsOf: fromDelta.matches)

@@ -63,6 +63,21 @@ actor SearchIndexCache {
         return built
     }
 
+    /// The state built again from the catalog after a search found `damage` in the current
+    /// one, a mapped snapshot (which is not opened again but rewritten, when the folder is
+    /// writable); the state another query already rebuilt, if any. `nil` for a pinned cache,
+    /// which cannot rebuild. O(views).
+    func rebuilt(after damage: VisualIndexDamage) async throws(CatalogStoreError) -> State? {
+        guard pinned == nil else { return nil }
+        let version = try await store.catalogVersion()
+        if let state, state.index.version == version, !state.index.isMappedSnapshot { return state }
+        let built = State(index: try await VisualIndexSnapshot.refresh(
+            store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality, trustingSnapshot: false).index)
+        state = built
+        rankings.removeAll()
+        return built
+    }
+
     /// One consistent catalog version's state: memory-mapped from the snapshot at
     /// `snapshotPath` when it is sound and current, otherwise built from the catalog (and the
     /// snapshot rewritten when the folder is writable). O(views) when built, O(1) when mapped.

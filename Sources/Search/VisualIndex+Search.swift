@@ -55,12 +55,15 @@ extension VisualIndex {
     ///   - limit: at most this many matches are returned (the best ones).
     ///   - threads: most threads one pass scans on (1: the calling thread only); see
     ///     ``AvailableCores`` for the cores this process may use.
+    /// - Throws: ``VisualIndexDamage`` when the index is a mapped snapshot and a block the
+    ///   search read does not match its checksum (never for an index built in memory).
     /// - Complexity: O(views × full-frame query codes + full views × other query codes)
-    ///   popcounts, divided among `threads`, plus O(candidates) exact scores.
+    ///   popcounts, divided among `threads`, plus O(candidates) exact scores; on a mapped
+    ///   snapshot, O(block) more for each block read for the first time.
     public func search(
         _ query: Fingerprint, scoring: SimilarityScoring = .default, minimumScore: Double,
         deadline: ContinuousClock.Instant? = nil, limit: Int = .max, threads: Int = 1, using isa: InstructionSet = .best
-    ) -> IndexSearchOutcome {
+    ) throws(VisualIndexDamage) -> IndexSearchOutcome {
         var best: [Int32: Candidate] = [:]
         var compared = 0
         var partial = false
@@ -79,20 +82,22 @@ extension VisualIndex {
             let ranges = Self.threadRanges(of: subsetCount, threads: threads)
             var scanned = 0
             if ranges.count == 1 {
-                scanned = scanPass(query, queries: pass.queries, fullOnly: pass.fullOnly, range: ranges[0], maxDistance: radius,
+                scanned = try scanPass(query, queries: pass.queries, fullOnly: pass.fullOnly, range: ranges[0], maxDistance: radius,
                                    scoring: scoring, minimumScore: minimumScore, deadline: deadline, using: isa, into: &best)
             } else {
                 // Each range into a table of its own, then merged by the rule of `consider`
                 // (a total order), so neither the split nor the finishing order shows.
-                let parts = ThreadParts<(best: [Int32: Candidate], scanned: Int)>(count: ranges.count)
+                let parts = ThreadParts<Result<(best: [Int32: Candidate], scanned: Int), VisualIndexDamage>>(count: ranges.count)
                 DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
-                    var local: [Int32: Candidate] = [:]
-                    let done = scanPass(query, queries: pass.queries, fullOnly: pass.fullOnly, range: ranges[part], maxDistance: radius,
-                                        scoring: scoring, minimumScore: minimumScore, deadline: deadline, using: isa, into: &local)
-                    parts.set(part, (local, done))
+                    parts.set(part, Result { () throws(VisualIndexDamage) in
+                        var local: [Int32: Candidate] = [:]
+                        let done = try scanPass(query, queries: pass.queries, fullOnly: pass.fullOnly, range: ranges[part], maxDistance: radius,
+                                                scoring: scoring, minimumScore: minimumScore, deadline: deadline, using: isa, into: &local)
+                        return (local, done)
+                    })
                 }
                 for part in 0..<ranges.count {
-                    let (found, done) = parts.take(part)
+                    let (found, done) = try parts.take(part).get()
                     scanned += done
                     for (owner, candidate) in found where best[owner].map({ candidate.isBetter(than: $0) }) ?? true {
                         best[owner] = candidate
@@ -127,26 +132,40 @@ extension VisualIndex {
     private func scanPass(
         _ query: Fingerprint, queries: [Int], fullOnly: Bool, range: Range<Int>, maxDistance: Int, scoring: SimilarityScoring,
         minimumScore: Double, deadline: ContinuousClock.Instant?, using isa: InstructionSet, into best: inout [Int32: Candidate]
-    ) -> Int {
+    ) throws(VisualIndexDamage) -> Int {
         let codes = queries.map { query.views[$0].pdq }
         let fullViews = self.fullViews, pHashes = self.pHashes, dHashes = self.dHashes
-        return scanBatches(codes, in: fullOnly ? .fullFrames : .all, range: range, maxDistance: maxDistance, deadline: deadline, using: isa) { batch in
+        var damage: VisualIndexDamage?
+        let scanned = try scanBatches(codes, in: fullOnly ? .fullFrames : .all, range: range, maxDistance: maxDistance, deadline: deadline, using: isa) { batch in
+            guard damage == nil else { return }
             // Most hits are chance pairs at the edge of the radius, each needing its own pHash
             // and dHash lines: ask for all of the batch's lines first, then score in order.
+            // A mapped snapshot's lines are checked first (a no-op once their blocks were:
+            // a pass over every view checks each chunk's lines with its planes).
             for k in 0..<batch.count {
                 let position = batch[k].index
                 let viewIndex = fullOnly ? Int(fullViews[position]) : position
                 HammingScan.prefetch(pHashes.baseAddress! + viewIndex)
                 HammingScan.prefetch(dHashes.baseAddress! + viewIndex)
+                if storage.isChecked {
+                    do throws(VisualIndexDamage) {
+                        try storage.check(layout.pHashes + 8 * viewIndex ..< layout.pHashes + 8 * viewIndex + 8)
+                        try storage.check(layout.dHashes + 8 * viewIndex ..< layout.dHashes + 8 * viewIndex + 8)
+                    } catch { damage = error; return }
+                }
             }
             for k in 0..<batch.count {
                 let hit = batch[k]
                 let viewIndex = fullOnly ? Int(fullViews[hit.index]) : hit.index
                 let queryIndex = queries[hit.query]
-                consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: hit.distance,
-                         scoring: scoring, minimumScore: minimumScore, best: &best)
+                do throws(VisualIndexDamage) {
+                    try consider(viewIndex: viewIndex, queryIndex: queryIndex, queryView: query.views[queryIndex], pdq: hit.distance,
+                                 scoring: scoring, minimumScore: minimumScore, best: &best)
+                } catch { damage = error; return }
             }
         }
+        if let damage { throw damage }
+        return scanned
     }
 
     /// Which catalog views a stage-1 scan compares query codes with.
@@ -168,14 +187,16 @@ extension VisualIndex {
     ///   group of up to ``HammingScan/maximumQueriesPerPass`` codes, plus O(1) per hit.
     /// - Returns: the number of views of the subset scanned: all of them, or fewer when
     ///   `deadline` passed between two chunks.
+    /// - Throws: ``VisualIndexDamage`` when a block of a mapped snapshot's PDQ planes does
+    ///   not match its checksum (the hits of the chunks before it were delivered).
     @discardableResult
     public func scan(
         _ codes: [PDQHash], in subset: ViewSubset, maxDistance: Int, deadline: ContinuousClock.Instant? = nil,
         using isa: InstructionSet = .best, _ body: (_ query: Int, _ view: Int, _ distance: Int) -> Void
-    ) -> Int {
+    ) throws(VisualIndexDamage) -> Int {
         let fullViews = self.fullViews, fullOnly = subset == .fullFrames
         let count = fullOnly ? fullViewCount : viewCount
-        return scanBatches(codes, in: subset, range: 0..<count, maxDistance: maxDistance, deadline: deadline, using: isa) { batch in
+        return try scanBatches(codes, in: subset, range: 0..<count, maxDistance: maxDistance, deadline: deadline, using: isa) { batch in
             for k in 0..<batch.count {
                 let hit = batch[k]
                 body(hit.query, fullOnly ? Int(fullViews[hit.index]) : hit.index, hit.distance)
@@ -186,19 +207,34 @@ extension VisualIndex {
     /// ``scan(_:in:maxDistance:deadline:using:_:)`` over the subset positions `range`, handing
     /// over the kernel's hits a batch at a time (indices are positions in the subset: view
     /// numbers for ``ViewSubset/all``, indices into ``fullViews`` for ``ViewSubset/fullFrames``).
-    /// Returns the views of `range` scanned (fewer than all when `deadline` passed).
+    /// Returns the views of `range` scanned (fewer than all when `deadline` passed). A mapped
+    /// snapshot's planes are checked a chunk at a time, right before the chunk is scanned
+    /// (its blocks are then in the cache the scan reads from).
     func scanBatches(
         _ codes: [PDQHash], in subset: ViewSubset, range: Range<Int>, maxDistance: Int, deadline: ContinuousClock.Instant?,
         using isa: InstructionSet, _ body: (HammingScan.PlaneMatchBatch) -> Void
-    ) -> Int {
+    ) throws(VisualIndexDamage) -> Int {
         let fullOnly = subset == .fullFrames
         let planes = fullOnly ? fullPDQPlanes : pdqPlanes
+        let planesOffset = fullOnly ? layout.fullPDQPlanes : layout.pdqPlanes
         let count = fullOnly ? fullViewCount : viewCount
         let clock = ContinuousClock()
         var start = range.lowerBound
         while start < range.upperBound {
             if let deadline, clock.now >= deadline { return start - range.lowerBound }
             let n = min(Self.chunkSize, range.upperBound - start)
+            if storage.isChecked {
+                for w in 0..<4 {
+                    let first = planesOffset + 8 * (w * count + start)
+                    try storage.check(first..<first + 8 * n)
+                }
+                // Chance hits at the edge of the radius touch most lines of a chunk anyway:
+                // checked in one sweep with the planes rather than block by block per hit.
+                if !fullOnly {
+                    try storage.check(layout.pHashes + 8 * start ..< layout.pHashes + 8 * (start + n))
+                    try storage.check(layout.dHashes + 8 * start ..< layout.dHashes + 8 * (start + n))
+                }
+            }
             // The chunk's planes are the same four planes offset by `start` (stride `count`);
             // the batch's indices count from the chunk's start, so they are shifted back.
             HammingScan.forEachPlaneMatchBatch(of: codes, planes: UnsafeBufferPointer(rebasing: planes[start...]), stride: count, count: n,
@@ -234,16 +270,19 @@ extension VisualIndex {
     /// Scores one candidate pair (within the PDQ radius) exactly and keeps it if it is its landmark's best so far.
     /// Equal scores go to the pair with the lower (query view, catalog view) numbers, the order a one-query-at-a-time
     /// scan meets them in, so the outcome depends neither on the order hits arrive in nor on the instruction set.
+    /// A mapped snapshot's histogram row is checked right before it is read (the pHash and
+    /// dHash lines were, by the caller).
     @inline(__always)
     private func consider(
         viewIndex: Int, queryIndex: Int, queryView: FingerprintView, pdq: Int,
         scoring: SimilarityScoring, minimumScore: Double, best: inout [Int32: Candidate]
-    ) {
+    ) throws(VisualIndexDamage) {
         let pHash = (queryView.pHash ^ pHashes[viewIndex]).nonzeroBitCount
         let dHash = (queryView.dHash ^ dHashes[viewIndex]).nonzeroBitCount
         // Colour only adds distance: a pair whose structure alone scores below the minimum is
         // dropped before its 64-byte histogram row is read (most chance hits of the PDQ radius).
         guard scoring.score(fusedDistance: scoring.structuralDistance(pdq: pdq, pHash: pHash, dHash: dHash)) >= minimumScore else { return }
+        if storage.isChecked { try storage.check(layout.histograms + 64 * viewIndex ..< layout.histograms + 64 * viewIndex + 64) }
         let rows = histograms
         let histogram = withUnsafeBytes(of: queryView.histogram.packed) { q in
             var sum: Int32 = 0

@@ -220,7 +220,7 @@ public struct VisualIndex: Sendable {
             versionTable[2 * k] = UInt32(entry.key)
             versionTable[2 * k + 1] = UInt32(clamping: entry.value)
         }
-        // Header (the checksum is written with the snapshot).
+        // Header (the checksum and the block table are written with the snapshot).
         base.storeBytes(of: VisualIndexLayout.magic.littleEndian, toByteOffset: 0, as: UInt64.self)
         base.storeBytes(of: VisualIndexLayout.formatVersion.littleEndian, toByteOffset: 8, as: UInt32.self)
         base.storeBytes(of: UInt32(Fingerprint.serializationVersion).littleEndian, toByteOffset: 12, as: UInt32.self)
@@ -252,12 +252,16 @@ public struct VisualIndex: Sendable {
 }
 
 /// The immutable bytes of a ``VisualIndex``: a zero-filled, 64-byte-aligned heap block or a
-/// read-only memory map of a snapshot file, released with the last index using it.
+/// read-only memory map of a snapshot file, released with the last index using it. A mapped
+/// image carries the ``VerifiedBlocks`` that its readers check blocks with before first use.
 final class VisualIndexStorage: @unchecked Sendable {
     /// Start of the image (64-byte aligned).
     let base: UnsafeRawPointer
     /// Bytes.
     let count: Int
+    /// The snapshot's blocks and where its body starts, or `nil` for an image built in
+    /// memory (trusted, never checked).
+    private let checked: (blocks: VerifiedBlocks, bodyStart: Int, path: String)?
     private let release: @Sendable (UnsafeMutableRawPointer, Int) -> Void
 
     /// A zero-filled heap block of `count` bytes.
@@ -266,23 +270,38 @@ final class VisualIndexStorage: @unchecked Sendable {
         block.initializeMemory(as: UInt8.self, repeating: 0, count: max(count, 64))
         base = UnsafeRawPointer(block)
         self.count = count
+        checked = nil
         release = { pointer, _ in pointer.deallocate() }
     }
 
-    /// Adopts memory that `release` frees (a mapping).
-    init(adopting base: UnsafeRawPointer, count: Int, release: @escaping @Sendable (UnsafeMutableRawPointer, Int) -> Void) {
+    /// Adopts memory that `release` frees (a mapping of the snapshot at `path`), whose body
+    /// (bytes `bodyStart` ..< `count`) is checked block by block with `blocks`.
+    init(adopting base: UnsafeRawPointer, count: Int, blocks: VerifiedBlocks, bodyStart: Int, path: String,
+         release: @escaping @Sendable (UnsafeMutableRawPointer, Int) -> Void) {
         self.base = base
         self.count = count
+        checked = (blocks, bodyStart, path)
         self.release = release
     }
 
     /// Writable view, only while building (before the index is shared).
     var mutableBase: UnsafeMutableRawPointer { UnsafeMutableRawPointer(mutating: base) }
 
-    /// The checksum of the image as stored in its header (bytes 32 ..< count).
-    func computeChecksum(using isa: InstructionSet = .best) -> UInt64 {
-        Checksum64.of(UnsafeRawBufferPointer(start: base + VisualIndexLayout.checksumStart, count: count - VisualIndexLayout.checksumStart), using: isa)
+    /// Checks the bytes at offsets `range` of the image before they are read (a no-op for an
+    /// image built in memory).
+    ///
+    /// - Throws: ``VisualIndexDamage`` naming the first block that does not match.
+    /// - Complexity: O(1) per block already checked, O(block) per block checked now.
+    @inline(__always)
+    func check(_ range: Range<Int>) throws(VisualIndexDamage) {
+        guard let checked else { return }
+        if let bad = checked.blocks.firstDamage(in: (range.lowerBound - checked.bodyStart)..<(range.upperBound - checked.bodyStart)) {
+            throw VisualIndexDamage(path: checked.path, offset: checked.bodyStart + bad)
+        }
     }
+
+    /// Whether reads need ``check(_:)`` (a mapped snapshot). O(1).
+    var isChecked: Bool { checked != nil }
 
     deinit { release(UnsafeMutableRawPointer(mutating: base), count) }
 }

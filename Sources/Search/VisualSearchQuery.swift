@@ -132,7 +132,27 @@ public final class VisualSearchQuery: Sendable {
     public func landmarkMatches(for fingerprint: Fingerprint, minimumScore: Double = 0, limit: Int = .max) async throws(VisualSearchError) -> [LandmarkMatch] {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
-        return state.index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, limit: limit, threads: scanThreads).matches
+        return try await searching(state) { index throws(VisualIndexDamage) in
+            try index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, limit: limit, threads: scanThreads).matches
+        }.result
+    }
+
+    /// `search` on `state`'s index. When the index is a mapped snapshot
+    /// that `search` found damaged, the index is built from the catalog (the snapshot
+    /// rewritten) and `search` runs again on it: a damaged snapshot costs time, never an
+    /// answer.
+    ///
+    /// - Throws: ``VisualSearchError/store(_:)`` when the catalog cannot be read,
+    ///   ``VisualSearchError/damagedIndex(_:)`` when the damaged index cannot be rebuilt here.
+    private func searching<T>(
+        _ state: SearchIndexCache.State, _ search: (IncrementalVisualIndex) throws(VisualIndexDamage) -> T
+    ) async throws(VisualSearchError) -> (state: SearchIndexCache.State, result: T) {
+        let damage: VisualIndexDamage
+        do { return (state, try search(state.index)) } catch { damage = error }
+        let rebuilt: SearchIndexCache.State?
+        do { rebuilt = try await cache.rebuilt(after: damage) } catch { throw .store(error) }
+        guard let rebuilt else { throw .damagedIndex(damage) }
+        do { return (rebuilt, try search(rebuilt.index)) } catch { throw .damagedIndex(error) }
     }
 
     /// A digest of what defines a query: its fingerprint and its labels (normalised).
@@ -155,7 +175,7 @@ public final class VisualSearchQuery: Sendable {
 
     private func values(for fingerprint: Fingerprint, labels: [String], page: PageRequest, started: ContinuousClock.Instant) async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
         guard (1...1000).contains(page.size) else { throw .invalidPageSize(page.size) }
-        let state: SearchIndexCache.State
+        var state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
         let version = state.index.version
         let digest = Self.queryDigest(fingerprint, labels: labels)
@@ -169,9 +189,12 @@ public final class VisualSearchQuery: Sendable {
         if let cached = await cache.ranking(for: key) {
             ranking = cached
         } else {
-            let outcome = state.index.search(
-                fingerprint, scoring: configuration.scoring, minimumScore: configuration.scoring.noMatchThreshold,
-                deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults, threads: scanThreads)
+            let outcome: IndexSearchOutcome
+            (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
+                try index.search(
+                    fingerprint, scoring: configuration.scoring, minimumScore: configuration.scoring.noMatchThreshold,
+                    deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults, threads: scanThreads)
+            }
             let landmarks: [LandmarkEntity]
             do { landmarks = try await store.landmarks(ids: outcome.matches.map(\.landmarkID)) } catch { throw .store(error) }
             ranking = SearchRanking.rank(

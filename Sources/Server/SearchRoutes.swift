@@ -115,12 +115,14 @@ struct SearchRoutes {
 
     /// The HTTP error of a refused search: 410 for a token of an older catalog version
     /// (its ranking cannot be recomputed), 400 for any other refused token or page size,
-    /// 503 when the store failed.
+    /// 503 when the store failed, 500 `index_damaged` for a damaged index (the server builds
+    /// its index in memory, so only a mapped snapshot could be).
     static func apiError(_ error: VisualSearchError) -> APIError {
         switch error {
         case .pageToken(let tokenError): apiError(tokenError)
         case .invalidPageSize: APIError.badRequest("invalid_parameter", error.description)
         case .store(let storeError): APIError.store(storeError)
+        case .damagedIndex: APIError(.internalServerError, "index_damaged", error.description)
         }
     }
 

@@ -66,8 +66,8 @@ import SQLiteStore
         for query in queries {
             for limit in [Int.max, 5, 2, 1] {
                 for minimumScore in [0, SimilarityScoring.default.noMatchThreshold] {
-                    let a = incremental.search(query, minimumScore: minimumScore, limit: limit).matches
-                    let b = rebuilt.search(query, minimumScore: minimumScore, limit: limit).matches
+                    let a = try incremental.search(query, minimumScore: minimumScore, limit: limit).matches
+                    let b = try rebuilt.search(query, minimumScore: minimumScore, limit: limit).matches
                     #expect(a == b, "limit \(limit), minimum \(minimumScore)", sourceLocation: sourceLocation)
                     if !b.isEmpty { nonEmpty += 1 }
                 }

@@ -55,20 +55,20 @@ import Testing
         for (scoring, minimumScore) in [(SimilarityScoring.default, SimilarityScoring.defaultNoMatchThreshold), (.default, 0)] {
             for (k, query) in queries.enumerated() {
                 for isa in InstructionSet.allCases where isa.isSupported {
-                    let one = index.search(query, scoring: scoring, minimumScore: minimumScore, using: isa)
+                    let one = try index.search(query, scoring: scoring, minimumScore: minimumScore, using: isa)
                     for threads in [2, 5] {
-                        let split = index.search(query, scoring: scoring, minimumScore: minimumScore, threads: threads, using: isa)
+                        let split = try index.search(query, scoring: scoring, minimumScore: minimumScore, threads: threads, using: isa)
                         #expect(split == one, "query \(k) on \(isa), \(threads) threads, minimum \(minimumScore)")
                     }
                 }
             }
         }
-        let found = index.search(exact, minimumScore: SimilarityScoring.defaultNoMatchThreshold, threads: 2)
+        let found = try index.search(exact, minimumScore: SimilarityScoring.defaultNoMatchThreshold, threads: 2)
         let best = try #require(found.matches.first)
         #expect(best.landmarkID == straddling && best.score == 1 && best.catalogRegion == entry.fingerprints[0].views[j].region, "\(best)")
 
         // A deadline already past: nothing scanned in any part, the outcome partial and empty.
-        let late = index.search(exact, minimumScore: 0, deadline: .now - .seconds(1), threads: 2)
+        let late = try index.search(exact, minimumScore: 0, deadline: .now - .seconds(1), threads: 2)
         #expect(late.isPartial && late.matches.isEmpty && late.comparedPairs == 0)
     }
 }

@@ -44,13 +44,18 @@ import SQLiteStore
             return
         }
         #expect(try await VisualIndexSnapshot.refresh(store: store, path: path).action == .upToDate)
-        // Same bytes apart from the checksum field, which only the file carries.
-        #expect(mapped.bytesUsed == built.bytesUsed)
-        #expect(memcmp(mapped.storage.base + 32, built.storage.base + 32, built.bytesUsed - 32) == 0)
+        // Same bytes apart from the checksum field and the block table, which only the file carries.
+        let layout = built.layout
+        #expect(mapped.bytesUsed == built.bytesUsed && mapped.layout == layout)
         #expect(memcmp(mapped.storage.base, built.storage.base, 24) == 0)
+        #expect(memcmp(mapped.storage.base + 32, built.storage.base + 32, layout.blockTable - 32) == 0)
+        #expect(memcmp(mapped.storage.base + layout.bodyStart, built.storage.base + layout.bodyStart, layout.length - layout.bodyStart) == 0)
+        // Every block of the file matches its table entry.
+        #expect(layout.blockCount == (layout.length - layout.bodyStart + 4095) / 4096 && layout.blockCount > 100)
+        #expect(throws: Never.self) { try mapped.storage.check(layout.bodyStart..<layout.length) }
         #expect(mapped.landmarkIDs == built.landmarkIDs && mapped.collectionIDs(ofLandmark: 4) == built.collectionIDs(ofLandmark: 4))
         for query in try Self.queries(store) {
-            let a = built.search(query, minimumScore: 0), b = mapped.search(query, minimumScore: 0)
+            let a = try built.search(query, minimumScore: 0), b = try mapped.search(query, minimumScore: 0)
             #expect(a == b && !a.matches.isEmpty)
         }
         // The end-to-end query answers the same pages with and without the snapshot.
@@ -105,15 +110,22 @@ import SQLiteStore
         let store = try await Self.catalog(in: folder)
         let path = folder.appendingPathComponent("catalog.sqlite.vindex").path
         let (built, _) = try await VisualIndexSnapshot.refresh(store: store, path: path)
+        let layout = built.layout
         let version = try store.catalogVersion()
         let good = try Data(contentsOf: URL(fileURLWithPath: path))
-        var flipped = good
-        flipped[good.count / 2] ^= 0x01
-        var wrongCount = good
-        wrongCount[112] ^= 0x01
+        func flipping(_ offset: Int) -> Data {
+            var bytes = good
+            bytes[offset] ^= 0x01
+            return bytes
+        }
+        // Damage found on open: the header, the block table, the sections checked on open.
         let damaged: [(String, Data)] = [
-            ("one flipped bit", flipped), ("truncated", good.prefix(good.count - 64)), ("header only", good.prefix(100)),
-            ("empty", Data()), ("not a snapshot", Data(repeating: 0x47, count: 4096)), ("a count changed", wrongCount),
+            ("a bit of the header", flipping(100)), ("a bit of the block table", flipping(layout.blockTable + 13)),
+            ("a bit of the owners", flipping(layout.owners + 4 * 3000 + 1)),
+            ("a bit of the region numbers", flipping(layout.regionNumbers + 8)),
+            ("a bit of a landmark id", flipping(layout.landmarkIDData + 5)),
+            ("truncated", good.prefix(good.count - 64)), ("header only", good.prefix(100)),
+            ("empty", Data()), ("not a snapshot", Data(repeating: 0x47, count: 4096)), ("a count changed", flipping(112)),
         ]
         // A FIFO in the snapshot's place is refused without blocking, and replaced.
         try FileManager.default.removeItem(atPath: path)
@@ -127,6 +139,8 @@ import SQLiteStore
             Issue.record("the FIFO must have been replaced by a snapshot")
             return
         }
+        let query = try Self.queries(store)[1]
+        let expected = try built.search(query, minimumScore: 0).matches
         for (name, bytes) in damaged {
             try bytes.write(to: URL(fileURLWithPath: path))
             switch VisualIndexSnapshot.load(path: path, expecting: version) {
@@ -134,14 +148,53 @@ import SQLiteStore
             default: Issue.record("\(name): must be reported damaged")
             }
             // Searching still answers from the catalog, and repairs the file.
-            let query = try Self.queries(store)[1]
             let answer = try await VisualSearchQuery(store: store, snapshotPath: path).landmarkMatches(for: query)
-            #expect(answer == built.search(query, minimumScore: 0).matches, "\(name)")
-            guard case .loaded = VisualIndexSnapshot.load(path: path, expecting: version) else {
-                Issue.record("\(name): the snapshot must have been rewritten")
+            #expect(answer == expected, "\(name)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == good, "\(name): the snapshot must have been rewritten")
+        }
+
+        // Damage found by the search that reads it: the PDQ planes (every scan reads them
+        // all) and the rows of the best match's views (read when scored). The mapped index
+        // stops the search; the query rebuilds from the catalog, answers, and repairs the file.
+        guard let best = expected.first, let owner = built.landmarkNumber(of: best.landmarkID) else {
+            Issue.record("the query must match a landmark")
+            return
+        }
+        let views = built.owners.indices.filter { built.owners[$0] == Int32(owner) }
+        let readDamage: [(String, Data)] = [
+            ("a bit of the PDQ planes", flipping(layout.pdqPlanes + 8 * (2 * layout.views + layout.views / 2) + 3)),
+            ("the best match's histograms", views.reduce(good) { bytes, v in
+                var bytes = bytes
+                bytes[layout.histograms + 64 * v + 7] ^= 0x10
+                return bytes
+            }),
+            ("the best match's pHashes", views.reduce(good) { bytes, v in
+                var bytes = bytes
+                bytes[layout.pHashes + 8 * v] ^= 0x01
+                return bytes
+            }),
+        ]
+        for (name, bytes) in readDamage {
+            try bytes.write(to: URL(fileURLWithPath: path))
+            guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: version) else {
+                Issue.record("\(name): a block outside the sections checked on open must not be read on open")
                 continue
             }
+            #expect(throws: VisualIndexDamage.self, "\(name)") { try mapped.search(query, minimumScore: 0) }
+            let answer = try await VisualSearchQuery(store: store, snapshotPath: path).landmarkMatches(for: query)
+            #expect(answer == expected, "\(name)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == good, "\(name): the snapshot must have been rewritten")
         }
+
+        // A damaged block that no search reads changes nothing: the row of a view far from the query.
+        let far = (0..<layout.views).first { v in !views.contains(v) && built.owners[v] != built.owners[views[0]] && v > layout.views / 2 } ?? 0
+        try flipping(layout.histograms + 64 * far).write(to: URL(fileURLWithPath: path))
+        guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: version) else {
+            Issue.record("an unread block must not be read on open")
+            return
+        }
+        #expect(try mapped.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold).matches
+            == built.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold).matches)
     }
 
     @Test func anUnwritableSnapshotPlaceFallsBackToTheIndexInMemory() async throws {
@@ -158,7 +211,7 @@ import SQLiteStore
         }
         let query = try Self.queries(store)[2]
         let answer = try await VisualSearchQuery(store: store, snapshotPath: path).landmarkMatches(for: query)
-        #expect(answer == index.search(query, minimumScore: 0).matches && !answer.isEmpty)
+        #expect(try answer == index.search(query, minimumScore: 0).matches && !answer.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains(".tmp-") })
     }
 }

@@ -278,4 +278,16 @@ static inline void glimpse_prefetch(const void *p) { __builtin_prefetch(p, 0, 3)
  * every path, any alignment. About one vector multiply per 32 (AVX2) or 64 (AVX-512) bytes. */
 uint64_t glimpse_checksum64(int isa, const void *data, size_t n);
 
+/* The checksum (glimpse_checksum64) of every block of `block_size` bytes of `data` (n bytes,
+ * the last block shorter), written to `table` as little-endian 64-bit words, one per block. */
+void glimpse_block_checksums(int isa, const void *data, size_t n, size_t block_size, void *table);
+
+/* Verifies blocks first ..< end of `data` (blocked as glimpse_block_checksums) against
+ * `table`, skipping those whose bit in `verified` (one bit per block) is set and setting the
+ * bit of each that matches. Safe to call from several threads at once: a block may then be
+ * checked twice, never skipped unchecked. Returns `end` (clamped to the block count) when every
+ * block matches, else the number of the first that does not. */
+size_t glimpse_verify_blocks(int isa, const void *data, size_t n, size_t block_size, const void *table,
+                             uint64_t *verified, size_t first, size_t end);
+
 #endif
