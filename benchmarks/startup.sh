@@ -15,7 +15,9 @@
 #   --glimpse P    the glimpse executable (default: build the release product)
 #   --baseline B   another glimpse (an older build) timed in the same rounds, right after
 #                  each of the first one's runs, so both meet the machine's ups and downs
-#                  alike; its rows are marked "baseline" (the snapshot rows only)
+#                  alike; its rows are marked "baseline" (the snapshot rows only). It
+#                  searches a copy of the catalog (benchmarks/.cache-startup/baseline/),
+#                  so each build keeps a snapshot of its own format
 #   --image F      the query image (default: benchmarks/.cache-peers/images/medium.jpg,
 #                  generated like compare-peers.sh does)
 # The catalog lives in benchmarks/.cache-startup/ (git-ignored) and is reused while its
@@ -86,14 +88,24 @@ print(int((time.perf_counter() - start) * 1e6), int((usage.ru_utime + usage.ru_s
 "$glimpse" query "$image" --db "$db" --json >/dev/null 2>&1 || true
 views="$(( landmarks * 31 )) synthetic +"
 
-[ -z "$baseline" ] || "$baseline" query "$image" --db "$db" --json >/dev/null 2>&1 || true
+# The baseline searches its own copy of the catalog, so that each build keeps a snapshot of
+# its own format beside it (a build finds the other's format stale and would rebuild it).
+base_db="$cache/baseline/$(basename "$db")"
+if [ -n "$baseline" ]; then
+  mkdir -p "$cache/baseline"
+  if [ ! -s "$base_db" ] || [ "$db" -nt "$base_db" ]; then
+    rm -f "$base_db" "$base_db"-* "$base_db.vindex"
+    cp "$db" "$base_db"
+  fi
+  "$baseline" query "$image" --db "$base_db" --json >/dev/null 2>&1 || true
+fi
 
 declare -a with free without start base_with base_free base_start
 for _ in $(seq "$runs"); do
   with+=("$(time_us "${pin[@]}" "$glimpse" query "$image" --db "$db" --json --deadline-ms 60000)")
-  [ -z "$baseline" ] || base_with+=("$(time_us "${pin[@]}" "$baseline" query "$image" --db "$db" --json --deadline-ms 60000)")
+  [ -z "$baseline" ] || base_with+=("$(time_us "${pin[@]}" "$baseline" query "$image" --db "$base_db" --json --deadline-ms 60000)")
   free+=("$(time_us "$glimpse" query "$image" --db "$db" --json --deadline-ms 60000)")
-  [ -z "$baseline" ] || base_free+=("$(time_us "$baseline" query "$image" --db "$db" --json --deadline-ms 60000)")
+  [ -z "$baseline" ] || base_free+=("$(time_us "$baseline" query "$image" --db "$base_db" --json --deadline-ms 60000)")
   # Snapshot unusable: a folder in its place (cannot be mapped, cannot be replaced).
   [ -e "$snapshot" ] && mv "$snapshot" "$snapshot.away"
   mkdir -p "$snapshot"
