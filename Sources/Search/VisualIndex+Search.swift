@@ -140,17 +140,23 @@ extension VisualIndex {
             guard damage == nil else { return }
             // Most hits are chance pairs at the edge of the radius, each needing its own pHash
             // and dHash lines: ask for all of the batch's lines first, then score in order.
-            // A mapped snapshot's lines are checked first (a no-op once their blocks were:
-            // a pass over every view checks each chunk's lines with its planes).
+            // A mapped snapshot's lines are checked first; a pass over every view checked
+            // each chunk's lines with its planes, the full-frame pass checks its hits' here
+            // (a no-op once their blocks were).
             for k in 0..<batch.count {
                 let position = batch[k].index
                 let viewIndex = fullOnly ? Int(fullViews[position]) : position
                 HammingScan.prefetch(pHashes.baseAddress! + viewIndex)
                 HammingScan.prefetch(dHashes.baseAddress! + viewIndex)
-                if storage.isChecked {
+            }
+            if fullOnly, let checker = storage.checker {
+                let pOffset = layout.pHashes, dOffset = layout.dHashes
+                for k in 0..<batch.count {
+                    let position = batch[k].index
+                    let viewIndex = fullOnly ? Int(fullViews[position]) : position
                     do throws(VisualIndexDamage) {
-                        try storage.check(layout.pHashes + 8 * viewIndex ..< layout.pHashes + 8 * viewIndex + 8)
-                        try storage.check(layout.dHashes + 8 * viewIndex ..< layout.dHashes + 8 * viewIndex + 8)
+                        try checker.check(pOffset + 8 * viewIndex ..< pOffset + 8 * viewIndex + 8)
+                        try checker.check(dOffset + 8 * viewIndex ..< dOffset + 8 * viewIndex + 8)
                     } catch { damage = error; return }
                 }
             }
@@ -223,16 +229,16 @@ extension VisualIndex {
         while start < range.upperBound {
             if let deadline, clock.now >= deadline { return start - range.lowerBound }
             let n = min(Self.chunkSize, range.upperBound - start)
-            if storage.isChecked {
+            if let checker = storage.checker {
                 for w in 0..<4 {
                     let first = planesOffset + 8 * (w * count + start)
-                    try storage.check(first..<first + 8 * n)
+                    try checker.check(first..<first + 8 * n)
                 }
                 // Chance hits at the edge of the radius touch most lines of a chunk anyway:
                 // checked in one sweep with the planes rather than block by block per hit.
                 if !fullOnly {
-                    try storage.check(layout.pHashes + 8 * start ..< layout.pHashes + 8 * (start + n))
-                    try storage.check(layout.dHashes + 8 * start ..< layout.dHashes + 8 * (start + n))
+                    try checker.check(layout.pHashes + 8 * start ..< layout.pHashes + 8 * (start + n))
+                    try checker.check(layout.dHashes + 8 * start ..< layout.dHashes + 8 * (start + n))
                 }
             }
             // The chunk's planes are the same four planes offset by `start` (stride `count`);
@@ -282,7 +288,7 @@ extension VisualIndex {
         // Colour only adds distance: a pair whose structure alone scores below the minimum is
         // dropped before its 64-byte histogram row is read (most chance hits of the PDQ radius).
         guard scoring.score(fusedDistance: scoring.structuralDistance(pdq: pdq, pHash: pHash, dHash: dHash)) >= minimumScore else { return }
-        if storage.isChecked { try storage.check(layout.histograms + 64 * viewIndex ..< layout.histograms + 64 * viewIndex + 64) }
+        try storage.check(layout.histograms + 64 * viewIndex ..< layout.histograms + 64 * viewIndex + 64)
         let rows = histograms
         let histogram = withUnsafeBytes(of: queryView.histogram.packed) { q in
             var sum: Int32 = 0

@@ -259,9 +259,9 @@ final class VisualIndexStorage: @unchecked Sendable {
     let base: UnsafeRawPointer
     /// Bytes.
     let count: Int
-    /// The snapshot's blocks and where its body starts, or `nil` for an image built in
-    /// memory (trusted, never checked).
-    private let checked: (blocks: VerifiedBlocks, bodyStart: Int, path: String)?
+    /// What checks a mapped snapshot's blocks, or `nil` for an image built in memory
+    /// (trusted, never checked).
+    let checker: Checker?
     private let release: @Sendable (UnsafeMutableRawPointer, Int) -> Void
 
     /// A zero-filled heap block of `count` bytes.
@@ -270,7 +270,7 @@ final class VisualIndexStorage: @unchecked Sendable {
         block.initializeMemory(as: UInt8.self, repeating: 0, count: max(count, 64))
         base = UnsafeRawPointer(block)
         self.count = count
-        checked = nil
+        checker = nil
         release = { pointer, _ in pointer.deallocate() }
     }
 
@@ -280,7 +280,7 @@ final class VisualIndexStorage: @unchecked Sendable {
          release: @escaping @Sendable (UnsafeMutableRawPointer, Int) -> Void) {
         self.base = base
         self.count = count
-        checked = (blocks, bodyStart, path)
+        checker = Checker(blocks: blocks, bodyStart: bodyStart, path: path)
         self.release = release
     }
 
@@ -288,20 +288,31 @@ final class VisualIndexStorage: @unchecked Sendable {
     var mutableBase: UnsafeMutableRawPointer { UnsafeMutableRawPointer(mutating: base) }
 
     /// Checks the bytes at offsets `range` of the image before they are read (a no-op for an
-    /// image built in memory).
+    /// image built in memory). A loop checking many ranges takes ``checker`` once instead.
     ///
     /// - Throws: ``VisualIndexDamage`` naming the first block that does not match.
     /// - Complexity: O(1) per block already checked, O(block) per block checked now.
-    @inline(__always)
     func check(_ range: Range<Int>) throws(VisualIndexDamage) {
-        guard let checked else { return }
-        if let bad = checked.blocks.firstDamage(in: (range.lowerBound - checked.bodyStart)..<(range.upperBound - checked.bodyStart)) {
-            throw VisualIndexDamage(path: checked.path, offset: checked.bodyStart + bad)
-        }
+        try checker?.check(range)
     }
 
     /// Whether reads need ``check(_:)`` (a mapped snapshot). O(1).
-    var isChecked: Bool { checked != nil }
+    var isChecked: Bool { checker != nil }
+
+    /// The block checks of a mapped image, by image offsets.
+    struct Checker {
+        let blocks: VerifiedBlocks
+        let bodyStart: Int
+        let path: String
+
+        /// ``VisualIndexStorage/check(_:)``. O(1) per block already checked.
+        @inline(__always)
+        func check(_ range: Range<Int>) throws(VisualIndexDamage) {
+            if let bad = blocks.firstDamage(in: (range.lowerBound - bodyStart)..<(range.upperBound - bodyStart)) {
+                throw VisualIndexDamage(path: path, offset: bodyStart + bad)
+            }
+        }
+    }
 
     deinit { release(UnsafeMutableRawPointer(mutating: base), count) }
 }
