@@ -152,8 +152,7 @@ extension VisualIndex {
             if fullOnly, let checker = storage.checker {
                 let pOffset = layout.pHashes, dOffset = layout.dHashes
                 for k in 0..<batch.count {
-                    let position = batch[k].index
-                    let viewIndex = fullOnly ? Int(fullViews[position]) : position
+                    let viewIndex = Int(fullViews[batch[k].index])
                     do throws(VisualIndexDamage) {
                         try checker.check(pOffset + 8 * viewIndex ..< pOffset + 8 * viewIndex + 8)
                         try checker.check(dOffset + 8 * viewIndex ..< dOffset + 8 * viewIndex + 8)

@@ -40,6 +40,8 @@ public struct VisualIndex: Sendable {
     public var landmarkIDs: [String] { (0..<layout.landmarks).map(landmarkID) }
 
     // MARK: sections
+    // A mapped snapshot's PDQ planes, pHashes, dHashes and histograms are checked block by
+    // block as a search reaches them (``VisualIndexStorage/check(_:)``): read them only there.
 
     @inline(__always) func section<T>(_ offset: Int, _ count: Int, as type: T.Type) -> UnsafeBufferPointer<T> {
         UnsafeBufferPointer(start: (storage.base + offset).assumingMemoryBound(to: T.self), count: count)
@@ -55,12 +57,6 @@ public struct VisualIndex: Sendable {
     var histograms: UnsafeBufferPointer<UInt8> { section(layout.histograms, 64 * layout.views, as: UInt8.self) }
     var owners: UnsafeBufferPointer<Int32> { section(layout.owners, layout.views, as: Int32.self) }
     var regionNumbers: UnsafeBufferPointer<UInt32> { section(layout.regionNumbers, layout.views, as: UInt32.self) }
-
-    /// The PDQ hash of view `i`. O(1).
-    func pdq(ofView i: Int) -> PDQHash {
-        let p = pdqPlanes, n = layout.views
-        return PDQHash(words: SIMD4(p[i], p[n + i], p[2 * n + i], p[3 * n + i]))
-    }
 
     /// The region of view `i`. O(1).
     func region(ofView i: Int) -> ViewRegion {
