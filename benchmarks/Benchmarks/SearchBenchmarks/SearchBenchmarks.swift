@@ -125,33 +125,29 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    Benchmark("VisualIndexSnapshot.load, 1M views (map + check of the small sections + bounds check)") { benchmark in
-        let (index, _) = setUp()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-bench-\(getpid()).vindex").path
-        try VisualIndexSnapshot.write(index, to: path)
-        defer { unlink(path) }
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: index.version) else {
-                fatalError("the snapshot just written must load")
+    // Mapping a snapshot alone (the small sections are checked on open), and what a cold
+    // query pays for the index: the mapping, then its first search, which checks the blocks
+    // it reads (PDQ planes, pHash and dHash lines, the scored histogram rows).
+    for withSearch in [false, true] {
+        let name = withSearch ? "VisualIndexSnapshot.load + first search, 1M views, default 24-view query"
+                              : "VisualIndexSnapshot.load, 1M views (map + check of the small sections + bounds check)"
+        Benchmark(name) { benchmark in
+            let (index, query) = setUp()
+            let file = "glimpse-bench-\(withSearch ? "first-" : "")\(getpid()).vindex"
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent(file).path
+            try VisualIndexSnapshot.write(index, to: path)
+            defer { unlink(path) }
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations {
+                guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: index.version) else {
+                    fatalError("the snapshot just written must load")
+                }
+                if withSearch {
+                    blackHole(try mapped.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold))
+                } else {
+                    blackHole(mapped.viewCount)
+                }
             }
-            blackHole(mapped.viewCount)
-        }
-    }
-
-    // What a cold query pays for the index: the mapping, then its first search, which checks
-    // the blocks it reads (PDQ planes, pHash and dHash lines, the scored histogram rows).
-    Benchmark("VisualIndexSnapshot.load + first search, 1M views, default 24-view query") { benchmark in
-        let (index, query) = setUp()
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-bench-first-\(getpid()).vindex").path
-        try VisualIndexSnapshot.write(index, to: path)
-        defer { unlink(path) }
-        benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: index.version) else {
-                fatalError("the snapshot just written must load")
-            }
-            blackHole(try mapped.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold))
         }
     }
 
