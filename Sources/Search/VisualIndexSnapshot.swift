@@ -109,15 +109,13 @@ public enum VisualIndexSnapshot {
         // candidates' histogram rows are faulted in one page at a time when first scored.
         advisePopulate(base + layout.pdqPlanes, layout.histograms - layout.pdqPlanes)
         advisePopulate(base + layout.owners, layout.length - layout.owners)
-        for range in layout.checkedOnOpen {
-            if let bad = blocks.firstDamage(in: (range.lowerBound - layout.bodyStart)..<(range.upperBound - layout.bodyStart)) {
-                return .damaged("checksum mismatch in the block at byte \(layout.bodyStart + bad)")
-            }
-        }
         let storage = VisualIndexStorage(adopting: base, count: size, blocks: blocks, bodyStart: layout.bodyStart, path: path) { pointer, count in
             _ = munmap(pointer, count)
         }
         adopted = true
+        for range in layout.checkedOnOpen {
+            do { try storage.check(range) } catch { return .damaged("checksum mismatch in the block at byte \(error.offset)") }
+        }
         let index = VisualIndex(version: version, minimumViewQuality: minimumViewQuality, storage: storage, layout: layout)
         if let problem = index.consistencyProblem() { return .damaged(problem) }
         return .loaded(index)
