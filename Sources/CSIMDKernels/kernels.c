@@ -1582,6 +1582,85 @@ int glimpse_pdq_quality64(const float *b) {
     return q > 100 ? 100 : q;
 }
 
+/* How many of the 64 decimated samples land on each of the n ≤ 64 pixels of a side (the
+ * sampling of glimpse_decimate_f32); each is at least 1. */
+static void pdq_folded_multiplicities(int n, int *mult) {
+    for (int p = 0; p < n; p++) mult[p] = 0;
+    for (int k = 0; k < 64; k++) mult[(int)((((double)k + 0.5) * (double)n) / 64.0)]++;
+}
+
+/* In the 64×64 decimation of a region of at most 64×64 pixels, block rows i and i + 1 sample
+ * the same region row or two neighbouring ones, and each pair of neighbouring region rows is
+ * sampled by exactly one such pair of block rows (the sampling is non-decreasing with steps
+ * of 0 or 1 and reaches every row); the same for columns. So the block's vertical sum is the
+ * sum over neighbouring region rows of each column's term times the column's multiplicity,
+ * and its horizontal sum that of each region row's neighbouring-column terms times the row's
+ * multiplicity; equal samples add 0. */
+BODY int pdq_quality_term(float a, float b) {
+    const int d = (int)(((a - b) * 100.0f) / 255.0f);
+    return d < 0 ? -d : d;
+}
+static int pdq_quality_folded_portable(const float *in, size_t is, int rows, int cols, const int *mr, const int *mc) {
+    int sum = 0;
+    for (int m = 0; m < rows; m++) {
+        const float *r = in + (size_t)m * is;
+        if (m + 1 < rows)
+            for (int c = 0; c < cols; c++) sum += mc[c] * pdq_quality_term(r[c], r[is + c]);
+        int h = 0;
+        for (int c = 0; c + 1 < cols; c++) h += pdq_quality_term(r[c], r[c + 1]);
+        sum += mr[m] * h;
+        if (sum >= PDQ_QUALITY_FULL_SUM) return sum;
+    }
+    return sum;
+}
+#if GLIMPSE_X86
+AVX2_FN static int pdq_quality_folded_avx2(const float *in, size_t is, int rows, int cols, const int *mr, const int *mc) {
+    const __m256 hundred = _mm256_set1_ps(100.0f);
+    const __m256i lane = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    __m256i sum = _mm256_setzero_si256();
+    for (int m = 0; m < rows; m++) {
+        const float *r = in + (size_t)m * is;
+        const __m256i weight = _mm256_set1_epi32(mr[m]);
+        for (int c = 0; c < cols; c += 8) {
+            /* Lanes past the row (vertical) or past its last neighbour pair (horizontal) are
+             * masked out of the loads, so they read nothing and add 0. */
+            const __m256i inside = _mm256_cmpgt_epi32(_mm256_set1_epi32(cols - c), lane);
+            const __m256i pairs = _mm256_cmpgt_epi32(_mm256_set1_epi32(cols - 1 - c), lane);
+            const __m256 a = _mm256_maskload_ps(r + c, inside);
+            if (m + 1 < rows) {
+                const __m256 below = _mm256_maskload_ps(r + is + c, inside);
+                const __m256i t = _mm256_abs_epi32(trunc_div255_avx2(_mm256_mul_ps(_mm256_sub_ps(a, below), hundred)));
+                sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(t, _mm256_maskload_epi32(mc + c, inside)));
+            }
+            const __m256 right = _mm256_maskload_ps(r + c + 1, pairs);
+            const __m256 x = _mm256_and_ps(_mm256_mul_ps(_mm256_sub_ps(a, right), hundred), _mm256_castsi256_ps(pairs));
+            sum = _mm256_add_epi32(sum, _mm256_mullo_epi32(_mm256_abs_epi32(trunc_div255_avx2(x)), weight));
+        }
+        if ((m & 7) == 7 && sum_epi32_avx2(sum) >= PDQ_QUALITY_FULL_SUM) break;
+    }
+    return sum_epi32_avx2(sum);
+}
+#endif
+
+int glimpse_pdq_quality_folded(int isa, const float *in, size_t is, int rows, int cols) {
+    if (rows < 1 || cols < 1 || rows > 64 || cols > 64) return 0;
+    int mr[64], mc[64];
+    pdq_folded_multiplicities(rows, mr);
+    pdq_folded_multiplicities(cols, mc);
+    int sum;
+#if GLIMPSE_X86
+    switch (glimpse_isa_effective(isa)) {
+    case GLIMPSE_ISA_AVX512:
+    case GLIMPSE_ISA_AVX2: sum = pdq_quality_folded_avx2(in, is, rows, cols, mr, mc); break;
+    default: sum = pdq_quality_folded_portable(in, is, rows, cols, mr, mc); break;
+    }
+#else
+    sum = pdq_quality_folded_portable(in, is, rows, cols, mr, mc);
+#endif
+    const int q = sum / 90;
+    return q > 100 ? 100 : q;
+}
+
 /* Mean and population variance of n floats in double, summed strictly left to right (as
  * the Swift reference `PerceptualHashes.contrast` does): the exact figure, latency-bound. */
 static void moments_sequential(const float *v, int n, double *mean, double *variance) {

@@ -38,8 +38,13 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     /// short side is at least ``ImageFingerprinter/decodeShortSide`` (192) and long side at
     /// least ``ImageFingerprinter/decodeLongSide`` (320) pixels, instead of a short side of
     /// the working size (512): a 640×480 JPEG is decoded at 1/2, a 1080p one at 1/4, a
-    /// 12 MP one at 1/8 (issue 15: small images as cheap as the peers).
-    public static let catalogVersion: UInt16 = 2
+    /// 12 MP one at 1/8 (issue 15: small images as cheap as the peers);
+    /// 3 = the same views, the coarse ones hashed from a plane of at most 85 pixels per side
+    /// instead of 128, so that each 75 % window is at most 64 pixels per side and PDQ's 64×64
+    /// decimation no longer drops a third of its pixels: their PDQ without the Jarosz filter
+    /// (its window is 1 there) and with the decimation folded into the DCT
+    /// (``PDQHasher/hashFolded(luma:)``). Cheaper, and crops are found more often (issue 15).
+    public static let catalogVersion: UInt16 = 3
 
     /// Creates a layout; `regions` must start with the full frame, every region must be
     /// valid, `orientations` must not hold ``Dihedral/original`` nor repeat, there are at
@@ -102,13 +107,15 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     /// Default for catalog images (31 views).
     /// - At the working resolution (7): the full frame; centre crops keeping 75 % and 50 % of each
     ///   side; the four corner crops keeping 60 % of each side.
-    /// - Coarse (24, at most 128 px per side): windows keeping 75 % of each side on a 5×5 grid
-    ///   (stride 1/16 of the side), except the centre one, already above. A query that is
-    ///   an off-centre crop of a catalog image lands within 1/32 of a side of one window.
+    /// - Coarse (24, from a plane of at most 85 px per side, so each window is at most 64
+    ///   pixels per side and its PDQ is folded, ``PDQHasher/hashFolded(luma:)``): windows
+    ///   keeping 75 % of each side on a 5×5 grid (stride 1/16 of the side), except the centre
+    ///   one, already above. A query that is an off-centre crop of a catalog image lands
+    ///   within 1/32 of a side of one window.
     public static let catalog = FingerprintViewLayout(
         regions: [.full, centre(0.75), centre(0.5)] + corners(0.6),
         coarseRegions: grid(0.75, steps: 5).filter { $0 != centre(0.75) },
-        coarseSize: 128, version: catalogVersion)
+        coarseSize: 85, version: catalogVersion)
 
     /// Default for queries: ``query(orientations:)`` with every orientation (24 views).
     public static let query = queryLayout(.all)

@@ -109,22 +109,63 @@ public struct Fingerprinter: Sendable {
         let rects = layout.regions.map { rect($0, luma) }
         var bands = Bands(rects)
         var rowBands = RowBands(rects, strips: planeStrips(luma))
+        let hasher = PDQHasher(using: instructionSet)
         for (i, region) in layout.regions.enumerated() {
-            appendViews(luma, region, rects[i], histograms[i], &workspace, &weights, &bands, &rowBands,
-                        orientations: layout.orientations, to: &views)
+            let pdq = hasher.hash(luma: luma, region: rects[i], band: rowBands.band(luma, rects[i], &workspace, instructionSet),
+                                  strips: rowBands.strips, workspace: &workspace)
+            appendViews(luma, region, rects[i], pdq, histograms[i], &weights, &bands, orientations: layout.orientations, to: &views)
         }
         if !layout.coarseRegions.isEmpty {
             let coarse = ImageKernels.areaResample(luma, width: min(luma.width, layout.coarseSize),
                                                    height: min(luma.height, layout.coarseSize), using: instructionSet)
             let coarseRects = layout.coarseRegions.map { rect($0, coarse) }
             var coarseBands = Bands(coarseRects)
-            var coarseRowBands = RowBands(coarseRects, strips: planeStrips(coarse))
+            var folded = FoldedRegions()
+            // Regions too large to fold (custom layouts with a coarse size above 64) take the
+            // Jarosz filter like the working-resolution views.
+            var coarseRowBands = RowBands(coarseRects.filter { !PDQHasher.isFolded(width: $0.width, height: $0.height) },
+                                          strips: coarseRects.allSatisfy { PDQHasher.isFolded(width: $0.width, height: $0.height) }
+                                              ? nil : planeStrips(coarse))
             for (k, region) in layout.coarseRegions.enumerated() {
-                appendViews(coarse, region, coarseRects[k], histograms[layout.regions.count + k], &workspace,
-                            &weights, &coarseBands, &coarseRowBands, orientations: [], to: &views)
+                let r = coarseRects[k]
+                let pdq: PDQHasher.Result
+                if PDQHasher.isFolded(width: r.width, height: r.height) {
+                    let (columns, basis) = folded.columns(coarse, r, instructionSet)
+                    pdq = hasher.hashFolded(luma: coarse, region: r, columns: columns, basis: basis)
+                } else {
+                    pdq = hasher.hash(luma: coarse, region: r, band: coarseRowBands.band(coarse, r, &workspace, instructionSet),
+                                      strips: coarseRowBands.strips, workspace: &workspace)
+                }
+                appendViews(coarse, region, r, pdq, histograms[layout.regions.count + k], &weights, &coarseBands,
+                            orientations: [], to: &views)
             }
         }
         return Fingerprint(views: views, layoutVersion: layout.version)
+    }
+
+    /// The folded PDQ products of the coarse regions (``PDQHasher/hashFolded(luma:)``): one
+    /// ``PDQHasher/FoldedBasis`` per region size and one ``PDQHasher/FoldedColumns`` per
+    /// (left, width), built when first needed and shared by every region with those columns
+    /// (the five columns of the coarse grid serve its 24 windows). Short arrays searched in
+    /// order, as ``Bands``.
+    private struct FoldedRegions {
+        var bases: [PDQHasher.FoldedBasis] = []
+        var columns: [PDQHasher.FoldedColumns] = []
+
+        mutating func columns(_ luma: FloatImage, _ r: PixelRect,
+                              _ isa: InstructionSet) -> (PDQHasher.FoldedColumns, PDQHasher.FoldedBasis) {
+            let basis: PDQHasher.FoldedBasis
+            if let known = bases.first(where: { $0.width == r.width && $0.height == r.height }) {
+                basis = known
+            } else {
+                basis = PDQHasher.FoldedBasis(width: r.width, height: r.height)
+                bases.append(basis)
+            }
+            if let known = columns.first(where: { $0.x == r.x && $0.width == r.width }) { return (known, basis) }
+            let made = PDQHasher.FoldedColumns(luma: luma, x: r.x, basis: basis, using: isa)
+            columns.append(made)
+            return (made, basis)
+        }
     }
 
     /// A plane's strips for PDQ's first row filters, where they pay (see
@@ -227,15 +268,12 @@ public struct Fingerprinter: Sendable {
         }
     }
 
-    /// Appends one view of a luma plane (the working one or the coarse one) to `views`,
-    /// followed by the same view in each of `orientations`, derived from the same transforms.
-    private func appendViews(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ histogram: ColorHistogram,
-                             _ workspace: inout PDQHasher.Workspace, _ weights: inout [PerceptualHashes.CodeWeights],
-                             _ bands: inout Bands, _ rowBands: inout RowBands, orientations: [Dihedral],
-                             to views: inout [FingerprintView]) {
-        let rowBand = rowBands.band(luma, rect, &workspace, instructionSet)
-        let pdq = PDQHasher(using: instructionSet).hash(luma: luma, region: rect, band: rowBand, strips: rowBands.strips,
-                                                        workspace: &workspace)
+    /// Appends one view of a luma plane (the working one or the coarse one), whose PDQ is
+    /// `pdq`, to `views`, followed by the same view in each of `orientations`, derived from
+    /// the same transforms.
+    private func appendViews(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ pdq: PDQHasher.Result,
+                             _ histogram: ColorHistogram, _ weights: inout [PerceptualHashes.CodeWeights],
+                             _ bands: inout Bands, orientations: [Dihedral], to views: inout [FingerprintView]) {
         let k: PerceptualHashes.CodeWeights
         if let known = weights.first(where: { $0.width == rect.width && $0.height == rect.height }) {
             k = known

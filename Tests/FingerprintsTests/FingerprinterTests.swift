@@ -17,16 +17,21 @@ import Foundation
     /// The fingerprint as the documentation defines it, composed from the public kernels one
     /// step at a time (working image, luma, crops, PDQ, hashes, histogram of the colour image;
     /// each oriented view from its upright view's DCTs; coarse views from the working luma
-    /// area-averaged to the layout's coarse size, their histograms from the working image).
+    /// area-averaged to the layout's coarse size, their PDQ folded where they are at most
+    /// 64×64 pixels, their histograms from the working image).
     static func composedFingerprint(of buffer: PixelBuffer, layout: FingerprintViewLayout, workingSize: Int = 512) -> Fingerprint {
         let working = Fingerprinter(workingSize: workingSize, using: .portable).workingImage(of: buffer)
         func bounds(_ region: ViewRegion, _ plane: FloatImage) -> PixelRect {
             let b = region.pixelBounds(width: plane.width, height: plane.height)
             return PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
         }
-        func views(_ luma: FloatImage, _ region: ViewRegion, orientations: [Dihedral]) -> [FingerprintView] {
+        func views(_ luma: FloatImage, _ region: ViewRegion, orientations: [Dihedral], folded: Bool = false) -> [FingerprintView] {
             let rect = bounds(region, luma)
-            let pdq = PDQHasher(using: .portable).hash(luma: luma.cropped(to: rect))
+            let crop = luma.cropped(to: rect)
+            // Coarse views small enough to fold skip the Jarosz filter (window 1) and fold the
+            // decimation into the DCT; every other view is plain PDQ.
+            let pdq = folded && PDQHasher.isFolded(width: rect.width, height: rect.height)
+                ? PDQHasher(using: .portable).hashFolded(luma: crop) : PDQHasher(using: .portable).hash(luma: crop)
             let block = PerceptualHashes.dctHashBlock(luma: luma, region: rect, using: .portable)
             let colourRect = bounds(region, working.color)
             var counts = [UInt32](repeating: 0, count: ColorHistogram.binCount)
@@ -53,7 +58,7 @@ import Foundation
         let coarse = ImageKernels.areaResample(luma, width: min(luma.width, layout.coarseSize),
                                                height: min(luma.height, layout.coarseSize), using: .portable)
         return Fingerprint(views: layout.regions.flatMap { views(luma, $0, orientations: layout.orientations) }
-                           + layout.coarseRegions.flatMap { views(coarse, $0, orientations: []) }, layoutVersion: layout.version)
+                           + layout.coarseRegions.flatMap { views(coarse, $0, orientations: [], folded: true) }, layoutVersion: layout.version)
     }
 
     /// The fused fast path (working planes, in-place view regions, histogram cells) gives the
@@ -65,7 +70,11 @@ import Foundation
         let buffer = size.2 == .rgba8 && size.0 * size.1 < 1_000_000
             ? syntheticPhoto(width: size.0, height: size.1, seed: 7)
             : randomBuffer(format: size.2, width: size.0, height: size.1, seed: 7)
-        for layout in [FingerprintViewLayout.catalog, .query] {
+        // The catalog's coarse views at 128 pixels (as before layout version 3) are too large to
+        // fold: the Jarosz path, with the column bands the coarse grid shares.
+        let unfolded = FingerprintViewLayout(regions: FingerprintViewLayout.catalog.regions,
+                                             coarseRegions: FingerprintViewLayout.catalog.coarseRegions, coarseSize: 128)
+        for layout in [FingerprintViewLayout.catalog, .query, unfolded] {
             let expected = Self.composedFingerprint(of: buffer, layout: layout)
             for isa in supportedInstructionSets {
                 #expect(Fingerprinter(using: isa).fingerprint(of: buffer, layout: layout) == expected, "\(isa)")

@@ -188,6 +188,12 @@ void glimpse_decimate_f32(const float *in, size_t in_stride, int rows, int cols,
  * and horizontal neighbours, divided by 90, capped at 100. */
 int glimpse_pdq_quality64(const float *block);
 
+/* glimpse_pdq_quality64 of the 64×64 decimation (glimpse_decimate_f32) of a rows×cols region
+ * with 1 ≤ rows, cols ≤ 64, computed on the region itself: the decimation only repeats
+ * samples there, so each neighbour pair of the region is counted as many times as the block
+ * holds it (the same integer sum, so exactly the same quality). */
+int glimpse_pdq_quality_folded(int isa, const float *in, size_t in_stride, int rows, int cols);
+
 /* 1 when the standard deviation of the n floats (mean and population variance summed in
  * double, left to right) is below `threshold`, else 0: the exact comparison, computed fast
  * (interleaved sums) unless the variance is within 1e-6 relative of threshold². */
