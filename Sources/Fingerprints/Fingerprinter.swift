@@ -154,18 +154,22 @@ public struct Fingerprinter: Sendable {
 
         mutating func columns(_ luma: FloatImage, _ r: PixelRect,
                               _ isa: InstructionSet) -> (PDQHasher.FoldedColumns, PDQHasher.FoldedBasis) {
-            let basis: PDQHasher.FoldedBasis
-            if let known = bases.first(where: { $0.width == r.width && $0.height == r.height }) {
-                basis = known
-            } else {
-                basis = PDQHasher.FoldedBasis(width: r.width, height: r.height)
-                bases.append(basis)
+            let basis = Fingerprinter.cached(&bases, where: { $0.width == r.width && $0.height == r.height }) {
+                PDQHasher.FoldedBasis(width: r.width, height: r.height)
             }
-            if let known = columns.first(where: { $0.x == r.x && $0.width == r.width }) { return (known, basis) }
-            let made = PDQHasher.FoldedColumns(luma: luma, x: r.x, basis: basis, using: isa)
-            columns.append(made)
-            return (made, basis)
+            return (Fingerprinter.cached(&columns, where: { $0.x == r.x && $0.width == r.width }) {
+                PDQHasher.FoldedColumns(luma: luma, x: r.x, basis: basis, using: isa)
+            }, basis)
         }
+    }
+
+    /// The first element of `cache` that `matches`, else `make()`'s, appended: the short
+    /// per-size and per-column caches of one fingerprint. O(cache count).
+    private static func cached<T>(_ cache: inout [T], where matches: (T) -> Bool, make: () -> T) -> T {
+        if let known = cache.first(where: matches) { return known }
+        let made = make()
+        cache.append(made)
+        return made
     }
 
     /// A plane's strips for PDQ's first row filters, where they pay (see
@@ -274,12 +278,8 @@ public struct Fingerprinter: Sendable {
     private func appendViews(_ luma: FloatImage, _ region: ViewRegion, _ rect: PixelRect, _ pdq: PDQHasher.Result,
                              _ histogram: ColorHistogram, _ weights: inout [PerceptualHashes.CodeWeights],
                              _ bands: inout Bands, orientations: [Dihedral], to views: inout [FingerprintView]) {
-        let k: PerceptualHashes.CodeWeights
-        if let known = weights.first(where: { $0.width == rect.width && $0.height == rect.height }) {
-            k = known
-        } else {
-            k = PerceptualHashes.CodeWeights(width: rect.width, height: rect.height)
-            weights.append(k)
+        let k = Self.cached(&weights, where: { $0.width == rect.width && $0.height == rect.height }) {
+            PerceptualHashes.CodeWeights(width: rect.width, height: rect.height)
         }
         let codes = PerceptualHashes.codes(band: bands.band(luma, rect, k, instructionSet), region: rect, weights: k,
                                            using: instructionSet)
