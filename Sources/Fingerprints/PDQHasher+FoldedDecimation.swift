@@ -36,22 +36,24 @@ extension PDQHasher {
                          "a folded basis covers at most 64x64 pixels")
             self.width = width
             self.height = height
-            rows = Self.fold(side: height)
-            let columns = Self.fold(side: width)
-            columnsTransposed = (0..<width * 16).map { columns[($0 % 16) * width + $0 / 16] }
+            rows = Self.fold(side: height, transposed: false)
+            columnsTransposed = Self.fold(side: width, transposed: true)
         }
 
-        /// `D·S` for a side of `n` ≤ 64 samples: 16×n, each entry the ascending sum of the
-        /// basis entries whose sample lands on that pixel (PDQ's `⌊(k + ½)·n/64⌋`, computed
-        /// in `Double` and truncated as `glimpse_decimate_f32` does).
-        private static func fold(side n: Int) -> [Float] {
-            let d = DCTMatrix.pdq
-            var folded = [Float](repeating: 0, count: 16 * n)
-            for k in 0..<64 {
-                let m = Int(((Double(k) + 0.5) * Double(n)) / 64.0)
-                for i in 0..<16 { folded[i * n + m] += d.matrix[i * 64 + k] }
+        /// `D·S` for a side of `n` ≤ 64 samples: 16×n (or its n×16 transpose), each entry the
+        /// ascending sum of the basis entries whose sample lands on that pixel (PDQ's
+        /// `⌊(k + ½)·n/64⌋`, computed in `Double` and truncated as `glimpse_decimate_f32` does).
+        private static func fold(side n: Int, transposed: Bool) -> [Float] {
+            [Float](unsafeUninitializedCapacity: 16 * n) { folded, count in
+                folded.initialize(repeating: 0)
+                DCTMatrix.pdq.matrix.withUnsafeBufferPointer { d in
+                    for k in 0..<64 {
+                        let m = Int(((Double(k) + 0.5) * Double(n)) / 64.0)
+                        for i in 0..<16 { folded[transposed ? m * 16 + i : i * n + m] += d[i * 64 + k] }
+                    }
+                }
+                count = 16 * n
             }
-            return folded
         }
     }
 
