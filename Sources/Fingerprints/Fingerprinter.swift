@@ -121,11 +121,10 @@ public struct Fingerprinter: Sendable {
             let coarseRects = layout.coarseRegions.map { rect($0, coarse) }
             var coarseBands = Bands(coarseRects)
             var folded = FoldedRegions()
-            // Regions too large to fold (custom layouts with a coarse size above 64) take the
-            // Jarosz filter like the working-resolution views.
-            var coarseRowBands = RowBands(coarseRects.filter { !PDQHasher.isFolded(width: $0.width, height: $0.height) },
-                                          strips: coarseRects.allSatisfy { PDQHasher.isFolded(width: $0.width, height: $0.height) }
-                                              ? nil : planeStrips(coarse))
+            // Regions too large to fold (over 64 pixels: custom layouts with a coarse size above
+            // 85) take the Jarosz filter like the working-resolution views.
+            let filtered = coarseRects.filter { !PDQHasher.isFolded(width: $0.width, height: $0.height) }
+            var coarseRowBands = RowBands(filtered, strips: filtered.isEmpty ? nil : planeStrips(coarse))
             for (k, region) in layout.coarseRegions.enumerated() {
                 let r = coarseRects[k]
                 let pdq: PDQHasher.Result
