@@ -8,29 +8,32 @@ final class AlignedFloats {
     private(set) var count: Int
     /// The first float, 64-byte aligned.
     private(set) var base: UnsafeMutablePointer<Float>
+    /// The memory behind ``base``.
+    private var memory: CacheAlignedMemory
 
     /// Alignment of ``base``, in bytes.
-    static let alignment = 64
+    static let alignment = CacheAlignedMemory.alignment
 
     /// Allocates `count` floats (at least one). O(1) (memory is not touched).
     init(count: Int) {
         self.count = max(1, count)
-        base = Self.allocate(self.count)
+        memory = Self.allocate(self.count)
+        base = memory.base.bindMemory(to: Float.self, capacity: self.count)
     }
 
     /// Makes room for at least `needed` floats; the contents are lost when it grows.
     /// O(1) (memory is not touched).
     func reserve(_ needed: Int) {
         guard needed > count else { return }
-        base.deallocate()
+        memory.deallocate()
         count = needed
-        base = Self.allocate(needed)
+        memory = Self.allocate(needed)
+        base = memory.base.bindMemory(to: Float.self, capacity: needed)
     }
 
-    private static func allocate(_ count: Int) -> UnsafeMutablePointer<Float> {
-        UnsafeMutableRawPointer.allocate(byteCount: count * MemoryLayout<Float>.stride, alignment: alignment)
-            .bindMemory(to: Float.self, capacity: count)
+    private static func allocate(_ count: Int) -> CacheAlignedMemory {
+        CacheAlignedMemory(byteCount: count * MemoryLayout<Float>.stride)
     }
 
-    deinit { base.deallocate() }
+    deinit { memory.deallocate() }
 }

@@ -102,7 +102,7 @@ struct WorkingPlanes {
     private final class RowStream {
         let width: Int, height: Int
         /// Every buffer the C stream points into (taps, weights, sums, scratch), one block.
-        private let storage: UnsafeMutableRawPointer
+        private let memory: CacheAlignedMemory
         private var state: glimpse_working_planes_stream
 
         init(sourceWidth: Int, sourceHeight: Int, channels: Int, width: Int, height: Int) {
@@ -113,7 +113,8 @@ struct WorkingPlanes {
             // accumulators (2 · sourceWidth · channels), row scratch (width · channels) floats.
             let ints = 3 * (height + width)
             let floats = ys.weights.count + xs.weights.count + 2 * sourceWidth * channels + width * channels
-            storage = UnsafeMutableRawPointer.allocate(byteCount: ints * 4 + floats * 4, alignment: 64)
+            memory = CacheAlignedMemory(byteCount: ints * 4 + floats * 4)
+            let storage = memory.base
             let i32 = storage.bindMemory(to: Int32.self, capacity: ints)
             let f32 = (storage + ints * 4).bindMemory(to: Float.self, capacity: floats)
             // Each table copied from the weights into its place in the block.
@@ -142,7 +143,7 @@ struct WorkingPlanes {
                 luma: nil, bins: nil, next_source_row: 0, first_open_row: 0)
         }
 
-        deinit { storage.deallocate() }
+        deinit { memory.deallocate() }
 
         /// Whether every working row is finished.
         var isComplete: Bool { Int(state.first_open_row) == height && height > 0 }
