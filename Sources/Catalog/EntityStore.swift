@@ -65,6 +65,15 @@ public protocol EntityStore: Sendable {
     /// - Complexity: O(images) including decoding the stored fingerprints; one streamed query.
     func fingerprintSnapshot() async throws(CatalogStoreError) -> FingerprintSnapshot
 
+    /// Runs `body` with every live landmark's fingerprints as a ``FingerprintStream``: one
+    /// consistent read that `body` may go through several times, holding one landmark's
+    /// fingerprints at a time (SQLite); the default reads a ``fingerprintSnapshot()`` and
+    /// streams it from memory.
+    ///
+    /// - Complexity: O(images) per pass, memory bounded by one landmark where the store streams.
+    /// - Throws: the store's ``CatalogStoreError``, or what `body` throws.
+    func withFingerprintStream<T>(_ body: (FingerprintStream) throws -> T) async throws -> T
+
     /// What changed since `generation` of this catalog, with the fingerprints of the
     /// landmarks that are live now among those changed, read consistently: what a
     /// replica needs to bring an index built at `generation` up to date without reading
@@ -132,6 +141,14 @@ public protocol EntityStore: Sendable {
 extension EntityStore {
     /// No push notifications: readers poll ``catalogVersion()``.
     public func changeNotifications() -> AsyncThrowingStream<Int64, any Error>? { nil }
+
+    /// The whole ``fingerprintSnapshot()`` in memory, streamed from there. O(images).
+    public func withFingerprintStream<T>(_ body: (FingerprintStream) throws -> T) async throws -> T {
+        let snapshot = try await fingerprintSnapshot()
+        return try body(FingerprintStream(version: snapshot.version) { visit in
+            for entry in snapshot.entries { try visit(entry) }
+        })
+    }
 
     /// The live landmark with this id, or `nil`. O(log n + images).
     public func landmark(id: String) async throws(CatalogStoreError) -> LandmarkEntity? {

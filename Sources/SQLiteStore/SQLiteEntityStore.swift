@@ -320,6 +320,28 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         }
     }
 
+    /// Every live landmark's fingerprints in one read transaction, each pass a cursor over
+    /// the same query (one landmark's fingerprints decoded at a time).
+    /// - Complexity: O(images) per pass; memory O(one landmark).
+    public func withFingerprintStream<T>(_ body: (FingerprintStream) throws -> T) throws -> T {
+        let paths = paths
+        do {
+            return try database.read { db in
+                let version = try Self.version(db)
+                return try body(FingerprintStream(version: version) { visit in
+                    let rows = try Row.fetchCursor(db, sql: """
+                        SELECT i.landmark_id, i.path, f.data FROM landmark_image i
+                        JOIN landmark l ON l.id = i.landmark_id JOIN fingerprint f ON f.content_hash = i.content_hash
+                        WHERE l.removal_id IS NULL ORDER BY i.landmark_id, i.ordinal
+                        """)
+                    try Self.forEachEntry(rows, paths: paths, visit)
+                })
+            }
+        } catch let error as DatabaseError {
+            throw CatalogStoreError.database("reading fingerprints in \(path)", reason: Self.message(error))
+        }
+    }
+
     /// What changed after `generation` (landmarks, collections, fingerprints), from the change log.
     /// - Complexity: O(changes since `generation`).
     public func changes(since generation: Int64) throws(CatalogStoreError) -> CatalogChanges {
@@ -350,19 +372,28 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
     /// Groups `(landmark_id, path, data)` rows, sorted by landmark, into snapshot entries.
     static func entries(_ rows: RowCursor, paths: CatalogPaths) throws -> [FingerprintSnapshot.Entry] {
         var entries: [FingerprintSnapshot.Entry] = []
+        try forEachEntry(rows, paths: paths) { entries.append($0) }
+        return entries
+    }
+
+    /// Groups `(landmark_id, path, data)` rows, sorted by landmark, into one entry per
+    /// landmark, handed to `visit` as each is complete.
+    static func forEachEntry(_ rows: RowCursor, paths: CatalogPaths, _ visit: (FingerprintSnapshot.Entry) throws -> Void) throws {
+        var current: FingerprintSnapshot.Entry?
         while let row = try rows.next() {
             let id: String = row["landmark_id"]
             let data: Data = row["data"]
             guard let fingerprint = FingerprintCoding.decode(data) else {
                 throw CatalogStoreError.corruptFingerprint(landmarkID: id, path: paths.resolved(row["path"]))
             }
-            if entries.last?.landmarkID == id {
-                entries[entries.count - 1].fingerprints.append(fingerprint)
+            if current?.landmarkID == id {
+                current?.fingerprints.append(fingerprint)
             } else {
-                entries.append(.init(landmarkID: id, fingerprints: [fingerprint]))
+                if let done = current { try visit(done) }
+                current = .init(landmarkID: id, fingerprints: [fingerprint])
             }
         }
-        return entries
+        if let done = current { try visit(done) }
     }
 
     // MARK: Record → entity (batched: one query per table, whatever the count)

@@ -128,104 +128,26 @@ public struct VisualIndex: Sendable {
     public init(version: CatalogVersion, entries: [FingerprintSnapshot.Entry], collections: [CollectionEntity] = [],
                 minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) {
         let sorted = entries.enumerated().sorted { ($0.element.landmarkID, $0.offset) < ($1.element.landmarkID, $1.offset) }.map(\.element)
-        // Pass 1: counts.
-        var views = 0, full = 0
-        var ids: [String] = []
-        var regionNumbers: [ViewRegion: UInt32] = [:]
-        var regionList: [ViewRegion] = []
-        var layoutVersions: [UInt16: Int] = [:]
-        for entry in sorted {
-            for fingerprint in entry.fingerprints {
-                layoutVersions[fingerprint.layoutVersion, default: 0] += 1
-                for view in fingerprint.views where view.quality >= minimumViewQuality {
-                    if ids.last != entry.landmarkID { ids.append(entry.landmarkID) }
-                    views += 1
-                    if view.region == .full { full += 1 }
-                    if regionNumbers[view.region] == nil {
-                        regionNumbers[view.region] = UInt32(regionList.count)
-                        regionList.append(view.region)
-                    }
-                }
-            }
-        }
-        let liveCollections = collections.sorted { $0.id < $1.id }
-        var ownerOf: [String: Int] = [:]
-        for (k, id) in ids.enumerated() { ownerOf[id] = k }
-        var membership = [[UInt32]](repeating: [], count: ids.count)
-        for (c, collection) in liveCollections.enumerated() {
-            for member in Set(collection.landmarkIDs) { if let owner = ownerOf[member] { membership[owner].append(UInt32(c)) } }
-        }
-        let memberships = membership.reduce(0) { $0 + $1.count }
-        let layout = VisualIndexLayout(
-            views: views, fullViews: full, landmarks: ids.count, regions: regionList.count, collections: liveCollections.count,
-            memberships: memberships, landmarkIDBytes: ids.reduce(0) { $0 + $1.utf8.count },
-            collectionIDBytes: liveCollections.reduce(0) { $0 + $1.id.utf8.count }, layoutVersions: layoutVersions.count)
+        var builder = VisualIndexBuilder(minimumViewQuality: minimumViewQuality)
+        for entry in sorted { builder.count(entry) }
+        let plan = builder.plan(collections: collections)
+        let layout = plan.layout
         let storage = VisualIndexStorage(allocating: layout.length)
         let base = storage.mutableBase
         func fill<T>(_ offset: Int, _ count: Int, as type: T.Type) -> UnsafeMutablePointer<T> {
             (base + offset).bindMemory(to: T.self, capacity: count)
         }
-        // Pass 2: sections.
-        let pdq = fill(layout.pdqPlanes, 4 * views, as: UInt64.self)
-        let fullPDQ = fill(layout.fullPDQPlanes, 4 * full, as: UInt64.self)
-        let fullNumbers = fill(layout.fullViewNumbers, full, as: Int32.self)
-        let pHash = fill(layout.pHashes, views, as: UInt64.self)
-        let dHash = fill(layout.dHashes, views, as: UInt64.self)
-        let histogram = fill(layout.histograms, 64 * views, as: UInt8.self)
-        let owner = fill(layout.owners, views, as: Int32.self)
-        let region = fill(layout.regionNumbers, views, as: UInt32.self)
-        var i = 0, f = 0, landmark = -1
-        var lastID: String?
-        for entry in sorted {
-            for fingerprint in entry.fingerprints {
-                for view in fingerprint.views where view.quality >= minimumViewQuality {
-                    if lastID != entry.landmarkID { landmark += 1; lastID = entry.landmarkID }
-                    for w in 0..<4 { pdq[w * views + i] = view.pdq.words[w] }
-                    pHash[i] = view.pHash
-                    dHash[i] = view.dHash
-                    withUnsafeBytes(of: view.histogram.packed) { (histogram + 64 * i).initialize(from: $0.bindMemory(to: UInt8.self).baseAddress!, count: 64) }
-                    owner[i] = Int32(landmark)
-                    region[i] = regionNumbers[view.region]!
-                    if view.region == .full {
-                        for w in 0..<4 { fullPDQ[w * full + f] = view.pdq.words[w] }
-                        fullNumbers[f] = Int32(i)
-                        f += 1
-                    }
-                    i += 1
-                }
-            }
-        }
-        let table = fill(layout.regionTable, 4 * regionList.count, as: Float.self)
-        for (k, r) in regionList.enumerated() {
-            table[4 * k] = r.x; table[4 * k + 1] = r.y; table[4 * k + 2] = r.width; table[4 * k + 3] = r.height
-        }
-        Self.writeStrings(ids, offsets: fill(layout.landmarkIDOffsets, ids.count + 1, as: UInt32.self),
-                          bytes: fill(layout.landmarkIDData, layout.landmarkIDBytes, as: UInt8.self))
-        Self.writeStrings(liveCollections.map(\.id), offsets: fill(layout.collectionIDOffsets, liveCollections.count + 1, as: UInt32.self),
-                          bytes: fill(layout.collectionIDData, layout.collectionIDBytes, as: UInt8.self))
-        let memberOffsets = fill(layout.membershipOffsets, ids.count + 1, as: UInt32.self)
-        let members = fill(layout.membershipData, memberships, as: UInt32.self)
-        var m = 0
-        for (k, list) in membership.enumerated() {
-            memberOffsets[k] = UInt32(m)
-            for c in list.sorted() { members[m] = c; m += 1 }
-        }
-        memberOffsets[ids.count] = UInt32(m)
-        let versionTable = fill(layout.layoutVersionTable, 2 * layoutVersions.count, as: UInt32.self)
-        for (k, entry) in layoutVersions.sorted(by: { $0.key < $1.key }).enumerated() {
-            versionTable[2 * k] = UInt32(entry.key)
-            versionTable[2 * k + 1] = UInt32(clamping: entry.value)
-        }
-        // Header (the checksum and the block table are written with the snapshot).
-        base.storeBytes(of: VisualIndexLayout.magic.littleEndian, toByteOffset: 0, as: UInt64.self)
-        base.storeBytes(of: VisualIndexLayout.formatVersion.littleEndian, toByteOffset: 8, as: UInt32.self)
-        base.storeBytes(of: UInt32(Fingerprint.serializationVersion).littleEndian, toByteOffset: 12, as: UInt32.self)
-        base.storeBytes(of: version.generation.littleEndian, toByteOffset: 32, as: Int64.self)
-        base.storeBytes(of: Int32(clamping: minimumViewQuality).littleEndian, toByteOffset: 40, as: Int32.self)
-        let catalogID = Array(version.catalogID.utf8.prefix(VisualIndexLayout.maximumCatalogIDLength))
-        base.storeBytes(of: UInt32(catalogID.count).littleEndian, toByteOffset: 44, as: UInt32.self)
-        catalogID.withUnsafeBytes { (base + 48).copyMemory(from: $0.baseAddress!, byteCount: $0.count) }
-        layout.writeCounts(to: base)
+        let rows = VisualIndexBuilder.ViewRows(
+            pdq: fill(layout.pdqPlanes, 4 * layout.views, as: UInt64.self), pdqStride: layout.views,
+            fullPDQ: fill(layout.fullPDQPlanes, 4 * layout.fullViews, as: UInt64.self), fullStride: layout.fullViews,
+            fullNumbers: fill(layout.fullViewNumbers, layout.fullViews, as: Int32.self),
+            pHash: fill(layout.pHashes, layout.views, as: UInt64.self), dHash: fill(layout.dHashes, layout.views, as: UInt64.self),
+            histogram: fill(layout.histograms, 64 * layout.views, as: UInt8.self),
+            owner: fill(layout.owners, layout.views, as: Int32.self), region: fill(layout.regionNumbers, layout.views, as: UInt32.self),
+            firstView: 0, firstFullView: 0, capacity: layout.views, fullCapacity: layout.fullViews)
+        var cursor = VisualIndexBuilder.Cursor()
+        for entry in sorted { plan.fill(entry, at: &cursor, into: rows) }
+        plan.writeTail(version: version) { offset, _ in base + offset }
         self.init(version: version, minimumViewQuality: minimumViewQuality, storage: storage, layout: layout)
     }
 
@@ -235,15 +157,6 @@ public struct VisualIndex: Sendable {
         self.minimumViewQuality = minimumViewQuality
         self.storage = storage
         self.layout = layout
-    }
-
-    private static func writeStrings(_ strings: [String], offsets: UnsafeMutablePointer<UInt32>, bytes: UnsafeMutablePointer<UInt8>) {
-        var position = 0
-        for (k, string) in strings.enumerated() {
-            offsets[k] = UInt32(position)
-            for byte in string.utf8 { bytes[position] = byte; position += 1 }
-        }
-        offsets[strings.count] = UInt32(position)
     }
 }
 

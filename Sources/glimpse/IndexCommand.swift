@@ -71,7 +71,7 @@ struct IndexCommand: AsyncParsableCommand {
         // every fingerprint (a PostgreSQL catalog has no folder: readers build in memory).
         if let snapshotPath = database.snapshotPath {
             let snapshot: VisualIndexSnapshot.RefreshAction
-            do { snapshot = try await VisualIndexSnapshot.refresh(store: store, path: snapshotPath).action } catch { throw failure(error.description) }
+            do { snapshot = try await VisualIndexSnapshot.rewrite(store: store, path: snapshotPath) } catch { throw failure(error.description) }
             if case .notWritten(let reason) = snapshot { printError("glimpse: warning: visual-index snapshot not written (\(reason)); queries will build the index in memory") }
         }
         print(summary + String(format: " in %.1f s.", ProgressDisplay.seconds(ContinuousClock.now - started)))
