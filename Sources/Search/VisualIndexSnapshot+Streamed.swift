@@ -29,6 +29,13 @@ extension VisualIndexSnapshot {
     public static func rewrite(store: any EntityStore, path: String?,
                                minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality)
         async throws(CatalogStoreError) -> RefreshAction {
+        try await rewrite(store: store, path: path, minimumViewQuality: minimumViewQuality, chunkViews: streamedChunkViews)
+    }
+
+    /// ``rewrite(store:path:minimumViewQuality:)`` with chunks of `chunkViews` views (tests
+    /// use small chunks to cross many chunk boundaries).
+    static func rewrite(store: any EntityStore, path: String?, minimumViewQuality: Int, chunkViews: Int)
+        async throws(CatalogStoreError) -> RefreshAction {
         guard let path else { return .notWritten("in-memory catalog") }
         if case .loaded = load(path: path, expecting: try await store.catalogVersion(), minimumViewQuality: minimumViewQuality) {
             return .upToDate
@@ -40,7 +47,7 @@ extension VisualIndexSnapshot {
             do {
                 outcome = try await store.withFingerprintStream { stream throws -> StreamedWrite in
                     guard stream.version == before else { return .catalogChanged }
-                    return try streamedWrite(stream, collections: collections, minimumViewQuality: minimumViewQuality, to: path)
+                    return try streamedWrite(stream, collections: collections, minimumViewQuality: minimumViewQuality, chunkViews: chunkViews, to: path)
                 }
             } catch let error as CatalogStoreError {
                 throw error
@@ -68,7 +75,7 @@ extension VisualIndexSnapshot {
 
     /// Writes the snapshot of `stream` to `path` (temporary file, `fsync`, `rename`).
     private static func streamedWrite(_ stream: FingerprintStream, collections: [CollectionEntity], minimumViewQuality: Int,
-                                      to path: String) throws -> StreamedWrite {
+                                      chunkViews: Int, to path: String) throws -> StreamedWrite {
         var builder = VisualIndexBuilder(minimumViewQuality: minimumViewQuality)
         try stream.forEach { builder.count($0) }
         guard builder.inIDOrder else { return .notInIDOrder }
@@ -77,7 +84,7 @@ extension VisualIndexSnapshot {
         let file = try SnapshotFile(path: path, length: layout.length)
         do {
             // Pass 2: the view sections, a chunk of views at a time.
-            let capacity = max(1, min(layout.views, max(streamedChunkViews, builder.largestEntry)))
+            let capacity = max(1, min(layout.views, max(chunkViews, builder.largestEntry)))
             let chunk = ViewChunk(capacity: capacity)
             var cursor = VisualIndexBuilder.Cursor()
             var rows = chunk.rows(firstView: 0, firstFullView: 0)

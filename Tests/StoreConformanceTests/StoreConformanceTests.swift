@@ -28,6 +28,24 @@ import CatalogTestSupport
         #expect(try await store.fingerprintSnapshot().entries.map(\.landmarkID) == ["eiffel-tower", "europe/colosseum", "great-wall"])
     }
 
+    @Test(arguments: StoreKind.available) func aFingerprintStreamGivesTheSnapshotsEntriesOnEveryPass(_ kind: StoreKind) async throws {
+        let (store, _) = try await indexedStore(kind, ManifestCatalogSource(manifestPath: Fixtures.manifest))
+        try await store.remove(EntityReference(kind: .landmark, id: "great-wall"))
+        let snapshot = try await store.fingerprintSnapshot()
+        let passes = try await store.withFingerprintStream { stream in
+            var passes: [[FingerprintSnapshot.Entry]] = []
+            for _ in 0..<2 {
+                var entries: [FingerprintSnapshot.Entry] = []
+                try stream.forEach { entries.append($0) }
+                passes.append(entries)
+            }
+            #expect(stream.version == snapshot.version)
+            return passes
+        }
+        #expect(passes == [snapshot.entries, snapshot.entries])
+        #expect(snapshot.entries.map(\.landmarkID) == ["eiffel-tower", "europe/colosseum"])
+    }
+
     @Test(arguments: StoreKind.available) func entitiesForIdsSkipsUnknownIdsAndKeepsOrder(_ kind: StoreKind) async throws {
         let (store, _) = try await indexedStore(kind, ManifestCatalogSource(manifestPath: Fixtures.manifest))
         #expect(try await store.landmarks(ids: ["great-wall", "atlantis", "eiffel-tower", "great-wall"]).map(\.id) == ["great-wall", "eiffel-tower"])
