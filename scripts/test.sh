@@ -66,6 +66,9 @@ bash benchmarks/startup.sh --quick --glimpse "$release" --baseline "$release"
 # Peak memory of glimpse index at 300 and 3,000 photos on both stores; fails when the
 # fingerprinting peak grows with the count (about 25 s).
 bash benchmarks/index-memory.sh --quick --glimpse "$release"
+# The scale benchmark on 3,000 crops of one wallpaper package (downloaded, not installed;
+# about 30 s), so the catalog generator and the real-query search rows cannot rot.
+bash benchmarks/scale.sh --quick --glimpse "$release"
 GLIMPSE_BIN="$release" bash benchmarks/replicas.sh --quick
 bash benchmarks/compare-peers.sh --quick --skip-accuracy
 bash benchmarks/make-bench-images.sh

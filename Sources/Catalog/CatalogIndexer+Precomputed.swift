@@ -20,46 +20,74 @@ extension CatalogIndexer {
     public func index(
         precomputed content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void = { _ in }
     ) async throws(CatalogIndexError) -> IndexReport {
+        var batches = [content.landmarks].makeIterator()
+        return try await index(precomputedBatches: { batches.next() }, collections: content.collections,
+                               sourceDescription: sourceDescription, progress: progress)
+    }
+
+    /// ``index(precomputed:sourceDescription:progress:)`` for a catalog too large to hold
+    /// its fingerprints in memory: `nextBatch` hands out the landmarks (with their
+    /// fingerprints) a batch at a time until it returns `nil`; each batch's new fingerprints
+    /// are saved to the store's fingerprint cache in a transaction of their own and dropped,
+    /// and the landmarks are kept without them for the one commit transaction, which writes
+    /// the catalog (`collections` included) as ``index(precomputed:sourceDescription:progress:)``
+    /// does. Memory: one batch's fingerprints plus every landmark's fields and image paths.
+    ///
+    /// - Complexity: O(images + views) plus the store's writes.
+    /// - Throws: ``CatalogIndexError/store(_:)``, or ``CatalogIndexError/stoppedByCaller(_:)``
+    ///   when `progress` or `nextBatch` throws (nothing is then committed; saved cache rows
+    ///   are invisible to readers).
+    public func index(
+        precomputedBatches nextBatch: () async throws -> [LandmarkEntity]?, collections: [CollectionEntity], sourceDescription: String,
+        progress: (IndexProgress) throws -> Void = { _ in }
+    ) async throws(CatalogIndexError) -> IndexReport {
         do {
             // Image paths are stored relative to the database's folder, as the indexer stores them.
-            var content = content
             let locator = store.paths
-            for index in content.landmarks.indices {
-                for image in content.landmarks[index].referenceImages.indices {
-                    content.landmarks[index].referenceImages[image].path = locator.stored(content.landmarks[index].referenceImages[image].path)
-                }
-            }
             let state = try await store.indexingState()
             var report = IndexReport(version: try await store.catalogVersion())
             var hashes: [String: ContentHash] = [:]
-            var fingerprints: [ContentHash: Fingerprint] = [:]
-            for landmark in content.landmarks {
-                for image in landmark.referenceImages where hashes[image.path] == nil {
-                    if let fingerprint = image.fingerprint {
-                        let hash = fingerprint.serialized().withUnsafeBytes { ContentHash(of: $0) }
-                        hashes[image.path] = hash
-                        if state.cachedLayoutVersions[hash] == nil {
-                            fingerprints[hash] = fingerprint
-                            report.fingerprinted += 1
+            var landmarks: [LandmarkEntity] = []
+            while var batch = try await nextBatch() {
+                try Task.checkCancellation()
+                var fingerprints: [ContentHash: Fingerprint] = [:]
+                for index in batch.indices {
+                    for image in batch[index].referenceImages.indices {
+                        let path = locator.stored(batch[index].referenceImages[image].path)
+                        batch[index].referenceImages[image].path = path
+                        guard hashes[path] == nil else { continue }
+                        if let fingerprint = batch[index].referenceImages[image].fingerprint {
+                            let hash = fingerprint.serialized().withUnsafeBytes { ContentHash(of: $0) }
+                            hashes[path] = hash
+                            if state.cachedLayoutVersions[hash] == nil {
+                                fingerprints[hash] = fingerprint
+                                report.fingerprinted += 1
+                            }
+                            switch state.catalogHashes[path] {
+                            case nil: report.added.append(path)
+                            case hash?: report.unchanged.append(path)
+                            default: report.updated.append(path)
+                            }
+                        } else if let previous = state.catalogHashes[path] {
+                            hashes[path] = previous
+                            report.unchanged.append(path)
                         }
-                        switch state.catalogHashes[image.path] {
-                        case nil: report.added.append(image.path)
-                        case hash?: report.unchanged.append(image.path)
-                        default: report.updated.append(image.path)
-                        }
-                    } else if let previous = state.catalogHashes[image.path] {
-                        hashes[image.path] = previous
-                        report.unchanged.append(image.path)
                     }
+                    // The commit reads paths and hashes only: the fingerprint is in the cache now.
+                    for image in batch[index].referenceImages.indices { batch[index].referenceImages[image].fingerprint = nil }
                 }
+                try await store.saveFileStates([], fingerprints: fingerprints)
+                landmarks += batch
             }
             report.added.sort()
             report.updated.sort()
             report.unchanged.sort()
-            try await store.saveFileStates([], fingerprints: fingerprints)
+            let content = CatalogContent(landmarks: landmarks, collections: collections)
             return try await store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
         } catch let error as CatalogStoreError {
             throw .store(error)
+        } catch is CancellationError {
+            throw .cancelled
         } catch {
             throw .stoppedByCaller("\(error)")
         }

@@ -44,10 +44,15 @@ struct BenchSearchCommand: AsyncParsableCommand {
     @Option(name: .customLong("db"), help: ArgumentHelp("Instead: time opening this catalog and mapping its snapshot (PATH.vindex).", valueName: "path"))
     var catalog: String?
 
+    @Option(help: ArgumentHelp("With --db: instead, time searching the catalog with every image of this folder (p50, p99).", valueName: "folder"))
+    var queries: String?
+
     func run() async throws {
         guard views > 0, runs > 0, codes > 0, threads > 0 else {
             throw failure("bench-search: --views, --codes, --repeat and --threads must be positive")
         }
+        if let catalog, let queries { return try timeQueries(catalog: catalog, folder: queries) }
+        guard queries == nil else { throw failure("bench-search: --queries needs --db") }
         if let catalog { return try timeOpening(catalog) }
         let perLandmark = FingerprintViewLayout.catalog.viewCount
         let synthetic = SyntheticCatalog(landmarks: (views + perLandmark - 1) / perLandmark, seed: 2024)

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# The scale benchmark: a catalog of N distinct real-looking images (crops of real
+# photographs, fingerprinted in memory by `glimpse debug-crop-catalog`; no image file per
+# crop) plus the evaluation's own catalog (testdata/catalog, whose images `glimpse eval`
+# queries), then every figure of the scale issue that exists today, in one table:
+#   build        time to index the evaluation catalog and fingerprint + write the crops on
+#                this machine's cores, and that run's peak RSS
+#   disk         bytes per image of the SQLite catalog and of its visual-index snapshot
+#   resident     bytes per image of the index a search maps (the snapshot: every view's
+#                codes, scanned whole by the exact search)
+#   exact search p50 and p99 of one search on one thread, per instruction set this CPU has,
+#                over real queries (testdata/negatives: photos in no catalog, so every search
+#                scans everything and matches nothing, and the sample screenshot)
+# The crops' sources are disjoint from the evaluation's images: photographs from Debian
+# packages that the evaluation sets do not come from (the desktop wallpapers of
+# gnome-backgrounds, mate-backgrounds, plasma-workspace-wallpapers and desktop-base: about
+# 110 photos once the smaller copies of one wallpaper are left out), downloaded with
+# `apt-get download` (nothing installed) into benchmarks/.cache-scale/ (git-ignored), where
+# the catalog is kept too and reused while the photos, N and the seed are the same.
+#
+# Usage: benchmarks/scale.sh [--quick] [--images N] [--photos FOLDER] [--seed S] [--repeat R] [--rebuild] [--glimpse PATH]
+#   --quick        3,000 crops of gnome-backgrounds alone, 2 runs per query (CI; about a minute)
+#   --images N     crops in the catalog (default 1000000)
+#   --photos F     crop the photos in F instead of the Debian wallpapers
+#   --seed S       crop geometry seed (default 1)
+#   --repeat R     timed searches per query and instruction set (default 5)
+#   --rebuild      build the catalog again even when a cached one matches
+#   --glimpse P    the glimpse executable (default: build the release product)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+cd "$root"
+source scripts/lib/options.sh
+
+images=1000000 photos="" seed=1 repeat=5 rebuild=0 glimpse="" packages=(gnome-backgrounds mate-backgrounds plasma-workspace-wallpapers desktop-base)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) images=3000; repeat=2; packages=(gnome-backgrounds) ;;
+    --images) images="$2"; shift ;;
+    --photos) photos="$2"; shift ;;
+    --seed) seed="$2"; shift ;;
+    --repeat) repeat="$2"; shift ;;
+    --rebuild) rebuild=1 ;;
+    --glimpse) glimpse="$2"; shift ;;
+    -h|--help) usage "$0"; exit 0 ;;
+    *) unknown_argument scale.sh "$1" ;;
+  esac
+  shift
+done
+[ -n "$glimpse" ] || glimpse=$(release_glimpse)
+cache="$root/benchmarks/.cache-scale"
+mkdir -p "$cache"
+
+# The source photos: the packages' JPEG, PNG and WebP files of at least 100 KB, only the largest
+# of the sizes one wallpaper ships in (plasma's contents/images/WxH.jpg), hard-linked into
+# one flat folder.
+if [ -z "$photos" ]; then
+  photos="$cache/photos-$(IFS=-; echo "${packages[*]}")"
+  if [ ! -e "$photos/.done" ]; then
+    source scripts/lib/debian-data.sh
+    GLIMPSE_DATA_WORK="$cache/debian" debian_packages scale.sh "${packages[@]}"
+    rm -rf "$photos"
+    mkdir -p "$photos"
+    for pkg in "${packages[@]}"; do
+      find "$cache/debian/x/$pkg" -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.png' -o -iname '*.webp' \) -size +100k -printf '%s %p\n'
+    done | sort -k2 | awk '{
+        size = $1; path = substr($0, index($0, " ") + 1)
+        group = path; if (path ~ /\/contents\/images\//) sub(/\/[^\/]*$/, "", group)
+        if (!(group in best) || size > bestSize[group]) { best[group] = path; bestSize[group] = size }
+      } END { for (g in best) print best[g] }' | LC_ALL=C sort | while IFS= read -r file; do
+        name=$(echo "${file#"$cache/debian/x/"}" | tr '/ ' '__')
+        ln -f "$file" "$photos/$name" 2>/dev/null || cp "$file" "$photos/$name"
+      done
+    if [ -n "$(find "$photos" -type f ! -name '.*' -print -quit)" ]; then touch "$photos/.done"; fi
+  fi
+fi
+photo_count=$(find "$photos" -type f ! -name '.*' | wc -l)
+[ "$photo_count" -gt 0 ] || { echo "scale.sh: no photos in $photos" >&2; exit 1; }
+
+# The catalog, cached by photos, count and seed.
+key=$( (find "$photos" -type f ! -name '.*' -printf '%f %s\n' | LC_ALL=C sort; echo "$images $seed") | sha256sum | cut -c1-12)
+db="$cache/catalog-$images-$key.sqlite"
+build_file="$db.build"
+if [ "$rebuild" = 1 ] || [ ! -e "$build_file" ]; then
+  rm -f "$db" "$db"-wal "$db"-shm "$db.vindex" "$build_file"
+  echo "scale: building $images crops of $photo_count photos into $db" >&2
+  start=$(date +%s.%N)
+  "$glimpse" index testdata/catalog/manifest.json --db "$db" >/dev/null 2>&1
+  /usr/bin/time -f '%M' -o "$cache/rss" "$glimpse" debug-crop-catalog "$photos" --count "$images" --seed "$seed" --db "$db" \
+    >"$cache/crop.out" 2>"$cache/crop.err" || { tail -n 20 "$cache/crop.err" >&2; echo "scale.sh: debug-crop-catalog failed" >&2; exit 1; }
+  end=$(date +%s.%N)
+  echo "$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.1f", e - s }') $(tail -n1 "$cache/rss")" >"$build_file"
+  tail -n1 "$cache/crop.out" >&2
+fi
+read -r build_seconds build_rss_kb <"$build_file"
+
+# Real queries: photos in no catalog, and the sample screenshot.
+queries="$cache/queries"
+rm -rf "$queries"
+mkdir -p "$queries"
+cp testdata/negatives/* testdata/samples/*.png "$queries/"
+json=$("$glimpse" bench-search --db "$db" --queries "$queries" --repeat "$repeat")
+
+landmarks=$(sed -E 's/.*"landmarks":([0-9]+).*/\1/' <<<"$json")
+views=$(sed -E 's/.*"views":([0-9]+).*/\1/' <<<"$json")
+index_bytes=$(sed -E 's/.*"indexBytes":([0-9]+).*/\1/' <<<"$json")
+query_count=$(sed -E 's/.*"queries":([0-9]+).*/\1/' <<<"$json")
+catalog_images=$((images + 46))
+db_bytes=$(stat -c %s "$db")
+vindex_bytes=$(stat -c %s "$db.vindex")
+per_image() { awk -v b="$1" -v n="$catalog_images" 'BEGIN { printf "%.0f", b / n }'; }
+
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; $(grep -o 'avx512[a-z]*\|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "catalog: $images crops of $photo_count photos (seed $seed) + 46 evaluation images = $catalog_images images;" \
+  "$landmarks with a searchable view, $views views; queries: $query_count real images, $repeat runs each"
+echo
+printf '| %-44s | %-24s |\n' figure value
+printf '| %-44s | %-24s |\n' --- ---:
+printf '| %-44s | %-24s |\n' "build: index + crops, wall clock" "$build_seconds s"
+printf '| %-44s | %-24s |\n' "build: peak RSS of debug-crop-catalog" "$((build_rss_kb / 1024)) MB"
+printf '| %-44s | %-24s |\n' "disk: SQLite catalog per image" "$(per_image "$db_bytes") B"
+printf '| %-44s | %-24s |\n' "disk: visual-index snapshot per image" "$(per_image "$vindex_bytes") B"
+printf '| %-44s | %-24s |\n' "resident: index scanned per image" "$(per_image "$index_bytes") B"
+while IFS= read -r row; do
+  isa=$(sed -E 's/.*"isa":"([a-z0-9]+)".*/\1/' <<<"$row")
+  p50=$(sed -E 's/.*"p50Ms":([0-9.]+).*/\1/' <<<"$row")
+  p99=$(sed -E 's/.*"p99Ms":([0-9.]+).*/\1/' <<<"$row")
+  printf '| %-44s | %-24s |\n' "exact search, 1 thread, $isa: p50 / p99" "$p50 / $p99 ms"
+done < <(grep -o '{"name":"exact search[^}]*}' <<<"$json")
