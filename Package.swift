@@ -119,7 +119,7 @@ let package = Package(
             // GRDB: the crash-safety test runs PRAGMA integrity_check on its own connection.
             dependencies: ["PixelBuffers", "Catalog", "Search", "SQLiteStore", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "EvaluationTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "Evaluation"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "Evaluation", "SQLiteStore"]),
         .testTarget(
             name: "ServerTests",
             dependencies: [

@@ -18,7 +18,8 @@ import Search
 /// at most ``maximumLongSide`` pixels on the long side. Landmark ids
 /// are `crops/PPPPP/CCCCC` (photo and crop numbers), so id order is generation order; the
 /// reference image's path is the photo's with `#crop=x,y,w,h` (decoded pixels) appended, a
-/// path that does not exist. The same photos, count and seed give the same catalog.
+/// path that does not exist. A photo under ``minimumSide`` pixels on a side gives no crop (the
+/// catalog then holds fewer than `count`). The same photos, count and seed give the same catalog.
 public struct CropCatalog: Sendable {
     /// Prefix of every landmark id (`crops/`).
     public static let idPrefix = "crops/"
