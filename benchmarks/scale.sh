@@ -11,6 +11,9 @@
 #   exact search p50 and p99 of one search on one thread, per instruction set this CPU has,
 #                over real queries (testdata/negatives: photos in no catalog, so every search
 #                scans everything and matches nothing, and the sample screenshot)
+#   accuracy     `glimpse eval --db` against this catalog: recall@1 of the evaluation's
+#                transformed queries among the crops, and its negatives' false-positive
+#                rate at the default threshold (--quick: three transformations)
 # The crops' sources are disjoint from the evaluation's images: photographs from Debian
 # packages that the evaluation sets do not come from (the desktop wallpapers of
 # gnome-backgrounds, mate-backgrounds, plasma-workspace-wallpapers and desktop-base: about
@@ -31,10 +34,10 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source scripts/lib/options.sh
 
-images=1000000 photos="" seed=1 repeat=5 rebuild=0 glimpse="" packages=(gnome-backgrounds mate-backgrounds plasma-workspace-wallpapers desktop-base)
+images=1000000 photos="" seed=1 repeat=5 rebuild=0 glimpse="" eval_args=() packages=(gnome-backgrounds mate-backgrounds plasma-workspace-wallpapers desktop-base)
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) images=3000; repeat=2; packages=(gnome-backgrounds) ;;
+    --quick) images=3000; repeat=2; packages=(gnome-backgrounds); eval_args=(--transformations jpeg-q20,crop-half-area,rotate-90-screenshot) ;;
     --images) images="$2"; shift ;;
     --photos) photos="$2"; shift ;;
     --seed) seed="$2"; shift ;;
@@ -84,7 +87,7 @@ if [ "$rebuild" = 1 ] || [ ! -e "$build_file" ]; then
   rm -f "$db" "$db"-wal "$db"-shm "$db.vindex" "$build_file"
   echo "scale: building $images crops of $photo_count photos into $db" >&2
   start=$(date +%s.%N)
-  "$glimpse" index testdata/catalog/manifest.json --db "$db" >/dev/null 2>&1
+  "$glimpse" index testdata/catalog --db "$db" >/dev/null 2>&1
   /usr/bin/time -f '%M' -o "$cache/rss" "$glimpse" debug-crop-catalog "$photos" --count "$images" --seed "$seed" --db "$db" \
     >"$cache/crop.out" 2>"$cache/crop.err" || { tail -n 20 "$cache/crop.err" >&2; echo "scale.sh: debug-crop-catalog failed" >&2; exit 1; }
   end=$(date +%s.%N)
@@ -99,6 +102,9 @@ rm -rf "$queries"
 mkdir -p "$queries"
 cp testdata/negatives/* testdata/samples/*.png "$queries/"
 json=$("$glimpse" bench-search --db "$db" --queries "$queries" --repeat "$repeat")
+"$glimpse" eval --catalog testdata/catalog --negatives testdata/negatives --db "$db" "${eval_args[@]}" >"$cache/eval.txt"
+recall=$(awk -F'|' '/\*\*overall\*\*/ { gsub(/ /, "", $4); print $4 }' "$cache/eval.txt")
+at_threshold=$(grep "At the search's no-match threshold" "$cache/eval.txt" | sed -E 's/.*true-positive rate ([0-9.]+), false-positive rate ([0-9.]+%).*/\1 \2/')
 
 landmarks=$(sed -E 's/.*"landmarks":([0-9]+).*/\1/' <<<"$json")
 views=$(sed -E 's/.*"views":([0-9]+).*/\1/' <<<"$json")
@@ -121,6 +127,8 @@ printf '| %-44s | %-24s |\n' "build: peak RSS of debug-crop-catalog" "$((build_r
 printf '| %-44s | %-24s |\n' "disk: SQLite catalog per image" "$(per_image "$db_bytes") B"
 printf '| %-44s | %-24s |\n' "disk: visual-index snapshot per image" "$(per_image "$vindex_bytes") B"
 printf '| %-44s | %-24s |\n' "resident: index scanned per image" "$(per_image "$index_bytes") B"
+printf '| %-44s | %-24s |\n' "exact search: recall@1 of the eval queries" "$recall"
+printf '| %-44s | %-24s |\n' "exact search: TPR / FPR at the threshold" "$(sed 's| | / |' <<<"$at_threshold")"
 while IFS= read -r row; do
   isa=$(sed -E 's/.*"isa":"([a-z0-9]+)".*/\1/' <<<"$row")
   p50=$(sed -E 's/.*"p50Ms":([0-9.]+).*/\1/' <<<"$row")

@@ -10,6 +10,9 @@ public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible 
     case decodeFailed(String, reason: String)
     /// The catalog could not be indexed into the temporary store (path, reason).
     case indexingFailed(String, reason: String)
+    /// An existing catalog given to search cannot be used: it cannot be opened, or it lacks
+    /// an image of the evaluated folder (path, reason).
+    case unusableCatalog(String, reason: String)
     /// The query API failed for a query (image path, transformation, reason).
     case queryFailed(String, transformation: String, reason: String)
     /// An exported query could not be written (path, reason).
@@ -23,6 +26,7 @@ public enum EvaluationError: Error, Sendable, Hashable, CustomStringConvertible 
         case .noImages(let path): "\(path): no PNG or JPEG images found"
         case .decodeFailed(let path, let reason): "\(path): cannot decode: \(reason)"
         case .indexingFailed(let path, let reason): "\(path): indexing failed: \(reason)"
+        case .unusableCatalog(let path, let reason): "\(path): cannot evaluate against this catalog: \(reason)"
         case .queryFailed(let path, let t, let reason): "\(path) (\(t)): query failed: \(reason)"
         case .writeFailed(let path, let reason): "\(path): cannot write: \(reason)"
         }

@@ -84,8 +84,43 @@ extension EvaluationRunner {
             throw .indexingFailed(catalogFolder, reason: "\(error)")
         }
 
+        return try await evaluate(searching: store, snapshotPath: nil, catalogFolder: catalogFolder, negativesFolder: negativesFolder,
+                                  configuration: configuration, queryFingerprint: queryFingerprint)
+    }
+
+    /// ``run(catalogFolder:negativesFolder:configuration:catalog:query:)`` against a catalog
+    /// that already holds `catalogFolder`'s images under the ids a folder catalog gives them,
+    /// among others: the distractor catalog of `benchmarks/scale.sh`, so that recall is
+    /// measured among its distractors. It is opened read-only and its visual-index snapshot
+    /// mapped when current (else the index is built in memory; nothing is written).
+    ///
+    /// - Throws: ``EvaluationError/unusableCatalog(_:reason:)`` when the catalog cannot be
+    ///   opened or lacks one of the folder's images (the first missing id is named).
+    public func run(catalogFolder: String, negativesFolder: String?, configuration: SearchConfiguration = SearchConfiguration(),
+                    searchingCatalogAt path: String, query: ImageFingerprinter = .query) async throws(EvaluationError) -> EvaluationReport {
+        let expected = try ImageFolder.images(in: catalogFolder).map(ImageFolder.landmarkID(for:))
+        let store: SQLiteEntityStore
+        do {
+            store = try SQLiteEntityStore(path: path, mode: .readOnly)
+            let found = Set(try store.landmarks(ids: expected).map(\.id))
+            if let missing = expected.first(where: { !found.contains($0) }) {
+                throw EvaluationError.unusableCatalog(path, reason: "it does not hold \(missing) of \(catalogFolder) (index the folder into it first: glimpse index \(catalogFolder) --db \(path))")
+            }
+        } catch let error as EvaluationError {
+            throw error
+        } catch {
+            throw .unusableCatalog(path, reason: "\(error)")
+        }
+        return try await evaluate(searching: store, snapshotPath: VisualIndexSnapshot.path(forCatalogAt: path), catalogFolder: catalogFolder,
+                                  negativesFolder: negativesFolder, configuration: configuration, queryFingerprint: { query.fingerprint(of: $0) })
+    }
+
+    /// Queries every transformed image of the folders against `store`.
+    private func evaluate(searching store: SQLiteEntityStore, snapshotPath: String?, catalogFolder: String, negativesFolder: String?,
+                          configuration: SearchConfiguration,
+                          queryFingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) async throws(EvaluationError) -> EvaluationReport {
         // `concurrency` queries at once: each search scans on its share of the cores.
-        let query = VisualSearchQuery(store: store, configuration: configuration,
+        let query = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: snapshotPath,
                                       scanThreads: AvailableCores.share(among: concurrency), fingerprint: queryFingerprint)
         return try await evaluate(catalogFolder: catalogFolder, negativesFolder: negativesFolder,
                                   searchThreshold: configuration.scoring.noMatchThreshold) { pixels in

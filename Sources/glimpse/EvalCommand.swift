@@ -53,6 +53,9 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also write every query's outcome (scores, distances) as JSON lines to this file.", valueName: "file"))
     var outcomes: String?
 
+    @Option(name: .customLong("db"), help: ArgumentHelp("Search this existing catalog instead of a temporary one: it must hold the --catalog folder's images as 'glimpse index FOLDER' names them, among others (the distractor catalog of benchmarks/scale.sh). Opened read-only; its snapshot is mapped.", valueName: "path"))
+    var database: String?
+
     @Flag(help: "List every query whose first landmark was wrong.")
     var showMisses = false
 
@@ -96,9 +99,15 @@ struct EvalCommand: AsyncParsableCommand {
         if let queryJpegQuality, !(1...100).contains(queryJpegQuality) {
             throw failure("eval: --query-jpeg-quality must be between 1 and 100")
         }
+        if database != nil, queryJpegQuality != nil {
+            throw failure("eval: --db and --query-jpeg-quality cannot be combined")
+        }
         let report: EvaluationReport
         do {
-            if let queryJpegQuality {
+            if let database {
+                report = try await runner.run(catalogFolder: catalog, negativesFolder: negatives, configuration: configuration,
+                                              searchingCatalogAt: database, query: queryFingerprinter)
+            } else if let queryJpegQuality {
                 report = try await runner.run(catalogFolder: catalog, negativesFolder: negatives, configuration: configuration,
                                               query: queryFingerprinter, queryJPEGQuality: queryJpegQuality)
             } else {
