@@ -49,21 +49,8 @@ done
 [ -n "$glimpse" ] || glimpse=$(release_glimpse)
 
 cache="$root/benchmarks/.cache-index-memory"
-work=$(mktemp -d /tmp/glimpse-index-memory.XXXXXX)
-pgdir="" databases=()
-admin="${GLIMPSE_TEST_POSTGRES_URL:-}"
-cleanup() {
-  if [ -n "$admin" ]; then
-    for name in "${databases[@]}"; do psql "$admin" -qc "DROP DATABASE IF EXISTS $name" >/dev/null 2>&1 || true; done
-  fi
-  if [ -n "$pgdir" ]; then scripts/pg-test-cluster.sh stop "$pgdir"; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-if [ -z "$admin" ]; then
-  pgdir=$(mktemp -d /tmp/glimpse-pg.XXXXXX)
-  admin=$(scripts/pg-test-cluster.sh start "$pgdir")
-fi
+source scripts/lib/catalogs.sh
+catalogs_begin glimpse-index-memory
 
 # Prints the folder of $1 photos, made once (a folder is complete when its .done exists).
 photos() {
@@ -80,18 +67,6 @@ photos() {
     touch "$folder/.done"
   fi
   echo "$folder"
-}
-
-# Sets $db to a new empty catalog of kind $1 named after $2.
-new_catalog() {
-  if [ "$1" = sqlite ]; then
-    db="$work/$2.sqlite"
-  else
-    local name="glimpse_memory_$$_$2"
-    psql "$admin" -qc "CREATE DATABASE $name" >/dev/null
-    databases+=("$name")
-    db="${admin%/*}/$name"
-  fi
 }
 
 # Indexes folder $1 into $db and prints "fingerprinting-peak-MB whole-peak-MB seconds".

@@ -42,22 +42,8 @@ done
 
 [ -n "$glimpse" ] || glimpse=$(release_glimpse)
 
-work=$(mktemp -d /tmp/glimpse-index-stores.XXXXXX)
-pgdir=""
-databases=()
-admin="${GLIMPSE_TEST_POSTGRES_URL:-}"
-cleanup() {
-  if [ -n "$admin" ]; then
-    for name in "${databases[@]}"; do psql "$admin" -qc "DROP DATABASE IF EXISTS $name" >/dev/null 2>&1 || true; done
-  fi
-  if [ -n "$pgdir" ]; then scripts/pg-test-cluster.sh stop "$pgdir"; fi
-  rm -rf "$work"
-}
-trap cleanup EXIT
-if [ -z "$admin" ]; then
-  pgdir=$(mktemp -d /tmp/glimpse-pg.XXXXXX)
-  admin=$(scripts/pg-test-cluster.sh start "$pgdir")
-fi
+source scripts/lib/catalogs.sh
+catalogs_begin glimpse-index-stores
 
 # The photos: every sample JPEG, --copies times, each copy with its own trailing bytes.
 photos="$work/photos"
@@ -72,17 +58,6 @@ for file in testdata/catalog/*/*.jpg; do
 done
 views=$((landmarks * 31))
 
-# Sets $db to a new empty catalog of kind $1 for run $2.
-new_catalog() {
-  if [ "$1" = sqlite ]; then
-    db="$work/$2.sqlite"
-  else
-    local name="glimpse_bench_$$_$2"
-    psql "$admin" -qc "CREATE DATABASE $name" >/dev/null
-    databases+=("$name")
-    db="${admin%/*}/$name"
-  fi
-}
 
 # Runs glimpse "$@" and appends "wall cpu" (seconds) to $times_file; fails loudly.
 timed() {

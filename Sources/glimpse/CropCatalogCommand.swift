@@ -65,17 +65,8 @@ struct CropCatalogCommand: AsyncParsableCommand {
         let crops = CropCatalog(photos: photos, count: count, seed: seed, decodeShortSide: decodeSide)
         let store = try await database.openOrCreate()
         // Keep what is not a crop; its images keep their stored fingerprints.
-        let kept: [LandmarkEntity], keptCollections: [CollectionEntity]
-        do {
-            kept = try await store.allLandmarks().filter { !$0.id.hasPrefix(CropCatalog.idPrefix) }.map { landmark in
-                var landmark = landmark
-                landmark.referenceImages = landmark.referenceImages.map { ReferenceImage(path: $0.path) }
-                return landmark
-            }
-            keptCollections = try await store.allCollections()
-        } catch {
-            throw failure(error.description)
-        }
+        let kept: CatalogContent
+        do { kept = try await store.content(excludingIDPrefix: CropCatalog.idPrefix) } catch { throw failure(error.description) }
         let progress = ProgressDisplay(command: "debug-crop-catalog", unit: "photos")
         let jobs = jobs
         var nextPhoto = 0, cropped = 0, skipped: [String] = []
@@ -87,7 +78,7 @@ struct CropCatalogCommand: AsyncParsableCommand {
                 precomputedBatches: {
                     if !handedKept {
                         handedKept = true
-                        return kept
+                        return kept.landmarks
                     }
                     guard nextPhoto < photos.count else {
                         fingerprinted = ContinuousClock.now
@@ -115,7 +106,7 @@ struct CropCatalogCommand: AsyncParsableCommand {
                     progress.update(stage: "cropping", unit: "photos", completed: end, total: photos.count, detail: "\(cropped) crops")
                     return batch
                 },
-                collections: keptCollections, sourceDescription: "crops of \(folder) (seed \(seed))") { progress.update($0) }
+                collections: kept.collections, sourceDescription: "crops of \(folder) (seed \(seed))") { progress.update($0) }
         } catch {
             progress.finishLine()
             throw failure(error.description)

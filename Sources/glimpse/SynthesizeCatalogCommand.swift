@@ -61,13 +61,8 @@ struct SynthesizeCatalogCommand: AsyncParsableCommand {
         let generated = ContinuousClock.now
         // Keep the real (non-synthetic) entities; their images keep their stored fingerprints.
         do {
-            let kept = try await store.allLandmarks().filter { !$0.id.hasPrefix(SyntheticCatalog.idPrefix) }.map { landmark in
-                var landmark = landmark
-                landmark.referenceImages = landmark.referenceImages.map { ReferenceImage(path: $0.path) }
-                return landmark
-            }
-            let keptCollections = try await store.allCollections().filter { !$0.id.hasPrefix(SyntheticCatalog.idPrefix) }
-            content = CatalogContent(landmarks: kept + content.landmarks, collections: keptCollections + content.collections)
+            let kept = try await store.content(excludingIDPrefix: SyntheticCatalog.idPrefix)
+            content = CatalogContent(landmarks: kept.landmarks + content.landmarks, collections: kept.collections + content.collections)
         } catch {
             throw failure(error.description)
         }
