@@ -19,8 +19,10 @@ debian_packages() {
   chmod 777 "$work/debs"
   for pkg in "$@"; do
     if ! ls "$work/debs/${pkg}"_*.deb >/dev/null 2>&1; then
-      (cd "$work/debs" && apt-get download "$pkg") || {
-        echo "$name: apt-get download $pkg failed (run apt-get update first?)" >&2
+      # A machine whose package lists were never fetched knows no package: fetch them once.
+      (cd "$work/debs" && apt-get download "$pkg") \
+        || { $([ "$(id -u)" -eq 0 ] || echo sudo) apt-get update -qq >&2 && (cd "$work/debs" && apt-get download "$pkg"); } || {
+        echo "$name: apt-get download $pkg failed (even after apt-get update)" >&2
         exit 1
       }
     fi
