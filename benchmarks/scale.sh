@@ -115,7 +115,7 @@ db_bytes=$(stat -c %s "$db")
 vindex_bytes=$(stat -c %s "$db.vindex")
 per_image() { awk -v b="$1" -v n="$catalog_images" 'BEGIN { printf "%.0f", b / n }'; }
 
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; $(grep -o 'avx512[a-z]*\|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; $(grep -o 'avx512[a-z_0-9]*\|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "catalog: $images crops of $photo_count photos (seed $seed) + 46 evaluation images = $catalog_images images;" \
   "$landmarks with a searchable view, $views views; queries: $query_count real images, $repeat runs each"
