@@ -132,7 +132,9 @@ struct VisualIndexBuilder {
                     rows.pHash[i] = view.pHash
                     rows.dHash[i] = view.dHash
                     withUnsafeBytes(of: view.histogram.packed) { packed in
-                        for b in 0..<64 { rows.histogram[64 * i + b] = packed[b] }
+                        if let bytes = packed.baseAddress {
+                            UnsafeMutableRawPointer(rows.histogram + 64 * i).copyMemory(from: bytes, byteCount: 64)
+                        }
                     }
                     rows.owner[i] = Int32(cursor.landmark)
                     rows.region[i] = regionNumbers[view.region] ?? 0
