@@ -277,6 +277,19 @@ size_t glimpse_pdq_planes_within(int isa, const uint64_t *queries4, size_t query
                                  const uint64_t *planes, size_t plane_stride, size_t count, uint32_t *indices,
                                  uint16_t *query_indices, uint16_t *distances, size_t capacity, size_t *scanned);
 
+/* ---- First stage (code_scan.c) ------------------------------------------------------ */
+
+/* out[k] = popcount(low ^ codes2[2k]) + popcount(high ^ codes2[2k + 1]) (0…128) for the
+ * count 128-bit codes of codes2 (two words each). */
+void glimpse_code128_distances(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out);
+
+/* The radius filter of one inverted list: for each code k (ascending) whose reference has
+ * every bit of `required` and whose distance to (low, high) is at most radius (0…128),
+ * (hits, distances)[found] = (refs[k], distance), found = 0, 1, …. hits and distances hold
+ * count entries. Returns found. */
+size_t glimpse_code128_within(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
+                              uint32_t required, int radius, uint32_t *hits, uint8_t *distances);
+
 /* A hint that the cache line holding p will be read soon (no effect on results). */
 static inline void glimpse_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 

@@ -1,0 +1,51 @@
+import Testing
+@testable import Fingerprints
+
+/// The first stage's 128-bit code kernels give the scalar definition's answers on every
+/// instruction set this CPU has (each forced in turn), at every length (vector bodies and
+/// tails) and radius (0, typical, 128).
+@Suite struct CodeScan128Tests {
+    static func words(_ count: Int, seed: UInt64) -> [UInt64] {
+        var state = seed
+        return (0..<count).map { _ in
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return state ^ (state >> 29)
+        }
+    }
+
+    @Test func distancesAndRadiusFilterMatchTheScalarDefinitionOnEveryInstructionSet() {
+        let supported = InstructionSet.allCases.filter(\.isSupported)
+        #expect(supported.contains(.portable))
+        let query = Self.words(2, seed: 7)
+        for count in [0, 1, 7, 8, 9, 63, 1_000] {
+            var codes = Self.words(2 * count, seed: UInt64(count) + 1)
+            // A few codes near the query, so small radii have hits too.
+            for k in stride(from: 0, to: count, by: 5) { codes[2 * k] = query[0] ^ (1 << UInt64(k % 64)); codes[2 * k + 1] = query[1] }
+            let references = (0..<count).map { UInt32($0) | (($0 % 3 == 0) ? 1 << 31 : 0) }
+            let expected = (0..<count).map { (query[0] ^ codes[2 * $0]).nonzeroBitCount + (query[1] ^ codes[2 * $0 + 1]).nonzeroBitCount }
+            for isa in supported {
+                var out = [UInt8](repeating: 0xFF, count: count)
+                codes.withUnsafeBufferPointer { c in
+                    out.withUnsafeMutableBufferPointer { CodeScan128.distances(low: query[0], high: query[1], to: c, into: $0, using: isa) }
+                }
+                #expect(out.map(Int.init) == expected, "distances, \(isa), \(count) codes")
+                for (radius, required) in [(0, UInt32(0)), (1, 0), (60, 0), (60, 1 << 31), (128, 0)] {
+                    let want = (0..<count).filter { expected[$0] <= radius && references[$0] & required == required }
+                    var hits = [UInt32](repeating: 0, count: count), distances = [UInt8](repeating: 0, count: count)
+                    let found = codes.withUnsafeBufferPointer { c in
+                        references.withUnsafeBufferPointer { r in
+                            hits.withUnsafeMutableBufferPointer { h in
+                                distances.withUnsafeMutableBufferPointer { d in
+                                    CodeScan128.within(low: query[0], high: query[1], radius: radius, codes: c, references: r,
+                                                       required: required, hits: h, distances: d, using: isa)
+                                }
+                            }
+                        }
+                    }
+                    #expect(Array(hits.prefix(found)) == want.map { references[$0] }, "hits, \(isa), radius \(radius), \(count) codes")
+                    #expect(Array(distances.prefix(found)).map(Int.init) == want.map { expected[$0] })
+                }
+            }
+        }
+    }
+}
