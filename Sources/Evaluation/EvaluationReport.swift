@@ -64,9 +64,12 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
     /// Every query's outcome (positives, then negatives), for `glimpse eval --outcomes`;
     /// not part of the report's JSON.
     public var outcomes: [QueryOutcome] = []
+    /// The first stage's agreement with the exhaustive scan, when the queries were compared
+    /// (``FirstStageAgreement``); `nil` otherwise.
+    public var firstStageAgreement: FirstStageAgreement?
 
     enum CodingKeys: String, CodingKey {
-        case catalogImages, negativeImages, rows, overall, operatingPoint, atSearchThreshold, misses, highestNegatives
+        case catalogImages, negativeImages, rows, overall, operatingPoint, atSearchThreshold, misses, highestNegatives, firstStageAgreement
     }
 
     /// Builds the report from every query's outcome. O(queries log queries).
@@ -93,6 +96,7 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
             .sorted { ($0.topScore ?? 0, $1.image, $1.transformation) > ($1.topScore ?? 0, $0.image, $0.transformation) }
             .prefix(10))
         outcomes = positives + negatives
+        firstStageAgreement = FirstStageAgreement(outcomes: outcomes, transformations: transformations)
         misses = positives.filter { !$0.isCorrectAtTop }
             .sorted { ($0.transformation, $0.image) < ($1.transformation, $1.image) }
     }
@@ -119,6 +123,10 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         if let fixed = atSearchThreshold, let threshold = fixed.threshold {
             lines.append("At the search's no-match threshold (score ≥ \(f(threshold))): true-positive rate \(f(fixed.truePositiveRate)), "
                 + "false-positive rate \(f(fixed.falsePositiveRate * 100))%.")
+        }
+        if let agreement = firstStageAgreement {
+            lines.append("")
+            lines.append(agreement.table)
         }
         return lines.joined(separator: "\n")
     }

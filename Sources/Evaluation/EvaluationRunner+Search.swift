@@ -96,8 +96,13 @@ extension EvaluationRunner {
     ///
     /// - Throws: ``EvaluationError/unusableCatalog(_:reason:)`` when the catalog cannot be
     ///   opened or lacks one of the folder's images (the first missing id is named).
+    ///
+    /// With `compareExhaustive` every query is also answered by the exhaustive scan (the same
+    /// catalog, ``ScanStrategy/exhaustive``), and the report carries the first stage's
+    /// agreement with it (``EvaluationReport/firstStageAgreement``): one more search per query.
     public func run(catalogFolder: String, negativesFolder: String?, configuration: SearchConfiguration = SearchConfiguration(),
-                    searchingCatalogAt path: String, query: ImageFingerprinter = .query) async throws(EvaluationError) -> EvaluationReport {
+                    searchingCatalogAt path: String, query: ImageFingerprinter = .query,
+                    compareExhaustive: Bool = false) async throws(EvaluationError) -> EvaluationReport {
         let expected = try ImageFolder.images(in: catalogFolder).map(ImageFolder.landmarkID(for:))
         let store: SQLiteEntityStore
         do {
@@ -112,16 +117,24 @@ extension EvaluationRunner {
             throw .unusableCatalog(path, reason: "\(error)")
         }
         return try await evaluate(searching: store, snapshotPath: VisualIndexSnapshot.path(forCatalogAt: path), catalogFolder: catalogFolder,
-                                  negativesFolder: negativesFolder, configuration: configuration, queryFingerprint: { query.fingerprint(of: $0) })
+                                  negativesFolder: negativesFolder, configuration: configuration, queryFingerprint: { query.fingerprint(of: $0) },
+                                  compareExhaustive: compareExhaustive)
     }
 
     /// Queries every transformed image of the folders against `store`.
     private func evaluate(searching store: SQLiteEntityStore, snapshotPath: String?, catalogFolder: String, negativesFolder: String?,
                           configuration: SearchConfiguration,
-                          queryFingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) async throws(EvaluationError) -> EvaluationReport {
+                          queryFingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint,
+                          compareExhaustive: Bool = false) async throws(EvaluationError) -> EvaluationReport {
         // `concurrency` queries at once: each search scans on its share of the cores.
         let query = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: snapshotPath,
                                       scanThreads: AvailableCores.share(among: concurrency), fingerprint: queryFingerprint)
+        var exhaustiveConfiguration = configuration
+        exhaustiveConfiguration.strategy = .exhaustive
+        let exhaustive = compareExhaustive && configuration.strategy != .exhaustive
+            ? VisualSearchQuery(store: store, configuration: exhaustiveConfiguration, snapshotPath: snapshotPath,
+                                scanThreads: AvailableCores.share(among: concurrency), fingerprint: queryFingerprint)
+            : nil
         return try await evaluate(catalogFolder: catalogFolder, negativesFolder: negativesFolder,
                                   searchThreshold: configuration.scoring.noMatchThreshold) { pixels in
             // Collections are interleaved with landmarks; 30 entries always hold the first ten landmarks
@@ -129,9 +142,12 @@ extension EvaluationRunner {
             let page = try await query.values(for: SemanticContentDescriptor(pixelBuffer: pixels),
                                               page: PageRequest(size: 30, deadline: .seconds(60)))
             let ranked = page.items.compactMap { $0.value.landmark?.id }
-            let best = try await query.landmarkMatches(for: queryFingerprint(pixels), minimumScore: 0, limit: 1).first
+            let fingerprint = queryFingerprint(pixels)
+            let best = try await query.landmarkMatches(for: fingerprint, minimumScore: 0, limit: 1).first
+            let reference = try await exhaustive?.landmarkMatches(for: fingerprint, minimumScore: configuration.scoring.noMatchThreshold, limit: 10)
             return SearchAnswer(landmarkIDs: Array(ranked.prefix(10)), topScore: best?.score, topID: best?.landmarkID,
-                                topDistances: best.map { [$0.pdqDistance, $0.pHashDistance, $0.dHashDistance, $0.histogramDistance, $0.queryViewIndex] })
+                                topDistances: best.map { [$0.pdqDistance, $0.pHashDistance, $0.dHashDistance, $0.histogramDistance, $0.queryViewIndex] },
+                                exhaustiveIDs: reference?.map(\.landmarkID))
         }
     }
 }

@@ -16,11 +16,15 @@ public struct QueryOutcome: Sendable, Hashable, Codable {
     public var topID: String?
     /// The best raw match's PDQ, pHash, dHash and histogram distances and query view index, if known.
     public var topDistances: [Int]?
+    /// The exhaustive scan's landmark ids at the no-match threshold (at most 10), when the
+    /// search used a first stage and was compared with it (``SearchAnswer/exhaustiveIDs``).
+    public var exhaustiveIDs: [String]?
 
     /// Creates an outcome; `topID` defaults to the first ranked id.
     public init(image: String, transformation: String, expectedID: String?, rankedIDs: [String], topScore: Double?, topID: String?? = nil,
-                topDistances: [Int]? = nil) {
+                topDistances: [Int]? = nil, exhaustiveIDs: [String]? = nil) {
         self.topDistances = topDistances
+        self.exhaustiveIDs = exhaustiveIDs
         self.image = image
         self.transformation = transformation
         self.expectedID = expectedID

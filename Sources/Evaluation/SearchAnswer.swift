@@ -12,10 +12,14 @@ public struct SearchAnswer: Sendable, Hashable {
     /// The best raw match's distances: PDQ, pHash, dHash, histogram L1 and the query view
     /// that found it (``LandmarkMatch``), for explaining scores; `nil` when unknown.
     public var topDistances: [Int]?
+    /// The exhaustive scan's landmark ids at the no-match threshold (at most 10, best first),
+    /// when the search used a first stage and was compared with it; `nil` otherwise.
+    public var exhaustiveIDs: [String]?
 
     /// Creates an answer; `topID` defaults to the first ranked landmark.
-    public init(landmarkIDs: [String], topScore: Double?, topID: String?? = nil, topDistances: [Int]? = nil) {
+    public init(landmarkIDs: [String], topScore: Double?, topID: String?? = nil, topDistances: [Int]? = nil, exhaustiveIDs: [String]? = nil) {
         self.topDistances = topDistances
+        self.exhaustiveIDs = exhaustiveIDs
         self.landmarkIDs = landmarkIDs
         self.topScore = topScore
         self.topID = topID ?? landmarkIDs.first

@@ -173,27 +173,31 @@ public struct IncrementalVisualIndex: Sendable {
 
     // MARK: searching
 
-    /// The same search as ``VisualIndex/search(_:scoring:minimumScore:deadline:limit:threads:using:)``
+    /// The same search as ``VisualIndex/search(_:scoring:minimumScore:deadline:limit:threads:using:strategy:)``
     /// over the current catalog: the delta and the base (without its changed landmarks)
     /// are scanned and their matches merged by score, ties by landmark id, so the answer
-    /// equals that of an index rebuilt from the catalog. The delta is scanned first (it is
+    /// equals that of an index rebuilt from the catalog. The base's first stage, when it has
+    /// one, serves the base; the delta (images changed since the base) is always scanned
+    /// whole, so added images are found before the next compaction. The delta is scanned first (it is
     /// small); the deadline then applies to the base's scan.
     ///
     /// - Throws: ``VisualIndexDamage`` when the base is a mapped snapshot found damaged.
     /// - Complexity: the base's scan plus the delta's, plus O(matches log matches).
     public func search(
         _ query: Fingerprint, scoring: SimilarityScoring = .default, minimumScore: Double,
-        deadline: ContinuousClock.Instant? = nil, limit: Int = .max, threads: Int = 1, using isa: InstructionSet = .best
+        deadline: ContinuousClock.Instant? = nil, limit: Int = .max, threads: Int = 1, using isa: InstructionSet = .best,
+        strategy: ScanStrategy = .default
     ) throws(VisualIndexDamage) -> IndexSearchOutcome {
         let fromDelta = try delta.search(query, scoring: scoring, minimumScore: minimumScore, limit: limit, threads: threads, using: isa)
         guard !changedLandmarks.isEmpty else {
             // Nothing masked (the delta is empty too): the base's answer as is.
-            return try base.search(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline, limit: limit, threads: threads, using: isa)
+            return try base.search(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline, limit: limit, threads: threads, using: isa,
+                                   strategy: strategy)
         }
         // Masked landmarks can take at most maskedBaseLandmarks of the base's best places.
         let (baseLimit, overflow) = limit.addingReportingOverflow(maskedBaseLandmarks)
         let fromBase = try base.search(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline,
-                                   limit: overflow ? .max : baseLimit, threads: threads, using: isa)
+                                   limit: overflow ? .max : baseLimit, threads: threads, using: isa, strategy: strategy)
         var matches = fromBase.matches.filter { !changedLandmarks.contains($0.landmarkID) }
         matches.append(contentsOf: fromDelta.matches)
         matches.sort { ($0.score, $1.landmarkID) > ($1.score, $0.landmarkID) }

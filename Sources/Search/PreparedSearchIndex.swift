@@ -60,12 +60,21 @@ public struct PreparedSearchIndex: Sendable {
     }
 
     /// Builds the index of `contents` (CPU only, no I/O).
+    /// With `firstStage` wanting one for the catalog's size, the first stage is built too
+    /// (``CandidateIndex/build(from:lists:threads:)``), so a compaction keeps it.
     ///
-    /// - Complexity: O(views log views + collection memberships).
-    public init(contents: Contents, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) {
-        state = SearchIndexCache.State(index: VisualIndex(
+    /// - Complexity: O(views log views + collection memberships), plus the first stage's build.
+    public init(contents: Contents, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality,
+                firstStage: FirstStagePolicy = .automatic) {
+        let index = VisualIndex(
             version: contents.snapshot.version, entries: contents.snapshot.entries, collections: contents.collections,
-            minimumViewQuality: minimumViewQuality))
+            minimumViewQuality: minimumViewQuality)
+        // An index built in memory is never damaged, so the build cannot throw here.
+        if firstStage.wants(views: index.viewCount), let built = try? CandidateIndex.build(from: index), let staged = index.withFirstStage(built) {
+            state = SearchIndexCache.State(index: staged)
+        } else {
+            state = SearchIndexCache.State(index: index)
+        }
     }
 
     /// Reads one consistent version of `store` and builds its index, or maps it from the

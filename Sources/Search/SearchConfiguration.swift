@@ -15,11 +15,14 @@ public struct SearchConfiguration: Sendable, Hashable {
     public var collectionBonusMaximumMembers: Int
     /// At most this many landmarks are ranked per query (the best ones).
     public var maximumLandmarkResults: Int
+    /// Whether the first stage proposes the landmarks to score or every view is scanned.
+    public var strategy: ScanStrategy
 
     /// Creates a configuration; every parameter has the documented default.
     public init(
         scoring: SimilarityScoring = .default, labelBoostPerLabel: Double = 0.05, maximumLabelBoost: Double = 0.10,
-        collectionBonusPerExtraMember: Double = 0.02, collectionBonusMaximumMembers: Int = 5, maximumLandmarkResults: Int = 100
+        collectionBonusPerExtraMember: Double = 0.02, collectionBonusMaximumMembers: Int = 5, maximumLandmarkResults: Int = 100,
+        strategy: ScanStrategy = .default
     ) {
         self.scoring = scoring
         self.labelBoostPerLabel = labelBoostPerLabel
@@ -27,5 +30,6 @@ public struct SearchConfiguration: Sendable, Hashable {
         self.collectionBonusPerExtraMember = collectionBonusPerExtraMember
         self.collectionBonusMaximumMembers = collectionBonusMaximumMembers
         self.maximumLandmarkResults = maximumLandmarkResults
+        self.strategy = strategy
     }
 }

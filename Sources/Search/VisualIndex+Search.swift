@@ -55,6 +55,10 @@ extension VisualIndex {
     ///   - limit: at most this many matches are returned (the best ones).
     ///   - threads: most threads one pass scans on (1: the calling thread only); see
     ///     ``AvailableCores`` for the cores this process may use.
+    ///   - strategy: with ``ScanStrategy/automatic(_:)`` and a ``firstStage``, only the
+    ///     landmarks the first stage proposes are scored (exactly, over all their views;
+    ///     ``rescore(_:landmarks:viewStarts:scoring:minimumScore:limit:)``) and the deadline
+    ///     and `threads` do not apply; otherwise every view is scanned as described above.
     /// - Throws: ``VisualIndexDamage`` when the index is a mapped snapshot and a block the
     ///   search read does not match its checksum (never for an index built in memory).
     /// - Complexity: O(views × full-frame query codes + full views × other query codes)
@@ -62,8 +66,14 @@ extension VisualIndex {
     ///   snapshot, O(block) more for each block read for the first time.
     public func search(
         _ query: Fingerprint, scoring: SimilarityScoring = .default, minimumScore: Double,
-        deadline: ContinuousClock.Instant? = nil, limit: Int = .max, threads: Int = 1, using isa: InstructionSet = .best
+        deadline: ContinuousClock.Instant? = nil, limit: Int = .max, threads: Int = 1, using isa: InstructionSet = .best,
+        strategy: ScanStrategy = .default
     ) throws(VisualIndexDamage) -> IndexSearchOutcome {
+        if case .automatic(let parameters) = strategy, let firstStage {
+            let landmarks = firstStage.candidates(for: query, minimumViewQuality: minimumViewQuality, parameters: parameters, using: isa)
+            return try rescore(query, landmarks: landmarks, viewStarts: firstStage.viewStarts, scoring: scoring,
+                               minimumScore: minimumScore, limit: limit)
+        }
         var best: [Int32: Candidate] = [:]
         var compared = 0
         var partial = false
@@ -278,7 +288,7 @@ extension VisualIndex {
     /// A mapped snapshot's histogram row is checked right before it is read (the pHash and
     /// dHash lines were, by the caller).
     @inline(__always)
-    private func consider(
+    func consider(
         viewIndex: Int, queryIndex: Int, queryView: FingerprintView, pdq: Int,
         scoring: SimilarityScoring, minimumScore: Double, best: inout [Int32: Candidate]
     ) throws(VisualIndexDamage) {

@@ -25,6 +25,8 @@ public struct VisualIndex: Sendable {
 
     let storage: VisualIndexStorage
     let layout: VisualIndexLayout
+    /// The first stage built from this index, when there is one (see ``withFirstStage(_:)``).
+    public private(set) var firstStage: CandidateIndex?
 
     /// Number of searchable views.
     public var viewCount: Int { layout.views }
@@ -34,6 +36,27 @@ public struct VisualIndex: Sendable {
     public var landmarkCount: Int { layout.landmarks }
     /// Bytes of the index image (everything above: codes, ids, membership). O(1).
     public var bytesUsed: Int { layout.length }
+
+    /// What tells this index's byte image apart from another of the same catalog generation
+    /// (catalog id, quality threshold and section sizes, FNV-1a): what a ``CandidateIndex``
+    /// file is bound to. O(catalog id).
+    public var identity: UInt64 {
+        var hash = SeededGenerator.seed(for: version.catalogID, salt: UInt64(bitPattern: Int64(minimumViewQuality)))
+        for value in [layout.views, layout.fullViews, layout.landmarks, layout.regions, layout.collections, layout.memberships,
+                      layout.landmarkIDBytes, layout.collectionIDBytes, layout.length] {
+            hash = (hash ^ UInt64(value)) &* 0x0000_0100_0000_01B3
+        }
+        return hash
+    }
+
+    /// This index with `firstStage` as its first stage, or `nil` when `firstStage` was built
+    /// from another index (``CandidateIndex/belongs(to:)``). O(1).
+    public func withFirstStage(_ firstStage: CandidateIndex) -> VisualIndex? {
+        guard firstStage.belongs(to: self) else { return nil }
+        var copy = self
+        copy.firstStage = firstStage
+        return copy
+    }
 
     /// Landmarks with at least one searchable view, sorted by id; a view's owner is an
     /// index into this array. O(landmarks): prefer ``landmarkID(_:)``.
@@ -190,6 +213,15 @@ final class VisualIndexStorage: @unchecked Sendable {
         self.base = base
         self.count = count
         checker = Checker(blocks: blocks, bodyStart: bodyStart, path: path)
+        self.release = release
+    }
+
+    /// Adopts memory that `release` frees, checked whole by its owner before (a mapped
+    /// ``CandidateIndex`` file): never checked again.
+    init(adoptingChecked base: UnsafeRawPointer, count: Int, release: @escaping @Sendable (UnsafeMutableRawPointer, Int) -> Void) {
+        self.base = base
+        self.count = count
+        checker = nil
         self.release = release
     }
 

@@ -104,10 +104,9 @@ public enum VisualIndexSnapshot {
         guard headerChecksum(base, layout) == u64(24) else { return .damaged("checksum mismatch (header or block table)") }
         let body = UnsafeRawBufferPointer(start: base + layout.bodyStart, count: size - layout.bodyStart)
         let blocks = VerifiedBlocks(bytes: body, table: base + layout.blockTable, blockSize: VisualIndexLayout.blockSize)
-        // The pages of the sections read on open and by every scan are asked for in one go
-        // (the PDQ planes, pHashes and dHashes too: every search streams through them);
-        // candidates' histogram rows are faulted in one page at a time when first scored.
-        advisePopulate(base + layout.pdqPlanes, layout.histograms - layout.pdqPlanes)
+        // The pages of the sections read on open are asked for in one go, and below those
+        // every scan streams through (the PDQ planes, pHashes and dHashes) unless a first
+        // stage spares it; candidates' histogram rows are faulted in one page at a time.
         advisePopulate(base + layout.owners, layout.length - layout.owners)
         let storage = VisualIndexStorage(adopting: base, count: size, blocks: blocks, bodyStart: layout.bodyStart, path: path) { pointer, count in
             _ = munmap(pointer, count)
@@ -118,6 +117,12 @@ public enum VisualIndexSnapshot {
         }
         let index = VisualIndex(version: version, minimumViewQuality: minimumViewQuality, storage: storage, layout: layout)
         if let problem = index.consistencyProblem() { return .damaged(problem) }
+        // With a first stage, only candidates' rows are read: their pages come on demand.
+        if case .loaded(let firstStage) = CandidateIndex.load(path: CandidateIndex.path(forSnapshotAt: path), for: index),
+           let staged = index.withFirstStage(firstStage) {
+            return .loaded(staged)
+        }
+        advisePopulate(base + layout.pdqPlanes, layout.histograms - layout.pdqPlanes)
         return .loaded(index)
     }
 

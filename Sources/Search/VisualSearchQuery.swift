@@ -133,7 +133,8 @@ public final class VisualSearchQuery: Sendable {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
         return try await searching(state) { index throws(VisualIndexDamage) in
-            try index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, limit: limit, threads: scanThreads).matches
+            try index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, limit: limit, threads: scanThreads,
+                             strategy: configuration.strategy).matches
         }.result
     }
 
@@ -193,7 +194,8 @@ public final class VisualSearchQuery: Sendable {
             (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
                 try index.search(
                     fingerprint, scoring: configuration.scoring, minimumScore: configuration.scoring.noMatchThreshold,
-                    deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults, threads: scanThreads)
+                    deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults, threads: scanThreads,
+                    strategy: configuration.strategy)
             }
             let landmarks: [LandmarkEntity]
             do { landmarks = try await store.landmarks(ids: outcome.matches.map(\.landmarkID)) } catch { throw .store(error) }

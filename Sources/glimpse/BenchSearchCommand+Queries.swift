@@ -8,9 +8,11 @@ extension BenchSearchCommand {
     /// Rows for real queries against a catalog on disk (`--db PATH --queries FOLDER`): every
     /// image of the folder fingerprinted once with the default query layout, then searched
     /// `--repeat` times each on one thread (exact scan, default threshold) per instruction
-    /// set; each row gives the median and the 99th percentile over every (query, run), the
-    /// mean number of landmarks matched, the catalog's landmarks, views and index bytes (the
-    /// snapshot's, mapped as `glimpse query` maps it).
+    /// set, then with the catalog's first stage when it has one; each row gives the median and
+    /// the 99th percentile over every (query, run), the mean number of landmarks matched and
+    /// of pairs compared, with the catalog's landmarks, views and index bytes (the snapshot's,
+    /// mapped as `glimpse query` maps it) and the first stage's size and agreement with the
+    /// exhaustive scan (same first answer; share of its top 10 kept).
     func timeQueries(catalog path: String, folder: String) throws {
         guard let snapshotPath = VisualIndexSnapshot.path(forCatalogAt: path) else { throw failure("bench-search: --db needs a file") }
         let store: SQLiteEntityStore
@@ -32,29 +34,76 @@ extension BenchSearchCommand {
         guard !queries.isEmpty else { throw failure("bench-search: \(folder) has no query image that decodes") }
         let sets = isa.flatMap { name in InstructionSet.allCases.first { $0.description == name } }.map { [$0] }
             ?? InstructionSet.allCases.filter(\.isSupported)
-        var rows: [String] = []
-        for set in sets.reversed() {
+        let threshold = SimilarityScoring.defaultNoMatchThreshold
+        /// Times `search` over every query (one warm-up, then `runs` runs each): the row's JSON
+        /// fields and the last run's matches per query.
+        func timed(_ search: (Fingerprint) throws -> (ids: [String], compared: Int)) throws -> (fields: String, answers: [[String]]) {
             var samples: [Double] = []
-            var matched = 0
+            var matched = 0, compared = 0
+            var answers: [[String]] = []
             for query in queries {
-                let search = { () throws -> Int in
-                    try index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold, threads: 1, using: set).matches.count
-                }
-                do { _ = try search() } catch { throw failure("\(error)") }  // warm-up
+                do { _ = try search(query) } catch { throw failure("\(error)") }  // warm-up
+                var last: [String] = []
                 for _ in 0..<runs {
                     let start = ContinuousClock.now
-                    do { matched += try search() } catch { throw failure("\(error)") }
+                    let outcome: (ids: [String], compared: Int)
+                    do { outcome = try search(query) } catch { throw failure("\(error)") }
                     let (seconds, attoseconds) = (ContinuousClock.now - start).components
                     samples.append(Double(seconds) * 1000 + Double(attoseconds) / 1e15)
+                    matched += outcome.ids.count
+                    compared += outcome.compared
+                    last = outcome.ids
                 }
+                answers.append(last)
             }
             samples.sort()
             func percentile(_ p: Double) -> Double { samples[min(samples.count - 1, Int((p * Double(samples.count)).rounded(.up)) - 1)] }
-            rows.append(#"{"name":"exact search, \#(queries.count) real queries, default query layout","isa":"\#(set)","threads":1,"#
-                + #""p50Ms":\#(String(format: "%.3f", percentile(0.5))),"p99Ms":\#(String(format: "%.3f", percentile(0.99))),"#
-                + #""meanMatched":\#(String(format: "%.2f", Double(matched) / Double(samples.count)))}"#)
+            let fields = #""p50Ms":\#(String(format: "%.3f", percentile(0.5))),"p99Ms":\#(String(format: "%.3f", percentile(0.99))),"#
+                + #""meanMatched":\#(String(format: "%.2f", Double(matched) / Double(samples.count))),"#
+                + #""meanComparedPairs":\#(compared / max(samples.count, 1))"#
+            return (fields, answers)
+        }
+        var rows: [String] = []
+        var exactAnswers: [[String]] = []
+        for set in sets.reversed() {
+            let (fields, answers) = try timed { query in
+                let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .exhaustive)
+                return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
+            }
+            exactAnswers = answers
+            rows.append(#"{"name":"exact search, \#(queries.count) real queries, default query layout","isa":"\#(set)","threads":1,\#(fields)}"#)
+        }
+        var firstStage = ""
+        if let stage = index.firstStage {
+            var answers: [[String]] = []
+            for set in sets.reversed() {
+                let (fields, found) = try timed { query in
+                    let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .default)
+                    return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
+                }
+                answers = found
+                rows.append(#"{"name":"first stage, then exact scores, \#(queries.count) real queries","isa":"\#(set)","threads":1,\#(fields)}"#)
+                // The first stage alone (candidates proposed, none scored): "meanMatched" is
+                // then the mean number of candidates.
+                let (alone, _) = try timed { query in
+                    (stage.candidates(for: query, minimumViewQuality: index.minimumViewQuality, using: set).map { "\($0)" }, 0)
+                }
+                rows.append(#"{"name":"first stage alone (meanMatched: candidates), \#(queries.count) real queries","isa":"\#(set)","threads":1,\#(alone)}"#)
+            }
+            // Agreement with the exhaustive scan: the same first answer (or none for both),
+            // and the share of the exhaustive top 10 the first stage also returns.
+            var sameFirst = 0, kept = 0, reference = 0
+            for (exact, approximate) in zip(exactAnswers, answers) {
+                if exact.first == approximate.first { sameFirst += 1 }
+                let top = Set(exact.prefix(10))
+                reference += top.count
+                kept += top.intersection(approximate.prefix(10)).count
+            }
+            firstStage = #","firstStage":{"lists":\#(stage.listCount),"bytes":\#(stage.bytesUsed),"#
+                + #""top1Agreement":\#(String(format: "%.4f", Double(sameFirst) / Double(queries.count))),"#
+                + #""top10Agreement":\#(String(format: "%.4f", reference == 0 ? 1 : Double(kept) / Double(reference)))}"#
         }
         print(#"{"landmarks":\#(index.landmarkCount),"views":\#(index.viewCount),"indexBytes":\#(index.bytesUsed),"#
-              + #""queries":\#(queries.count),"rows":[\#(rows.joined(separator: ","))]}"#)
+              + #""queries":\#(queries.count)\#(firstStage),"rows":[\#(rows.joined(separator: ","))]}"#)
     }
 }

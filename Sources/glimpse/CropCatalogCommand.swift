@@ -42,6 +42,8 @@ struct CropCatalogCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
+    @OptionGroup var firstStage: FirstStageOption
+
     @Option(help: "Seed of the crop geometry: the same photos, count and seed give the same catalog.")
     var seed: UInt64 = 1
 
@@ -117,11 +119,14 @@ struct CropCatalogCommand: AsyncParsableCommand {
         let snapshot: VisualIndexSnapshot.RefreshAction
         do { snapshot = try await VisualIndexSnapshot.rewrite(store: store, path: database.snapshotPath) } catch { throw failure(error.description) }
         let finished = ContinuousClock.now
+        let staged = try await firstStage.refresh(store: store, snapshotPath: database.snapshotPath)
+        let stagedAt = ContinuousClock.now
         print(String(
             format: "Cropped %d images from %d photos (%d skipped, seed %llu) into %@ at generation %lld: "
-                + "fingerprinted in %.1f s, written in %.1f s, %@ in %.1f s.",
+                + "fingerprinted in %.1f s, written in %.1f s, %@ in %.1f s, %@ in %.1f s.",
             cropped, photos.count - skipped.count, skipped.count, seed, database.path, report.version.generation,
             ProgressDisplay.seconds(fingerprinted - started), ProgressDisplay.seconds(written - fingerprinted),
-            snapshot.description, ProgressDisplay.seconds(finished - written)))
+            snapshot.description, ProgressDisplay.seconds(finished - written), staged.description,
+            ProgressDisplay.seconds(stagedAt - finished)))
     }
 }

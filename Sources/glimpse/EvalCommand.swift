@@ -56,6 +56,15 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(name: .customLong("db"), help: ArgumentHelp("Search this existing catalog instead of a temporary one: it must hold the --catalog folder's images as 'glimpse index FOLDER' names them, among others (the distractor catalog of benchmarks/scale.sh). Opened read-only; its snapshot is mapped.", valueName: "path"))
     var database: String?
 
+    @Flag(help: "With --db: also answer every query with the exhaustive scan and report the first stage's agreement with it.")
+    var compareExhaustive = false
+
+    @Flag(help: "Scan every view even when the catalog has a first-stage index.")
+    var exact = false
+
+    @Option(help: ArgumentHelp("First-stage parameters: lists probed per query view, code radius (of 128 bits), most landmarks scored.", valueName: "probes,radius,candidates"))
+    var firstStage: String?
+
     @Flag(help: "List every query whose first landmark was wrong.")
     var showMisses = false
 
@@ -88,6 +97,14 @@ struct EvalCommand: AsyncParsableCommand {
         }
         var configuration = SearchConfiguration()
         if let threshold { configuration.scoring.noMatchThreshold = threshold }
+        if exact { configuration.strategy = .exhaustive }
+        if let firstStage {
+            let values = firstStage.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+            guard values.count == 3, let probes = values[0], let radius = values[1], let candidates = values[2] else {
+                throw failure("--first-stage wants three whole numbers: probes,radius,candidates")
+            }
+            configuration.strategy = .automatic(CandidateIndex.SearchParameters(probes: probes, radius: radius, maximumCandidates: candidates))
+        }
         var queryFingerprinter = ImageFingerprinter.query(orientations: orientations)
         if let queryDecodeSize {
             let sides = queryDecodeSize.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
@@ -106,7 +123,8 @@ struct EvalCommand: AsyncParsableCommand {
         do {
             if let database {
                 report = try await runner.run(catalogFolder: catalog, negativesFolder: negatives, configuration: configuration,
-                                              searchingCatalogAt: database, query: queryFingerprinter)
+                                              searchingCatalogAt: database, query: queryFingerprinter,
+                                              compareExhaustive: compareExhaustive)
             } else if let queryJpegQuality {
                 report = try await runner.run(catalogFolder: catalog, negativesFolder: negatives, configuration: configuration,
                                               query: queryFingerprinter, queryJPEGQuality: queryJpegQuality)

@@ -26,6 +26,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             EvalCommand.self,
             BenchFingerprintCommand.self,
             SynthesizeCatalogCommand.self,
+            FirstStageCommand.self,
             CropCatalogCommand.self,
             BenchSearchCommand.self,
             DumpFingerprintsCommand.self,

@@ -32,6 +32,8 @@ struct IndexCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
+    @OptionGroup var firstStage: FirstStageOption
+
     @Option(help: "Files fingerprinted at once (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -73,6 +75,7 @@ struct IndexCommand: AsyncParsableCommand {
             let snapshot: VisualIndexSnapshot.RefreshAction
             do { snapshot = try await VisualIndexSnapshot.rewrite(store: store, path: snapshotPath) } catch { throw failure(error.description) }
             if case .notWritten(let reason) = snapshot { printError("glimpse: warning: visual-index snapshot not written (\(reason)); queries will build the index in memory") }
+            else { _ = try await firstStage.refresh(store: store, snapshotPath: snapshotPath) }
         }
         print(summary + String(format: " in %.1f s.", ProgressDisplay.seconds(ContinuousClock.now - started)))
         if !report.failed.isEmpty { throw ExitCode(ExitStatus.someFilesFailed.rawValue) }

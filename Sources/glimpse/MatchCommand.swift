@@ -41,6 +41,9 @@ struct MatchCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The folder of photos (searched recursively).", valueName: "folder"))
     var folder: String
 
+    @Flag(help: "Scan every view even when the catalog has a first-stage index (the reference the first stage is measured against).")
+    var exact = false
+
     @OptionGroup var database: DatabaseOption
 
     @Option(help: "Orientations of the picture tried: upright, upright-mirror or all (rotations by 90°, 180°, 270°, flips, transposes).")
@@ -92,7 +95,9 @@ struct MatchCommand: AsyncParsableCommand {
 
         let fingerprinting = ImageFingerprinter.query(orientations: orientations)
         // --jobs photos at once: each search scans on its share of the cores.
-        let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath,
+        var configuration = SearchConfiguration()
+        if exact { configuration.strategy = .exhaustive }
+        let search = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: database.snapshotPath,
                                        scanThreads: AvailableCores.share(among: jobs), fingerprinter: fingerprinting)
         await noteOutdatedFingerprints(search, database: database)
         let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, matchesPerPhoto: matches)

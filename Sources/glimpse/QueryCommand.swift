@@ -37,6 +37,9 @@ struct QueryCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("PNG, JPEG, WebP, HEIF or AVIF images to search with.", valueName: "image"))
     var images: [String]
 
+    @Flag(help: "Scan every view even when the catalog has a first-stage index (the reference the first stage is measured against).")
+    var exact = false
+
     @OptionGroup var database: DatabaseOption
 
     @Option(help: "Orientations of the picture tried: upright, upright-mirror or all (rotations by 90°, 180°, 270°, flips, transposes).")
@@ -84,7 +87,9 @@ struct QueryCommand: AsyncParsableCommand {
     func run() async throws {
         let store = try await database.openExisting()
         let fingerprinting = ImageFingerprinter.query(orientations: orientations)
-        let search = VisualSearchQuery(store: store, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
+        var configuration = SearchConfiguration()
+        if exact { configuration.strategy = .exhaustive }
+        let search = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
         // Maps and checks the snapshot beside the catalog (or builds the index) while the first
         // image is decoded and fingerprinted: both take milliseconds and need different cores.
         let loading = Task { await noteOutdatedFingerprints(search, database: database) }

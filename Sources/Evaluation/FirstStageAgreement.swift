@@ -1,0 +1,64 @@
+import Foundation
+
+/// How the answers of a search through the first stage compare with the exhaustive scan's
+/// on the same queries, at the no-match threshold (what a user is shown): `glimpse eval
+/// --db CATALOG --compare-exhaustive`.
+public struct FirstStageAgreement: Sendable, Hashable, Codable {
+    /// Queries compared (positives and negatives).
+    public var queries: Int
+    /// Share of queries whose first landmark is the same (or both answered no match).
+    public var top1: Double
+    /// Share of the exhaustive scan's top-10 landmarks (summed over queries) that the first
+    /// stage's top 10 holds too; 1 when the exhaustive scan found nothing at all.
+    public var top10: Double
+    /// Per transformation: recall@1 through the first stage and through the exhaustive scan.
+    public var rows: [Row]
+
+    /// One transformation's recall@1 both ways.
+    public struct Row: Sendable, Hashable, Codable {
+        /// The transformation's name.
+        public var transformation: String
+        /// Positive queries of it.
+        public var queries: Int
+        /// Recall@1 of the first stage's answers.
+        public var recallAt1: Double
+        /// Recall@1 of the exhaustive scan's answers.
+        public var exhaustiveRecallAt1: Double
+    }
+
+    /// The agreement over the outcomes that carry ``QueryOutcome/exhaustiveIDs``; `nil` when
+    /// none does. O(queries).
+    public init?(outcomes: [QueryOutcome], transformations: [String]) {
+        let compared = outcomes.filter { $0.exhaustiveIDs != nil }
+        guard !compared.isEmpty else { return nil }
+        queries = compared.count
+        var sameFirst = 0, kept = 0, reference = 0
+        for outcome in compared {
+            let exhaustive = outcome.exhaustiveIDs ?? []
+            if exhaustive.first == outcome.rankedIDs.first { sameFirst += 1 }
+            let top = Set(exhaustive.prefix(10))
+            reference += top.count
+            kept += top.intersection(outcome.rankedIDs.prefix(10)).count
+        }
+        top1 = Double(sameFirst) / Double(compared.count)
+        top10 = reference == 0 ? 1 : Double(kept) / Double(reference)
+        rows = transformations.compactMap { name in
+            let mine = compared.filter { $0.transformation == name && $0.expectedID != nil }
+            guard !mine.isEmpty else { return nil }
+            let n = Double(mine.count)
+            return Row(transformation: name, queries: mine.count,
+                       recallAt1: Double(mine.filter { $0.rankedIDs.first == $0.expectedID }.count) / n,
+                       exhaustiveRecallAt1: Double(mine.filter { $0.exhaustiveIDs?.first == $0.expectedID }.count) / n)
+        }
+    }
+
+    /// Markdown lines for `glimpse eval`'s report. O(rows).
+    public var table: String {
+        func f(_ v: Double) -> String { String(format: "%.3f", v) }
+        var lines = ["First stage against the exhaustive scan (\(queries) queries, answers at the no-match threshold): "
+            + "top-1 agreement \(f(top1)), top-10 agreement \(f(top10)).", "",
+            "| transformation | queries | recall@1 first stage | recall@1 exhaustive |", "| --- | ---: | ---: | ---: |"]
+        for row in rows { lines.append("| \(row.transformation) | \(row.queries) | \(f(row.recallAt1)) | \(f(row.exhaustiveRecallAt1)) |") }
+        return lines.joined(separator: "\n")
+    }
+}

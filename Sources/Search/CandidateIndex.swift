@@ -1,0 +1,155 @@
+import Catalog
+import Fingerprints
+
+/// The first stage of a large catalog's search: an inverted file over the views'
+/// ``CandidateCode``s that proposes the landmarks worth scoring without touching every view.
+///
+/// Every view of the ``VisualIndex`` it was built from is an entry of exactly one list, the
+/// list of its nearest centroid (k-majority centroids of the codes, trained in two levels;
+/// see ``build(from:lists:using:)``). A query code is compared with every centroid, the
+/// ``SearchParameters/probes`` nearest lists are read, and each entry within
+/// ``SearchParameters/radius`` code bits proposes its landmark (full-frame entries only for
+/// the query's inner views, as in the exhaustive scan's second pass). The landmarks proposed
+/// are then scored exactly by ``VisualIndex/rescore(_:landmarks:candidateIndex:scoring:minimumScore:limit:)``
+/// over all their views, so every score shown is the exhaustive scan's score for that
+/// landmark; what the first stage can change is only which landmarks are scored.
+///
+/// Memory: 20 bytes per view (a 16-byte code and a 4-byte landmark reference) plus 4 bytes
+/// per landmark and 20 bytes per list: about 624 bytes per image of the default 31-view
+/// layout, against 3,800 for the exhaustive index; the visual index it re-ranks from stays
+/// a memory-mapped file whose pages only the candidates touch. Immutable, shared freely.
+public struct CandidateIndex: Sendable {
+    let storage: VisualIndexStorage
+    let layout: CandidateIndexLayout
+    /// The catalog generation of the visual index it was built from.
+    public let generation: Int64
+    /// The ``VisualIndex/identity`` of the index it was built from.
+    public let indexIdentity: UInt64
+
+    /// Number of lists (centroids). O(1).
+    public var listCount: Int { layout.lists }
+    /// Number of entries (views of the visual index). O(1).
+    public var entryCount: Int { layout.entries }
+    /// Bytes of the image (what stays resident while it is searched). O(1).
+    public var bytesUsed: Int { layout.length }
+
+    @inline(__always) func section<T>(_ offset: Int, _ count: Int, as type: T.Type) -> UnsafeBufferPointer<T> {
+        UnsafeBufferPointer(start: (storage.base + offset).assumingMemoryBound(to: T.self), count: count)
+    }
+    var centroids: UnsafeBufferPointer<CandidateCode> { section(layout.centroids, layout.lists, as: CandidateCode.self) }
+    var listOffsets: UnsafeBufferPointer<UInt32> { section(layout.listOffsets, layout.lists + 1, as: UInt32.self) }
+    /// List l's full-frame entries are `listOffsets[l] ..< fullEnds[l]`.
+    var fullEnds: UnsafeBufferPointer<UInt32> { section(layout.fullEnds, layout.lists, as: UInt32.self) }
+    var codes: UnsafeBufferPointer<CandidateCode> { section(layout.codes, layout.entries, as: CandidateCode.self) }
+    var references: UnsafeBufferPointer<UInt32> { section(layout.references, layout.entries, as: UInt32.self) }
+    /// Landmark n owns views `viewStarts[n] ..< viewStarts[n + 1]` of the visual index.
+    var viewStarts: UnsafeBufferPointer<UInt32> { section(layout.viewStarts, layout.landmarks + 1, as: UInt32.self) }
+
+    /// Whether it was built from `index` (same catalog generation and identity). O(1).
+    public func belongs(to index: VisualIndex) -> Bool {
+        generation == index.version.generation && indexIdentity == index.identity
+            && layout.entries == index.viewCount && layout.landmarks == index.landmarkCount
+    }
+
+    /// How a search uses the first stage. The defaults are the measured operating point
+    /// (docs/PERFORMANCE.md, "The first stage").
+    public struct SearchParameters: Sendable, Hashable, Codable {
+        /// Lists read per query code (the nearest centroids).
+        public var probes: Int
+        /// Largest code distance (0…128) at which an entry proposes its landmark.
+        public var radius: Int
+        /// Most landmarks scored exactly per query (those with the nearest entries).
+        public var maximumCandidates: Int
+
+        /// Creates parameters; every one has the documented default.
+        public init(probes: Int = 32, radius: Int = 48, maximumCandidates: Int = 512) {
+            self.probes = max(1, probes)
+            self.radius = max(0, min(128, radius))
+            self.maximumCandidates = max(1, maximumCandidates)
+        }
+    }
+
+    /// The landmarks the first stage proposes for `query`: for each informative query view,
+    /// the entries of its ``SearchParameters/probes`` nearest lists within the radius
+    /// (full-frame entries only for views other than the full frame), each landmark ranked by
+    /// its nearest entry, the first ``SearchParameters/maximumCandidates`` kept (ties by
+    /// landmark number). Deterministic.
+    ///
+    /// - Returns: landmark numbers of the visual index, ascending.
+    /// - Complexity: O(query views × (lists + probes × list length)) code distances, plus
+    ///   O(c log c) for the c landmarks within the radius.
+    public func candidates(for query: Fingerprint, minimumViewQuality: Int, parameters: SearchParameters = SearchParameters(),
+                           using isa: InstructionSet = .best) -> [Int32] {
+        let offsets = listOffsets, fullEnds = self.fullEnds
+        let centroidWords = section(layout.centroids, 2 * layout.lists, as: UInt64.self)
+        let codeWords = section(layout.codes, 2 * layout.entries, as: UInt64.self), references = self.references
+        let probes = min(parameters.probes, layout.lists), radius = parameters.radius
+        // Each landmark's nearest entry distance (radius + 1: none yet), and the landmarks
+        // touched, in a flat table rather than a dictionary: the scan's hits are many.
+        var nearest = [UInt8](repeating: UInt8(radius + 1), count: layout.landmarks)
+        var touched: [Int32] = []
+        var counts = [Int](repeating: 0, count: 129)
+        var chosen: [Int] = []
+        chosen.reserveCapacity(probes)
+        var distances = [UInt8](repeating: 0, count: layout.lists)
+        var hits: [UInt32] = [], hitDistances: [UInt8] = []
+        for view in query.views where view.quality >= minimumViewQuality {
+            let code = CandidateCode(pHash: view.pHash, dHash: view.dHash)
+            // Views other than the full frame are compared with full-frame entries only: the
+            // head of each list.
+            let fullOnly = view.region != .full
+            // The nearest lists: a counting pass over the distances (0…128) finds the cut,
+            // then lists are taken in number order below it and at it until `probes`.
+            distances.withUnsafeMutableBufferPointer { CodeScan128.distances(low: code.low, high: code.high, to: centroidWords, into: $0, using: isa) }
+            for k in 0..<counts.count { counts[k] = 0 }
+            for d in distances { counts[Int(d)] += 1 }
+            var cut = 0, below = 0
+            while below + counts[cut] < probes { below += counts[cut]; cut += 1 }
+            var atCut = probes - below
+            chosen.removeAll(keepingCapacity: true)
+            for l in 0..<layout.lists {
+                let d = Int(distances[l])
+                if d < cut { chosen.append(l) } else if d == cut && atCut > 0 { chosen.append(l); atCut -= 1 }
+            }
+            for l in chosen {
+                let first = Int(offsets[l]), end = fullOnly ? Int(fullEnds[l]) : Int(offsets[l + 1])
+                if hits.count < end - first {
+                    hits = [UInt32](repeating: 0, count: end - first)
+                    hitDistances = [UInt8](repeating: 0, count: end - first)
+                }
+                let found = hits.withUnsafeMutableBufferPointer { h in
+                    hitDistances.withUnsafeMutableBufferPointer { d in
+                        CodeScan128.within(low: code.low, high: code.high, radius: radius,
+                                           codes: UnsafeBufferPointer(rebasing: codeWords[2 * first ..< 2 * end]),
+                                           references: UnsafeBufferPointer(rebasing: references[first..<end]), required: 0,
+                                           hits: h, distances: d, using: isa)
+                    }
+                }
+                for k in 0..<found {
+                    let owner = Int(hits[k] & ~CandidateIndexLayout.fullFrameBit), d = hitDistances[k]
+                    let current = nearest[owner]
+                    if Int(current) > radius { touched.append(Int32(owner)) }
+                    if d < current { nearest[owner] = d }
+                }
+            }
+        }
+        // Ascending landmark numbers from one pass over the table (cheaper than sorting the
+        // touched ones, which can be many); past the cap, the nearest are kept: a counting
+        // pass over their distances finds the cut, landmarks at the cut in number order.
+        var cut = radius, atCut = Int.max
+        if touched.count > parameters.maximumCandidates {
+            for k in 0..<counts.count { counts[k] = 0 }
+            for owner in touched { counts[Int(nearest[Int(owner)])] += 1 }
+            var below = 0
+            cut = 0
+            while below + counts[cut] < parameters.maximumCandidates { below += counts[cut]; cut += 1 }
+            atCut = parameters.maximumCandidates - below
+        }
+        var kept: [Int32] = []
+        kept.reserveCapacity(min(touched.count, parameters.maximumCandidates))
+        for (owner, d) in nearest.enumerated() where Int(d) <= cut {
+            if Int(d) < cut { kept.append(Int32(owner)) } else if atCut > 0 { kept.append(Int32(owner)); atCut -= 1 }
+        }
+        return kept
+    }
+}

@@ -1,0 +1,71 @@
+import Fingerprints
+
+extension VisualIndex {
+    /// The exhaustive scan's answer restricted to `landmarks`: every pair the scan would
+    /// compare between the query and those landmarks' views (the query's informative
+    /// full-frame views against every view, its other informative views against full-frame
+    /// views), gated by the PDQ radius and scored by the same rule, so each landmark found
+    /// gets exactly the score, distances and region the scan gives it. What the first stage
+    /// (``CandidateIndex``) hands its candidates to.
+    ///
+    /// - Parameters:
+    ///   - landmarks: landmark numbers (any order; each scored once).
+    ///   - viewStarts: landmark n owns views `viewStarts[n] ..< viewStarts[n + 1]`
+    ///     (``CandidateIndex/viewStarts``).
+    /// - Throws: ``VisualIndexDamage`` when a block of a mapped snapshot read here does not
+    ///   match its checksum.
+    /// - Complexity: O(candidate views × informative query views), reading only the
+    ///   candidates' rows (a few cache lines per landmark and section).
+    func rescore(
+        _ query: Fingerprint, landmarks: [Int32], viewStarts: UnsafeBufferPointer<UInt32>, scoring: SimilarityScoring,
+        minimumScore: Double, limit: Int
+    ) throws(VisualIndexDamage) -> IndexSearchOutcome {
+        let informative = query.views.indices.filter { query.views[$0].quality >= minimumViewQuality }
+        let fullQueries = informative.filter { query.views[$0].region == .full }
+        let innerQueries = informative.filter { query.views[$0].region != .full }
+        let radius = max(0, min(256, scoring.candidatePDQRadius))
+        let regionTable = section(layout.regionTable, 4 * layout.regions, as: Float.self)
+        let fullRegion = (0..<layout.regions).first {
+            ViewRegion(x: regionTable[4 * $0], y: regionTable[4 * $0 + 1], width: regionTable[4 * $0 + 2], height: regionTable[4 * $0 + 3]) == .full
+        }.map(UInt32.init) ?? UInt32.max
+        let planes = pdqPlanes, regions = regionNumbers, n = layout.views
+        var best: [Int32: Candidate] = [:]
+        var compared = 0
+        for owner in Set(landmarks).sorted() where owner >= 0 && Int(owner) < layout.landmarks {
+            let first = Int(viewStarts[Int(owner)]), end = min(Int(viewStarts[Int(owner) + 1]), n)
+            guard first < end else { continue }
+            if let checker = storage.checker {
+                for w in 0..<4 {
+                    let start = layout.pdqPlanes + 8 * (w * n + first)
+                    try checker.check(start..<start + 8 * (end - first))
+                }
+                try checker.check(layout.pHashes + 8 * first ..< layout.pHashes + 8 * end)
+                try checker.check(layout.dHashes + 8 * first ..< layout.dHashes + 8 * end)
+            }
+            for v in first..<end {
+                let words = SIMD4(planes[v], planes[n + v], planes[2 * n + v], planes[3 * n + v])
+                let isFull = regions[v] == fullRegion
+                for q in fullQueries {
+                    let d = PDQHash(words: words).distance(to: query.views[q].pdq)
+                    if d <= radius {
+                        try consider(viewIndex: v, queryIndex: q, queryView: query.views[q], pdq: d, scoring: scoring,
+                                     minimumScore: minimumScore, best: &best)
+                    }
+                }
+                compared += fullQueries.count
+                guard isFull else { continue }
+                for q in innerQueries {
+                    let d = PDQHash(words: words).distance(to: query.views[q].pdq)
+                    if d <= radius {
+                        try consider(viewIndex: v, queryIndex: q, queryView: query.views[q], pdq: d, scoring: scoring,
+                                     minimumScore: minimumScore, best: &best)
+                    }
+                }
+                compared += innerQueries.count
+            }
+        }
+        var matches = best.sorted { ($0.value.match.score, $1.key) > ($1.value.match.score, $0.key) }.map(\.value.match)
+        if matches.count > limit { matches.removeSubrange(limit...) }
+        return IndexSearchOutcome(matches: matches, isPartial: false, comparedPairs: compared, queryIsInformative: !informative.isEmpty)
+    }
+}

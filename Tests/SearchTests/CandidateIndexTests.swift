@@ -1,0 +1,100 @@
+import Catalog
+import Fingerprints
+import Foundation
+import PixelBuffers
+import Testing
+import SQLiteStore
+@testable import Search
+
+/// The first stage (``CandidateIndex``) on the sample catalog's real photos: it only chooses
+/// which landmarks are scored, every score it lets through is the exhaustive scan's, it is
+/// the exhaustive scan when it may read everything, and its file is bound to its index.
+@Suite(.serialized) struct CandidateIndexTests {
+    static let catalogFolder = SearchFixtures.root.deletingLastPathComponent().appendingPathComponent("catalog")
+    static let negativesFolder = SearchFixtures.root.deletingLastPathComponent().appendingPathComponent("negatives")
+
+    /// The sample catalog indexed into a file catalog with its snapshot written, and queries:
+    /// every negative photo and a third of each catalog photo (its left-hand side).
+    static func sample() async throws -> (store: SQLiteEntityStore, index: VisualIndex, snapshot: String, queries: [Fingerprint]) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-first-stage-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = try SQLiteEntityStore(path: folder.appendingPathComponent("catalog.sqlite").path)
+        _ = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
+            .index(ManifestCatalogSource(manifestPath: catalogFolder.appendingPathComponent("manifest.json").path))
+        let snapshot = folder.appendingPathComponent("catalog.sqlite.vindex").path
+        let (index, _) = try await VisualIndexSnapshot.refresh(store: store, path: snapshot)
+        var queries: [Fingerprint] = []
+        let query = ImageFingerprinter.query
+        for name in try FileManager.default.contentsOfDirectory(atPath: negativesFolder.path).sorted().prefix(8) {
+            queries.append(try query.fingerprint(file: negativesFolder.appendingPathComponent(name).path))
+        }
+        for landmark in try await store.allLandmarks().prefix(16) {
+            let path = try #require(landmark.referenceImages.first?.path)
+            queries.append(try query.fingerprint(file: path, region: .fractions(x: 0, y: 0, width: 0.34, height: 1)))
+        }
+        return (store, index, snapshot, queries)
+    }
+
+    @Test func readingEveryListAtFullRadiusGivesTheExhaustiveAnswers() async throws {
+        let (_, index, _, queries) = try await Self.sample()
+        let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 16)))
+        let everything = ScanStrategy.automatic(CandidateIndex.SearchParameters(probes: 16, radius: 128, maximumCandidates: 1_000_000))
+        var matched = 0
+        for query in queries {
+            let exhaustive = try index.search(query, minimumScore: 0, strategy: .exhaustive)
+            let firstStage = try staged.search(query, minimumScore: 0, strategy: everything)
+            #expect(firstStage.matches == exhaustive.matches)
+            if !exhaustive.matches.isEmpty { matched += 1 }
+        }
+        #expect(matched >= 16)
+    }
+
+    @Test func everyScoreTheDefaultFirstStageGivesIsTheExhaustiveScore() async throws {
+        let (_, index, _, queries) = try await Self.sample()
+        let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
+        var sameFirst = 0
+        for query in queries {
+            let exhaustive = try index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold, strategy: .exhaustive)
+            let firstStage = try staged.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold)
+            let reference = Dictionary(uniqueKeysWithValues: exhaustive.matches.map { ($0.landmarkID, $0) })
+            for match in firstStage.matches { #expect(reference[match.landmarkID] == match) }
+            if firstStage.matches.first?.landmarkID == exhaustive.matches.first?.landmarkID { sameFirst += 1 }
+            // Fewer pairs compared than the exhaustive scan, which compares them all.
+            #expect(firstStage.comparedPairs < exhaustive.comparedPairs)
+        }
+        #expect(sameFirst == queries.count)
+    }
+
+    @Test func theBuildIsDeterministicAndItsFileIsBoundToItsIndex() async throws {
+        let (store, index, snapshot, queries) = try await Self.sample()
+        let a = try CandidateIndex.build(from: index, lists: 32), b = try CandidateIndex.build(from: index, lists: 32, threads: 1)
+        #expect(a.bytesUsed == b.bytesUsed && memcmp(a.storage.base, b.storage.base, a.bytesUsed) == 0)
+        #expect(a.listCount == 32 && a.entryCount == index.viewCount)
+        // Written by refreshFirstStage and attached when the snapshot is loaded.
+        let action = try await VisualIndexSnapshot.refreshFirstStage(store: store, path: snapshot, policy: .always, lists: 32)
+        #expect(action == .written(lists: 32, bytes: a.bytesUsed))
+        #expect(try await VisualIndexSnapshot.refreshFirstStage(store: store, path: snapshot, policy: .always) == .upToDate)
+        let version = try store.catalogVersion()
+        guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: snapshot, expecting: version), let stage = mapped.firstStage else {
+            Issue.record("the snapshot must load with its first stage")
+            return
+        }
+        #expect(stage.bytesUsed == a.bytesUsed && memcmp(stage.storage.base + 32, a.storage.base + 32, a.bytesUsed - 32) == 0)
+        for query in queries.prefix(6) {
+            #expect(try mapped.search(query, minimumScore: 0) == (try index.withFirstStage(a)!.search(query, minimumScore: 0)))
+        }
+        // Another index (the catalog changed) refuses it; a damaged byte is refused.
+        let path = CandidateIndex.path(forSnapshotAt: snapshot)
+        _ = try await store.remove(EntityReference(kind: .landmark, id: try await store.allLandmarks()[0].id))
+        let (changed, _) = try await VisualIndexSnapshot.refresh(store: store, path: snapshot)
+        guard case .stale = CandidateIndex.load(path: path, for: changed) else { Issue.record("a first stage of another index must be stale"); return }
+        #expect(changed.firstStage == nil && changed.withFirstStage(a) == nil)
+        var bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        bytes[bytes.count - 100] ^= 0x40
+        try bytes.write(to: URL(fileURLWithPath: path))
+        guard case .damaged = CandidateIndex.load(path: path, for: index) else { Issue.record("a damaged first stage must be refused"); return }
+        // Policy never removes the file.
+        #expect(try await VisualIndexSnapshot.refreshFirstStage(store: store, path: snapshot, policy: .never) == .notWanted)
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+}
