@@ -3,11 +3,6 @@ import Dispatch
 import Fingerprints
 
 extension CandidateIndex {
-    /// Views from which a catalog gets a first stage by default (`glimpse index --first-stage
-    /// auto`): below it the exhaustive scan is about as fast (docs/PERFORMANCE.md, "The first
-    /// stage").
-    public static let automaticMinimumViews = 1 << 20
-
     /// The list count used for `views` views: a power of two near 2√views, 64…65,536, so a
     /// list holds about √views / 2 entries. O(1).
     public static func defaultListCount(views: Int) -> Int {

@@ -62,7 +62,7 @@ public struct CandidateIndex: Sendable {
         public var maximumCandidates: Int
 
         /// Creates parameters; every one has the documented default.
-        public init(probes: Int = 32, radius: Int = 48, maximumCandidates: Int = 512) {
+        public init(probes: Int = 128, radius: Int = 48, maximumCandidates: Int = 1024) {
             self.probes = max(1, probes)
             self.radius = max(0, min(128, radius))
             self.maximumCandidates = max(1, maximumCandidates)

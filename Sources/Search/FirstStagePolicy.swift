@@ -1,17 +1,25 @@
-/// When a catalog gets a first stage (``CandidateIndex``) beside its visual-index snapshot.
+/// Whether a catalog gets a first stage (``CandidateIndex``) beside its visual-index snapshot.
+///
+/// Opt-in: no size of catalog gets one by default, because no first stage measured yet
+/// agrees with the exhaustive scan often enough to replace it unasked (the goal is 0.995
+/// top-1 agreement; docs/PERFORMANCE.md, "The first stage", has the trade-off measured on a
+/// million real crops). A catalog that has one is searched through it unless the search
+/// asks for ``ScanStrategy/exhaustive``.
 public enum FirstStagePolicy: String, Sendable, Hashable, CaseIterable {
-    /// From ``CandidateIndex/automaticMinimumViews`` views on, where it is faster than the
-    /// exhaustive scan.
-    case automatic = "auto"
-    /// Whatever the catalog's size (benchmarks and tests of small catalogs).
+    /// A first stage when the catalog had one (its file exists, current or not): brought up
+    /// to date after a change. The default of `glimpse index`.
+    case keep
+    /// A first stage whatever the catalog's size.
     case always
-    /// Never: every search scans every view, and an existing first-stage file is removed.
+    /// No first stage: every search scans every view, and an existing first-stage file is
+    /// removed.
     case never
 
-    /// Whether an index of `views` views gets a first stage. O(1).
-    public func wants(views: Int) -> Bool {
+    /// Whether an index of `views` views gets a first stage, `hadOne` saying whether the
+    /// catalog had one. O(1).
+    public func wants(views: Int, hadOne: Bool) -> Bool {
         switch self {
-        case .automatic: views >= CandidateIndex.automaticMinimumViews
+        case .keep: hadOne && views > 0
         case .always: views > 0
         case .never: false
         }

@@ -19,6 +19,10 @@ public struct PreparedSearchIndex: Sendable {
     public var landmarkCount: Int { state.index.landmarkCount }
     /// Landmarks changed since the index was last built in full (answered from the delta).
     public var changedLandmarkCount: Int { state.index.changedLandmarkCount }
+    /// Whether the base index is a memory-mapped snapshot (else built in memory). O(1).
+    public var isMapped: Bool { state.index.isMappedSnapshot }
+    /// Whether the base index has a first stage (``CandidateIndex``). O(1).
+    public var hasFirstStage: Bool { state.index.base.firstStage != nil }
     /// Whether changes applied incrementally have grown enough that the index should be
     /// built in full again (``IncrementalVisualIndex/needsCompaction(minimumViews:)``).
     public var needsCompaction: Bool { state.index.needsCompaction() }
@@ -60,21 +64,37 @@ public struct PreparedSearchIndex: Sendable {
     }
 
     /// Builds the index of `contents` (CPU only, no I/O).
-    /// With `firstStage` wanting one for the catalog's size, the first stage is built too
-    /// (``CandidateIndex/build(from:lists:threads:)``), so a compaction keeps it.
+    /// With `firstStage` ``FirstStagePolicy/always``, the first stage is built too
+    /// (``CandidateIndex/build(from:lists:threads:)``): what a server's compaction passes
+    /// when the index it replaces had one.
     ///
     /// - Complexity: O(views log views + collection memberships), plus the first stage's build.
     public init(contents: Contents, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality,
-                firstStage: FirstStagePolicy = .automatic) {
+                firstStage: FirstStagePolicy = .never) {
         let index = VisualIndex(
             version: contents.snapshot.version, entries: contents.snapshot.entries, collections: contents.collections,
             minimumViewQuality: minimumViewQuality)
         // An index built in memory is never damaged, so the build cannot throw here.
-        if firstStage.wants(views: index.viewCount), let built = try? CandidateIndex.build(from: index), let staged = index.withFirstStage(built) {
+        if firstStage == .always, index.viewCount > 0, let built = try? CandidateIndex.build(from: index), let staged = index.withFirstStage(built) {
             state = SearchIndexCache.State(index: staged)
         } else {
             state = SearchIndexCache.State(index: index)
         }
+    }
+
+    /// The index mapped from the snapshot at `snapshotPath`, with its first stage when it has
+    /// one, when the snapshot is sound and of `store`'s current version; `nil` otherwise.
+    /// Nothing is written (a server opens its catalog read-only).
+    ///
+    /// - Complexity: O(1) system calls plus the snapshot's and first stage's checks on open.
+    /// - Throws: ``CatalogStoreError`` when the store's version cannot be read.
+    public static func mapped(from store: any EntityStore, snapshotPath: String,
+                              minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) async throws(CatalogStoreError) -> PreparedSearchIndex? {
+        let version = try await store.catalogVersion()
+        guard case .loaded(let index) = VisualIndexSnapshot.load(path: snapshotPath, expecting: version, minimumViewQuality: minimumViewQuality) else {
+            return nil
+        }
+        return PreparedSearchIndex(state: SearchIndexCache.State(index: index))
     }
 
     /// Reads one consistent version of `store` and builds its index, or maps it from the

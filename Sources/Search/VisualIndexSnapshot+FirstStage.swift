@@ -23,7 +23,7 @@ extension VisualIndexSnapshot {
             switch self {
             case .upToDate: "first stage up to date"
             case .written(let lists, let bytes): "first stage written (\(lists) lists, \(bytes) bytes)"
-            case .notWanted: "no first stage (catalog below its size)"
+            case .notWanted: "no first stage"
             case .notWritten(let reason): "first stage not written (\(reason))"
             }
         }
@@ -33,7 +33,8 @@ extension VisualIndexSnapshot {
     /// at `path` up to date with it: what `glimpse index` runs after
     /// ``rewrite(store:path:minimumViewQuality:)``. Built from the mapped snapshot
     /// (``CandidateIndex/build(from:lists:threads:)``) when `policy` wants one and the file is
-    /// missing, stale or damaged; removed when `policy` wants none.
+    /// missing, stale or damaged; removed when `policy` wants none (``FirstStagePolicy/keep``
+    /// wants one exactly when the file exists).
     ///
     /// - Complexity: O(1) when up to date; otherwise the build's cost.
     /// - Throws: the store's error when its version cannot be read.
@@ -50,7 +51,7 @@ extension VisualIndexSnapshot {
         guard case .loaded(let index) = load(path: path, expecting: try await store.catalogVersion(), minimumViewQuality: minimumViewQuality) else {
             return .notWritten("no current visual-index snapshot")
         }
-        guard policy.wants(views: index.viewCount) else {
+        guard policy.wants(views: index.viewCount, hadOne: access(filePath, F_OK) == 0) else {
             unlink(filePath)
             return .notWanted
         }

@@ -41,7 +41,8 @@ public enum GlimpseServer {
         let served = LastKnownEntityStore(store, health: health)
         let watcher = CatalogChangeWatcher(store: store, pollInterval: .milliseconds(max(10, configuration.reloadPollMilliseconds)))
         let reloader = IndexReloader(store: store, entityStore: served, holder: holder, health: health, watcher: watcher,
-                                     rankingCacheCapacity: configuration.rankingCacheCapacity, metrics: metrics, logger: logger)
+                                     rankingCacheCapacity: configuration.rankingCacheCapacity, snapshotPath: configuration.snapshotPath,
+                                     metrics: metrics, logger: logger)
         let state = ServerState(store: served, holder: holder, health: health, configuration: configuration,
                                 slots: SearchSlots(capacity: configuration.maxConcurrentSearches), metrics: metrics,
                                 reloader: reloader, logger: logger)

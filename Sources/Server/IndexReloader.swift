@@ -29,6 +29,8 @@ public struct IndexReloader: Service {
     let health: CatalogHealth
     let watcher: CatalogChangeWatcher
     let rankingCacheCapacity: Int
+    /// The snapshot a full load maps when it is current (SQLite catalogs), else `nil`.
+    let snapshotPath: String?
     let metrics: ServerMetrics
     let logger: Logger
     let reloadRequests: AsyncStream<Void>.Continuation
@@ -41,7 +43,8 @@ public struct IndexReloader: Service {
 
     /// Creates the reloader.
     init(store: any EntityStore, entityStore: any EntityStore, holder: IndexHolder, health: CatalogHealth, watcher: CatalogChangeWatcher,
-         rankingCacheCapacity: Int, metrics: ServerMetrics, logger: Logger) {
+         rankingCacheCapacity: Int, snapshotPath: String? = nil, metrics: ServerMetrics, logger: Logger) {
+        self.snapshotPath = snapshotPath
         self.store = store
         self.entityStore = entityStore
         self.holder = holder
@@ -137,13 +140,21 @@ public struct IndexReloader: Service {
             }
         }
         do {
-            // The reads are awaited (the store's own I/O); the build is CPU only.
-            let contents = try await PreparedSearchIndex.read(from: store)
+            let index: ServedIndex
             let store = entityStore, capacity = rankingCacheCapacity
-            // On a thread of its own, not the request executors: building is seconds of
-            // CPU for big catalogs, and busy request threads must not delay it either.
-            let index = try await DedicatedThread.run { () -> ServedIndex in
-                ServedIndex.build(store: store, contents: contents, rankingCacheCapacity: capacity)
+            if let snapshotPath, let prepared = try await PreparedSearchIndex.mapped(from: self.store, snapshotPath: snapshotPath) {
+                // The snapshot (and its first stage) of this very version: mapped, not built.
+                index = ServedIndex.make(store: store, prepared: prepared, rankingCacheCapacity: capacity)
+            } else {
+                // The reads are awaited (the store's own I/O); the build is CPU only. A
+                // compaction keeps the first stage of the index it replaces.
+                let contents = try await PreparedSearchIndex.read(from: self.store)
+                let firstStage: FirstStagePolicy = current?.prepared.hasFirstStage == true ? .always : .never
+                // On a thread of its own, not the request executors: building is seconds of
+                // CPU for big catalogs, and busy request threads must not delay it either.
+                index = try await DedicatedThread.run { () -> ServedIndex in
+                    ServedIndex.build(store: store, contents: contents, rankingCacheCapacity: capacity, firstStage: firstStage)
+                }
             }
             holder.install(index)
             let elapsed = ContinuousClock.now - started
@@ -151,6 +162,7 @@ public struct IndexReloader: Service {
             logger.info("index loaded", metadata: [
                 "catalog": "\(index.prepared.version)", "views": "\(index.prepared.viewCount)",
                 "landmarks": "\(index.prepared.landmarkCount)", "duration_ms": "\(QueryResultRecord.milliseconds(elapsed))",
+                "source": "\(index.prepared.isMapped ? "snapshot" : "catalog")", "first_stage": "\(index.prepared.hasFirstStage)",
             ])
         } catch {
             metrics.reloadFailed()

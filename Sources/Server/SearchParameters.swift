@@ -4,12 +4,14 @@ import PixelBuffers
 
 /// The query parameters of the search endpoints, validated: `region=x,y,w,h` (pixels of
 /// the upright image) or `region_fraction=x,y,w,h` (0…1), `labels=a,b`, `page_size`
-/// (1…100, default 10) and `deadline_ms` (1…10000, default the server's).
+/// (1…100, default 10), `deadline_ms` (1…10000, default the server's) and `exact`
+/// (`true`: scan every view even when the index has a first stage; default `false`).
 struct SearchParameters: Sendable {
     var region: DecodeOptions.Region?
     var labels: [String]
     var pageSize: Int
     var deadline: Duration
+    var exact: Bool
 
     /// Most results per page.
     static let maximumPageSize = 100
@@ -50,6 +52,11 @@ struct SearchParameters: Sendable {
         }
         pageSize = try Self.integer(query, "page_size", default: 10, in: 1...Self.maximumPageSize)
         deadline = .milliseconds(try Self.integer(query, "deadline_ms", default: defaultDeadlineMilliseconds, in: 1...Self.maximumDeadlineMilliseconds))
+        switch query.get("exact") {
+        case nil, "false": exact = false
+        case "true": exact = true
+        case let other?: throw .badRequest("invalid_parameter", "exact must be true or false; got '\(other.prefix(80))'")
+        }
     }
 
     /// The integer parameter `name`, `default` when absent.

@@ -34,7 +34,8 @@ struct SearchRoutes {
                     try fingerprinter.fingerprint(decoding: bytes, source: "request body", region: parameters.region)
                 }
             } catch let error as DecodeError { throw Self.apiError(error) }
-            return try await page(for: fingerprint, labels: parameters.labels, profile: ServedIndex.visualProfile, pageSize: parameters.pageSize,
+            let profile = ServedIndex.visualProfile | (parameters.exact ? ServedIndex.exhaustiveFlag : 0)
+            return try await page(for: fingerprint, labels: parameters.labels, profile: profile, pageSize: parameters.pageSize,
                                   token: nil, deadline: parameters.deadline, index: index, started: started)
         }
     }
@@ -72,7 +73,8 @@ struct SearchRoutes {
         let lookup = try FingerprintLookup(json: body)
         guard let index = state.holder.index else { throw APIError.notReady }
         return try await state.slots.withSlot {
-            try await page(for: lookup.fingerprint, labels: parameters.labels, profile: lookup.profile, pageSize: parameters.pageSize,
+            try await page(for: lookup.fingerprint, labels: parameters.labels,
+                           profile: lookup.profile | (parameters.exact ? ServedIndex.exhaustiveFlag : 0), pageSize: parameters.pageSize,
                            token: nil, deadline: parameters.deadline, index: index, started: started)
         }
     }

@@ -13,6 +13,9 @@ public struct ServedIndex: Sendable {
     static let visualProfile: UInt8 = 0
     /// Scoring profile of a ``SearchContinuation``: PDQ-only lookups.
     static let pdqOnlyProfile: UInt8 = 1
+    /// Added to a profile when every view is scanned (`exact=true`), so that a page token
+    /// continues in the mode its search began in.
+    static let exhaustiveFlag: UInt8 = 2
 
     /// The prepared index.
     public let prepared: PreparedSearchIndex
@@ -20,14 +23,18 @@ public struct ServedIndex: Sendable {
     let visual: VisualSearchQuery
     /// Queries that carry only a PDQ hash, scored by PDQ distance alone.
     let pdqOnly: VisualSearchQuery
+    /// ``visual`` and ``pdqOnly`` scanning every view (``ScanStrategy/exhaustive``).
+    let visualExhaustive: VisualSearchQuery, pdqOnlyExhaustive: VisualSearchQuery
 
     /// Builds the served index of `contents` (read from `store` with
     /// ``PreparedSearchIndex/read(from:)``); entities are read from `store` when answering.
     /// CPU only: run it off the request executors.
     ///
     /// - Complexity: O(views log views + collection memberships).
-    static func build(store: any EntityStore, contents: PreparedSearchIndex.Contents, rankingCacheCapacity: Int) -> ServedIndex {
-        make(store: store, prepared: PreparedSearchIndex(contents: contents), rankingCacheCapacity: rankingCacheCapacity)
+    /// With `firstStage` ``FirstStagePolicy/always`` the first stage is built too.
+    static func build(store: any EntityStore, contents: PreparedSearchIndex.Contents, rankingCacheCapacity: Int,
+                      firstStage: FirstStagePolicy = .never) -> ServedIndex {
+        make(store: store, prepared: PreparedSearchIndex(contents: contents, firstStage: firstStage), rankingCacheCapacity: rankingCacheCapacity)
     }
 
     /// The served index over `prepared` (built in full or brought up to date
@@ -37,11 +44,19 @@ public struct ServedIndex: Sendable {
         let fingerprint: @Sendable (PixelBuffer) -> Fingerprint = { fingerprinter.fingerprint(of: $0) }
         var pdqScoring = SimilarityScoring(pdqWeight: 1, pHashWeight: 0, dHashWeight: 0, histogramWeight: 0)
         pdqScoring.candidatePDQRadius = SimilarityScoring.default.candidatePDQRadius
+        var exhaustive = SearchConfiguration()
+        exhaustive.strategy = .exhaustive
+        var pdqExhaustive = SearchConfiguration(scoring: pdqScoring)
+        pdqExhaustive.strategy = .exhaustive
         return ServedIndex(
             prepared: prepared,
             visual: VisualSearchQuery(store: store, prepared: prepared, rankingCapacity: rankingCacheCapacity, fingerprint: fingerprint),
             pdqOnly: VisualSearchQuery(store: store, prepared: prepared, configuration: SearchConfiguration(scoring: pdqScoring),
-                                       rankingCapacity: rankingCacheCapacity, fingerprint: fingerprint))
+                                       rankingCapacity: rankingCacheCapacity, fingerprint: fingerprint),
+            visualExhaustive: VisualSearchQuery(store: store, prepared: prepared, configuration: exhaustive,
+                                                rankingCapacity: rankingCacheCapacity, fingerprint: fingerprint),
+            pdqOnlyExhaustive: VisualSearchQuery(store: store, prepared: prepared, configuration: pdqExhaustive,
+                                                 rankingCapacity: rankingCacheCapacity, fingerprint: fingerprint))
     }
 
     /// The query front-end of a continuation profile, `nil` for an unknown one.
@@ -49,6 +64,8 @@ public struct ServedIndex: Sendable {
         switch profile {
         case Self.visualProfile: visual
         case Self.pdqOnlyProfile: pdqOnly
+        case Self.visualProfile | Self.exhaustiveFlag: visualExhaustive
+        case Self.pdqOnlyProfile | Self.exhaustiveFlag: pdqOnlyExhaustive
         default: nil
         }
     }

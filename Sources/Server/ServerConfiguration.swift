@@ -10,6 +10,10 @@ public struct ServerConfiguration: Sendable {
     public var catalog: String
     /// The admin bearer token (from `--admin-token-file`); `nil` disables the admin endpoints.
     public var adminToken: String?
+    /// The visual-index snapshot beside an SQLite catalog (``VisualIndexSnapshot/path(forCatalogAt:)``):
+    /// when it is current, a full load maps it, with its first stage, instead of reading every
+    /// fingerprint; `nil` (PostgreSQL) always builds in memory. Never written by the server.
+    public var snapshotPath: String?
     /// Largest request body, in bytes, checked while the body streams in (413 above it).
     public var maxBodyBytes: Int
     /// Largest image accepted by `POST /v1/search`, in pixels (checked from its header).
@@ -33,7 +37,9 @@ public struct ServerConfiguration: Sendable {
     public init(host: String = "127.0.0.1", port: Int = 8080, catalog: String = "glimpse.sqlite", adminToken: String? = nil,
                 maxBodyBytes: Int = 32 << 20, maxPixels: Int = 50_000_000, maxConcurrentSearches: Int = 8,
                 idleTimeoutSeconds: Int = 30, reloadPollMilliseconds: Int = 250, shutdownGraceSeconds: Int = 10,
-                rankingCacheCapacity: Int = 256, defaultDeadlineMilliseconds: Int = 500, maxConnections: Int = 512) {
+                rankingCacheCapacity: Int = 256, defaultDeadlineMilliseconds: Int = 500, maxConnections: Int = 512,
+                snapshotPath: String? = nil) {
+        self.snapshotPath = snapshotPath
         self.host = host
         self.port = port
         self.catalog = catalog

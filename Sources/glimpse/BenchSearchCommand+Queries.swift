@@ -75,10 +75,11 @@ extension BenchSearchCommand {
         }
         var firstStage = ""
         if let stage = index.firstStage {
+            let parameters = try firstStageParameters.map(CandidateIndex.SearchParameters.init(parsing:)) ?? CandidateIndex.SearchParameters()
             var answers: [[String]] = []
             for set in sets.reversed() {
                 let (fields, found) = try timed { query in
-                    let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .default)
+                    let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(parameters))
                     return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
                 }
                 answers = found
@@ -86,7 +87,7 @@ extension BenchSearchCommand {
                 // The first stage alone (candidates proposed, none scored): "meanMatched" is
                 // then the mean number of candidates.
                 let (alone, _) = try timed { query in
-                    (stage.candidates(for: query, minimumViewQuality: index.minimumViewQuality, using: set).map { "\($0)" }, 0)
+                    (stage.candidates(for: query, minimumViewQuality: index.minimumViewQuality, parameters: parameters, using: set).map { "\($0)" }, 0)
                 }
                 rows.append(#"{"name":"first stage alone (meanMatched: candidates), \#(queries.count) real queries","isa":"\#(set)","threads":1,\#(alone)}"#)
             }
@@ -99,7 +100,8 @@ extension BenchSearchCommand {
                 reference += top.count
                 kept += top.intersection(approximate.prefix(10)).count
             }
-            firstStage = #","firstStage":{"lists":\#(stage.listCount),"bytes":\#(stage.bytesUsed),"#
+            firstStage = #","firstStage":{"lists":\#(stage.listCount),"bytes":\#(stage.bytesUsed),"probes":\#(parameters.probes),"#
+                + #""radius":\#(parameters.radius),"maximumCandidates":\#(parameters.maximumCandidates),"#
                 + #""top1Agreement":\#(String(format: "%.4f", Double(sameFirst) / Double(queries.count))),"#
                 + #""top10Agreement":\#(String(format: "%.4f", reference == 0 ? 1 : Double(kept) / Double(reference)))}"#
         }

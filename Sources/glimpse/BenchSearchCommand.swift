@@ -47,6 +47,10 @@ struct BenchSearchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("With --db: instead, time searching the catalog with every image of this folder (p50, p99).", valueName: "folder"))
     var queries: String?
 
+    @Option(help: ArgumentHelp("With --queries: first-stage parameters (lists probed per query view, code radius, most landmarks scored).",
+                               valueName: "probes,radius,candidates", visibility: .hidden))
+    var firstStageParameters: String?
+
     func run() async throws {
         guard views > 0, runs > 0, codes > 0, threads > 0 else {
             throw failure("bench-search: --views, --codes, --repeat and --threads must be positive")

@@ -62,8 +62,8 @@ struct EvalCommand: AsyncParsableCommand {
     @Flag(help: "Scan every view even when the catalog has a first-stage index.")
     var exact = false
 
-    @Option(help: ArgumentHelp("First-stage parameters: lists probed per query view, code radius (of 128 bits), most landmarks scored.", valueName: "probes,radius,candidates"))
-    var firstStage: String?
+    @Option(help: ArgumentHelp("First-stage parameters: lists probed per query view, code radius (of 128 bits), most landmarks scored.", valueName: "probes,radius,candidates", visibility: .hidden))
+    var firstStageParameters: String?
 
     @Flag(help: "List every query whose first landmark was wrong.")
     var showMisses = false
@@ -98,13 +98,7 @@ struct EvalCommand: AsyncParsableCommand {
         var configuration = SearchConfiguration()
         if let threshold { configuration.scoring.noMatchThreshold = threshold }
         if exact { configuration.strategy = .exhaustive }
-        if let firstStage {
-            let values = firstStage.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-            guard values.count == 3, let probes = values[0], let radius = values[1], let candidates = values[2] else {
-                throw failure("--first-stage wants three whole numbers: probes,radius,candidates")
-            }
-            configuration.strategy = .automatic(CandidateIndex.SearchParameters(probes: probes, radius: radius, maximumCandidates: candidates))
-        }
+        if let firstStageParameters { configuration.strategy = .automatic(try CandidateIndex.SearchParameters(parsing: firstStageParameters)) }
         var queryFingerprinter = ImageFingerprinter.query(orientations: orientations)
         if let queryDecodeSize {
             let sides = queryDecodeSize.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }

@@ -1,14 +1,15 @@
 import ArgumentParser
 import Catalog
+import Foundation
 import Search
 
-/// `--first-stage auto|always|never`: whether the catalog gets the first-stage index beside
-/// its visual-index snapshot, for the commands that write the snapshot.
+/// `--first-stage keep|always|never`: whether the catalog gets the first-stage index beside its
+/// visual-index snapshot, for the commands that write the snapshot.
 struct FirstStageOption: ParsableArguments {
     @Option(name: .customLong("first-stage"),
-            help: ArgumentHelp("Build the first-stage index beside the snapshot: auto (from 1,048,576 views), always or never.",
-                               valueName: "auto|always|never"))
-    var policy: FirstStagePolicy = .automatic
+            help: ArgumentHelp("always: build the first-stage index beside the snapshot, so searches score only the landmarks it proposes (faster on large catalogs, may miss matches; query --exact overrides); never: remove it; keep (default): update it if the catalog has one.",
+                               valueName: "keep|always|never"))
+    var policy: FirstStagePolicy = .keep
 
     /// Brings the first stage of the snapshot at `snapshotPath` up to date; a first stage
     /// wanted but not written is a warning on stderr (searches then scan every view).
@@ -23,3 +24,15 @@ struct FirstStageOption: ParsableArguments {
 }
 
 extension FirstStagePolicy: ExpressibleByArgument {}
+
+extension CandidateIndex.SearchParameters {
+    /// Parses `probes,radius,candidates` (the hidden `--first-stage-parameters` of `eval` and
+    /// `bench-search`, for tuning). O(text).
+    init(parsing text: String) throws {
+        let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
+        guard values.count == 3, let probes = values[0], let radius = values[1], let candidates = values[2] else {
+            throw failure("--first-stage-parameters wants three whole numbers: probes,radius,candidates; got '\(text)'")
+        }
+        self.init(probes: probes, radius: radius, maximumCandidates: candidates)
+    }
+}

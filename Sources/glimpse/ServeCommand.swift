@@ -83,7 +83,7 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(
             host: host, port: port, catalog: store.location, adminToken: adminToken, maxBodyBytes: maxBodyBytes, maxPixels: maxPixels,
             maxConcurrentSearches: maxConcurrentSearches, idleTimeoutSeconds: idleTimeout, reloadPollMilliseconds: reloadPollMs,
-            shutdownGraceSeconds: shutdownGrace)
+            shutdownGraceSeconds: shutdownGrace, snapshotPath: database.snapshotPath)
         var logger = Logger(label: "glimpse.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         try await GlimpseServer.run(configuration: configuration, store: store, logger: logger)

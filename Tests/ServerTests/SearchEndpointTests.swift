@@ -55,6 +55,20 @@ import Testing
         #expect(seen.map(\.id) == all.results.map(\.id))
     }
 
+    @Test func anExactSearchAnswersTheSameAndItsTokenContinuesExactly() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        let query = "region=\(Harness.screenshotRegion)&page_size=1"
+        let normal = try WireJSON.decode(QueryResultRecord.self, from: try await server.search(file: Harness.screenshot, query: query).body)
+        let exact = try WireJSON.decode(QueryResultRecord.self, from: try await server.search(file: Harness.screenshot, query: query + "&exact=true").body)
+        // The sample catalog is far below the first stage's size: both scan every view.
+        #expect(normal.results == exact.results && !exact.results.isEmpty)
+        let token = try #require(exact.nextPageToken)
+        #expect(token != normal.nextPageToken, "the token carries the mode")
+        let next = try await server.request(.get, "/v1/search?page_token=\(token)")
+        #expect(next.status == 200)
+    }
+
     @Test func aTokenIssuedByOneReplicaContinuesOnAnother() async throws {
         let catalog = try await Harness.sharedCatalog.value
         let first = try await Harness.start(catalog: catalog)
