@@ -81,6 +81,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // IOError, to tell a port in use from other start-up failures.
+                .product(name: "NIOCore", package: "swift-nio"),
             ],
             resources: [.embedInCode("openapi.yaml")]
         ),

@@ -61,6 +61,13 @@ bash scripts/demo.sh
 # reuses the release build demo.sh made; a few minutes together).
 source scripts/lib/release-build.sh
 release=$(release_glimpse)
+# The README's install and admin-token steps (into a scratch folder instead of ~/.local/bin).
+readme_scratch=$(mktemp -d)
+install -D -m 755 "$release" "$readme_scratch/.local/bin/glimpse"
+"$readme_scratch/.local/bin/glimpse" --help >/dev/null
+(cd "$readme_scratch" && (umask 077; head -c 24 /dev/urandom | base64 | tr -d '/+=' > admin-token) && grep -Eq '^[A-Za-z0-9]{16,}$' admin-token) \
+  || { echo "test.sh: the README's admin-token command made a token the server would refuse" >&2; exit 1; }
+rm -rf "$readme_scratch"
 scripts/check-report.sh "" "$release"
 bash benchmarks/startup.sh --quick --glimpse "$release" --baseline "$release"
 # Peak memory of glimpse index at 300 and 3,000 photos on both stores; fails when the

@@ -2,6 +2,10 @@ import Catalog
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOCore
+#if canImport(Glibc)
+import Glibc
+#endif
 import ServiceLifecycle
 import UnixSignals
 
@@ -63,12 +67,20 @@ public enum GlimpseServer {
     /// grace period and returns.
     ///
     /// - Throws: errors binding the address.
+    ///
+    /// - Throws: ``ServerStartError/cannotListen(host:port:reason:)`` when the address
+    ///   cannot be bound; whatever the service group throws otherwise.
     public static func run(configuration: ServerConfiguration, store: any EntityStore, logger: Logger) async throws {
         let (application, _) = makeApplication(configuration: configuration, store: store, logger: logger) { port in
             logger.notice("glimpse serve listening", metadata: ["address": "http://\(configuration.host):\(port)", "catalog": "\(configuration.catalog)"])
         }
         var groupConfiguration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(max(1, configuration.shutdownGraceSeconds))
-        try await ServiceGroup(configuration: groupConfiguration).run()
+        do {
+            try await ServiceGroup(configuration: groupConfiguration).run()
+        } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL || error.errnoCode == EACCES {
+            throw ServerStartError.cannotListen(host: configuration.host, port: configuration.port,
+                                                reason: String(cString: strerror(error.errnoCode)))
+        }
     }
 }

@@ -50,7 +50,7 @@ struct CropCatalogCommand: AsyncParsableCommand {
     @Option(help: "Short side, in pixels, JPEG photos are decoded at (DCT scaling; at least 64).")
     var decodeSide: Int = 512
 
-    @Option(help: "Photos cropped and fingerprinted at once (default: all cores).")
+    @Option(help: "Photos cropped and fingerprinted at once (the default is this machine's core count).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {

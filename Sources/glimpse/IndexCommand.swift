@@ -34,7 +34,7 @@ struct IndexCommand: AsyncParsableCommand {
 
     @OptionGroup var firstStage: FirstStageOption
 
-    @Option(help: "Files fingerprinted at once (default: all cores).")
+    @Option(help: "Files fingerprinted at once (the default is this machine's core count).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {

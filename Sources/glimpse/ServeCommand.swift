@@ -1,6 +1,7 @@
 import ArgumentParser
 import Catalog
 import Foundation
+import PixelBuffers
 import Logging
 import Server
 
@@ -69,8 +70,11 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         var adminToken: String?
         if let adminTokenFile {
-            guard let data = FileManager.default.contents(atPath: adminTokenFile) else {
-                throw failure("\(adminTokenFile): cannot read the admin token file")
+            // FileBytes refuses a FIFO or a folder and names the OS reason (permission denied…).
+            let data: [UInt8]
+            do { data = try FileBytes.contents(ofFile: adminTokenFile) } catch {
+                if case .unreadableFile(_, let reason) = error { throw failure("\(adminTokenFile): cannot read the admin token file: \(reason)") }
+                throw failure("\(adminTokenFile): the admin token file is empty")
             }
             let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             guard token.utf8.count >= 16, !token.contains(where: \.isWhitespace) else {
@@ -86,6 +90,10 @@ struct ServeCommand: AsyncParsableCommand {
             shutdownGraceSeconds: shutdownGrace, snapshotPath: database.snapshotPath)
         var logger = Logger(label: "glimpse.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
-        try await GlimpseServer.run(configuration: configuration, store: store, logger: logger)
+        do {
+            try await GlimpseServer.run(configuration: configuration, store: store, logger: logger)
+        } catch let error as ServerStartError {
+            throw failure(error.description)
+        }
     }
 }
