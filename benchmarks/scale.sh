@@ -14,6 +14,11 @@
 #   accuracy     `glimpse eval --db` against this catalog: recall@1 of the evaluation's
 #                transformed queries among the crops, and its negatives' false-positive
 #                rate at the default threshold (--quick: three transformations)
+#   first stage  the opt-in first-stage index (`glimpse debug-first-stage --first-stage
+#                always`, rebuilt every run: its build time), its resident bytes per image,
+#                its search p50 / p99 per instruction set beside the exhaustive scan's, and
+#                `eval --compare-exhaustive`: recall@1 through it, and its top-1 / top-10
+#                agreement with the exhaustive scan
 # The crops' sources are disjoint from the evaluation's images: photographs from Debian
 # packages that the evaluation sets do not come from (the desktop wallpapers of
 # gnome-backgrounds, mate-backgrounds, plasma-workspace-wallpapers and desktop-base: about
@@ -84,7 +89,7 @@ key=$( (find "$photos" -type f ! -name '.*' -printf '%f %s\n' | LC_ALL=C sort; e
 db="$cache/catalog-$images-$key.sqlite"
 build_file="$db.build"
 if [ "$rebuild" = 1 ] || [ ! -e "$build_file" ]; then
-  rm -f "$db" "$db"-wal "$db"-shm "$db.vindex" "$build_file"
+  rm -f "$db" "$db"-wal "$db"-shm "$db.vindex" "$db.vindex.first" "$build_file"
   echo "scale: building $images crops of $photo_count photos into $db" >&2
   start=$(date +%s.%N)
   "$glimpse" index testdata/catalog --db "$db" >/dev/null 2>&1
@@ -101,10 +106,20 @@ queries="$cache/queries"
 rm -rf "$queries"
 mkdir -p "$queries"
 cp testdata/negatives/* testdata/samples/*.png "$queries/"
+# The first stage, built from the snapshot (every run: its build time is a figure).
+stage_start=$(date +%s.%N)
+"$glimpse" debug-first-stage --db "$db" --first-stage always >"$cache/first-stage.out"
+stage_seconds=$(awk -v s="$stage_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
 json=$("$glimpse" bench-search --db "$db" --queries "$queries" --repeat "$repeat")
-"$glimpse" eval --catalog testdata/catalog --negatives testdata/negatives --db "$db" "${eval_args[@]}" >"$cache/eval.txt"
-recall=$(awk -F'|' '/\*\*overall\*\*/ { gsub(/ /, "", $4); print $4 }' "$cache/eval.txt")
-at_threshold=$(grep "At the search's no-match threshold" "$cache/eval.txt" | sed -E 's/.*true-positive rate ([0-9.]+), false-positive rate ([0-9.]+%).*/\1 \2/')
+# Exhaustive and first-stage answers of the same queries, in one run.
+"$glimpse" eval --catalog testdata/catalog --negatives testdata/negatives --db "$db" --compare-exhaustive "${eval_args[@]}" >"$cache/eval.txt"
+"$glimpse" eval --catalog testdata/catalog --negatives testdata/negatives --db "$db" --exact "${eval_args[@]}" >"$cache/eval-exact.txt"
+recall=$(awk -F'|' '/\*\*overall\*\*/ { gsub(/ /, "", $4); print $4 }' "$cache/eval-exact.txt")
+at_threshold=$(grep "At the search's no-match threshold" "$cache/eval-exact.txt" | sed -E 's/.*true-positive rate ([0-9.]+), false-positive rate ([0-9.]+%).*/\1 \2/')
+stage_recall=$(awk -F'|' '/\*\*overall\*\*/ { gsub(/ /, "", $4); print $4 }' "$cache/eval.txt")
+stage_threshold=$(grep "At the search's no-match threshold" "$cache/eval.txt" | sed -E 's/.*true-positive rate ([0-9.]+), false-positive rate ([0-9.]+%).*/\1 \2/')
+agreement=$(grep "First stage against the exhaustive scan" "$cache/eval.txt" | sed -E 's/.*top-1 agreement ([0-9]+\.[0-9]+), top-10 agreement ([0-9]+\.[0-9]+).*/\1 \/ \2/')
+stage_bytes=$(sed -E 's/.*"firstStage":\{"lists":[0-9]+,"bytes":([0-9]+).*/\1/' <<<"$json")
 
 landmarks=$(sed -E 's/.*"landmarks":([0-9]+).*/\1/' <<<"$json")
 views=$(sed -E 's/.*"views":([0-9]+).*/\1/' <<<"$json")
@@ -135,3 +150,15 @@ while IFS= read -r row; do
   p99=$(sed -E 's/.*"p99Ms":([0-9.]+).*/\1/' <<<"$row")
   printf '| %-44s | %-24s |\n' "exact search, 1 thread, $isa: p50 / p99" "$p50 / $p99 ms"
 done < <(grep -o '{"name":"exact search[^}]*}' <<<"$json")
+printf '| %-44s | %-24s |\n' "first stage: build from the snapshot" "$stage_seconds s"
+printf '| %-44s | %-24s |\n' "first stage: resident index per image" "$(per_image "$stage_bytes") B"
+while IFS= read -r row; do
+  isa=$(sed -E 's/.*"isa":"([a-z0-9]+)".*/\1/' <<<"$row")
+  p50=$(sed -E 's/.*"p50Ms":([0-9.]+).*/\1/' <<<"$row")
+  p99=$(sed -E 's/.*"p99Ms":([0-9.]+).*/\1/' <<<"$row")
+  printf '| %-44s | %-24s |\n' "first stage + exact scores, 1 thread, $isa" "$p50 / $p99 ms"
+done < <(grep -o '{"name":"first stage, then exact scores[^}]*}' <<<"$json")
+printf '| %-44s | %-24s |\n' "first stage: recall@1 of the eval queries" "$stage_recall"
+printf '| %-44s | %-24s |\n' "first stage: TPR / FPR at the threshold" "$(sed 's| | / |' <<<"$stage_threshold")"
+printf '| %-44s | %-24s |\n' "first stage: top-1 / top-10 agreement" "$agreement"
+
