@@ -61,6 +61,10 @@ bash scripts/demo.sh
 # reuses the release build demo.sh made; a few minutes together).
 source scripts/lib/release-build.sh
 release=$(release_glimpse)
+# Every command example of the README, run against the sample catalog and compared with the
+# text shown (timings, tokens, ids and dates masked): a changed output fails until the README
+# is updated (scripts/check_readme.py --write).
+python3 scripts/check_readme.py "$release"
 # The README's install and admin-token steps (into a scratch folder instead of ~/.local/bin).
 readme_scratch=$(mktemp -d)
 install -D -m 755 "$release" "$readme_scratch/.local/bin/glimpse"

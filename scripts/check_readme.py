@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Runs every command example of README.md and compares its output with the text shown.
+
+An example is a fenced block (no language) whose lines start with "$ ": each such line is a
+command, the lines after it up to the next command are its expected output (stdout and stderr
+together). Each block runs in a fresh scratch folder holding `testdata` (a link), an empty
+`empty.jpg`, an `admin-token`, and `glimpse.sqlite` with the sample catalog indexed, unless
+the block's first command is `glimpse index` (then the catalog starts empty). `glimpse` is
+the binary given. A command ending in `&` runs in the background (the server: the next
+command waits for its /readyz); `/tmp/tmp.XXXX` stands for the scratch folder; `echo $?`
+prints the previous command's status; `TOKEN` in a command stands for the last page token an
+earlier output printed.
+
+Masked before comparing: durations and rates, `elapsed_ms`, page tokens, catalog ids,
+dates, the scratch path and the job count. Everything else must be equal, so a changed
+output fails until the README is updated (`--write` rewrites the README's outputs).
+
+Usage: scripts/check_readme.py GLIMPSE [--write] [--readme README.md]
+Exit: 0 every example matches, 1 a mismatch (shown as a diff), 2 usage.
+"""
+import difflib, os, re, shutil, subprocess, sys, tempfile, time, urllib.request
+
+MASKS = [
+    (re.compile(r'"elapsed_ms":\d+'), '"elapsed_ms":<ms>'),
+    (re.compile(r'\b\d+(\.\d+)? (files|entities|photos|images)/s\b'), '<rate>'),
+    (re.compile(r'done in \d+:\d\d'), 'done in <t>'),
+    (re.compile(r'\b\d+(\.\d+)? ?(ms|s)\b'), '<t>'),
+    (re.compile(r'(--page-token |page_token=|"next_page_token":")([A-Za-z0-9_\-]{16,}|TOKEN)'), r'\1<token>'),
+    (re.compile(r'"catalog":"[0-9a-f\-]{36}"'), '"catalog":"<uuid>"'),
+    (re.compile(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ'), '<date>'),
+    (re.compile(r'with \d+ jobs'), 'with <n> jobs'),
+    (re.compile(r'\d+(\.\d+)?%\), '), '<pct>), '),
+]
+
+
+def mask(text, scratch):
+    text = text.replace(scratch, '/tmp/tmp.XXXX')
+    for pattern, replacement in MASKS:
+        text = pattern.sub(replacement, text)
+    return [line.rstrip() for line in text.strip('\n').split('\n')] if text.strip() else []
+
+
+def examples(readme):
+    """(first line number, [(command, [expected lines])]) per example block."""
+    lines = readme.split('\n')
+    out, k = [], 0
+    while k < len(lines):
+        if lines[k].startswith('```'):
+            end = next(j for j in range(k + 1, len(lines)) if lines[j].startswith('```'))
+            body = lines[k + 1:end]
+            if lines[k] == '```' and body and body[0].startswith('$ '):
+                steps = []
+                for line in body:
+                    if line.startswith('$ '):
+                        steps.append((line[2:], []))
+                    else:
+                        steps[-1][1].append(line)
+                out.append((k + 2, steps))
+            k = end + 1
+        else:
+            k += 1
+    return out
+
+
+def prepare(glimpse, root, indexed):
+    scratch = tempfile.mkdtemp(prefix='tmp.', dir='/tmp')
+    os.symlink(os.path.join(root, 'testdata'), os.path.join(scratch, 'testdata'))
+    os.symlink(os.path.join(root, 'README.md'), os.path.join(scratch, 'README.md'))
+    open(os.path.join(scratch, 'empty.jpg'), 'wb').close()
+    with open(os.path.join(scratch, 'admin-token'), 'w') as f:
+        f.write('readme-check-token-0123456789\n')
+    os.chmod(os.path.join(scratch, 'admin-token'), 0o600)
+    if indexed:
+        subprocess.run([glimpse, 'index', 'testdata/catalog/manifest.json'], cwd=scratch, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return scratch
+
+
+def run_block(glimpse, root, steps):
+    indexed = not steps[0][0].startswith('glimpse index')
+    scratch = prepare(glimpse, root, indexed)
+    bindir = tempfile.mkdtemp()
+    os.symlink(glimpse, os.path.join(bindir, 'glimpse'))
+    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ['PATH'])
+    background, status, outputs, token = [], 0, [], None
+    try:
+        for command, _ in steps:
+            command = command.replace('/tmp/tmp.XXXX', scratch)
+            if token:
+                command = re.sub(r'\bTOKEN\b', token, command)
+            if command.rstrip().endswith('&'):
+                log = open(os.path.join(scratch, 'background.log'), 'w')
+                background.append(subprocess.Popen(command.rstrip()[:-1], shell=True, cwd=scratch, env=env,
+                                                   stdout=log, stderr=subprocess.STDOUT, start_new_session=True))
+                wait_ready()
+                outputs.append('')
+                continue
+            if command.strip() == 'echo $?':
+                outputs.append(f'{status}\n')
+                continue
+            done = subprocess.run(['bash', '-c', command], cwd=scratch, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, timeout=300)
+            status = done.returncode
+            text = done.stdout.decode('utf-8', 'replace')
+            outputs.append(text)
+            found = re.findall(r'(?:--page-token |"next_page_token":")([A-Za-z0-9_\-]{16,})', text)
+            if found:
+                token = found[-1]
+    finally:
+        for process in background:
+            os.killpg(process.pid, 15)
+            process.wait(timeout=30)
+        shutil.rmtree(bindir, ignore_errors=True)
+    result = [mask(text, scratch) for text in outputs]
+    raw = [text.replace(scratch, '/tmp/tmp.XXXX').rstrip('\n').split('\n') if text.strip() else [] for text in outputs]
+    shutil.rmtree(scratch, ignore_errors=True)
+    return result, raw
+
+
+def wait_ready():
+    for _ in range(300):
+        try:
+            with urllib.request.urlopen('http://127.0.0.1:8080/readyz', timeout=1) as answer:
+                if answer.status == 200:
+                    return
+        except Exception:
+            pass
+        time.sleep(0.1)
+    raise SystemExit('check_readme: the server started in the background never became ready on 127.0.0.1:8080')
+
+
+def main():
+    args = sys.argv[1:]
+    if not args or args[0] in ('-h', '--help'):
+        print(__doc__)
+        return 0 if args else 2
+    glimpse = os.path.abspath(args[0])
+    write = '--write' in args
+    readme_path = args[args.index('--readme') + 1] if '--readme' in args else 'README.md'
+    root = os.path.dirname(os.path.abspath(readme_path))
+    readme = open(readme_path).read()
+    failures, replacements = 0, {}
+    for line, steps in examples(readme):
+        actual, raw = run_block(glimpse, root, steps)
+        for step, ((command, expected), got, got_raw) in enumerate(zip(steps, actual, raw)):
+            want = mask('\n'.join(expected), '\0')
+            if want != got:
+                failures += 1
+                print(f'README.md:{line}: $ {command}')
+                sys.stdout.writelines(difflib.unified_diff([w + '\n' for w in want], [g + '\n' for g in got], 'README', 'actual', n=1))
+            replacements[(line, step)] = got_raw
+    if write:
+        lines = readme.split('\n')
+        blocks = dict(examples(readme))
+        out, k = [], 0
+        while k < len(lines):
+            out.append(lines[k])
+            if lines[k].startswith('```'):
+                end = next(j for j in range(k + 1, len(lines)) if lines[j].startswith('```'))
+                if (k + 2) in blocks:
+                    for step, (command, _) in enumerate(blocks[k + 2]):
+                        out.append('$ ' + command)
+                        out.extend(replacements[(k + 2, step)])
+                else:
+                    out.extend(lines[k + 1:end])
+                out.append(lines[end])
+                k = end + 1
+                continue
+            k += 1
+        open(readme_path, 'w').write('\n'.join(out))
+        print(f'check_readme: rewrote the outputs of {len(blocks)} examples in {readme_path}')
+        return 0
+    print(f'check_readme: {failures} example(s) differ' if failures else 'check_readme: every README example matches')
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
