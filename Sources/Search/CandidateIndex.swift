@@ -9,7 +9,8 @@ import Fingerprints
 /// see ``build(from:lists:using:)``). A query code is compared with every centroid, the
 /// ``SearchParameters/probes`` nearest lists are read, and each entry within
 /// ``SearchParameters/radius`` code bits proposes its landmark (full-frame entries only for
-/// the query's inner views, as in the exhaustive scan's second pass). The landmarks proposed
+/// the query's inner views, as in the exhaustive scan's second pass, which read
+/// ``SearchParameters/innerProbeFactor`` times as many lists). The landmarks proposed
 /// are then scored exactly by ``VisualIndex/rescore(_:landmarks:candidateIndex:scoring:minimumScore:limit:)``
 /// over all their views, so every score shown is the exhaustive scan's score for that
 /// landmark; what the first stage can change is only which landmarks are scored.
@@ -60,12 +61,16 @@ public struct CandidateIndex: Sendable {
         public var radius: Int
         /// Most landmarks scored exactly per query (those with the nearest entries).
         public var maximumCandidates: Int
+        /// How many times ``probes`` the query's inner views read (they compare with
+        /// full-frame entries only, the head of each list).
+        public var innerProbeFactor: Int
 
         /// Creates parameters; every one has the documented default.
-        public init(probes: Int = 128, radius: Int = 48, maximumCandidates: Int = 1024) {
+        public init(probes: Int = 128, radius: Int = 48, maximumCandidates: Int = 1024, innerProbeFactor: Int = 4) {
             self.probes = max(1, probes)
             self.radius = max(0, min(128, radius))
             self.maximumCandidates = max(1, maximumCandidates)
+            self.innerProbeFactor = max(1, innerProbeFactor)
         }
     }
 
@@ -83,14 +88,13 @@ public struct CandidateIndex: Sendable {
         let offsets = listOffsets, fullEnds = self.fullEnds
         let centroidWords = section(layout.centroids, 2 * layout.lists, as: UInt64.self)
         let codeWords = section(layout.codes, 2 * layout.entries, as: UInt64.self), references = self.references
-        let probes = min(parameters.probes, layout.lists), radius = parameters.radius
+        let radius = parameters.radius
         // Each landmark's nearest entry distance (radius + 1: none yet), and the landmarks
         // touched, in a flat table rather than a dictionary: the scan's hits are many.
         var nearest = [UInt8](repeating: UInt8(radius + 1), count: layout.landmarks)
         var touched: [Int32] = []
         var counts = [Int](repeating: 0, count: 129)
         var chosen: [Int] = []
-        chosen.reserveCapacity(probes)
         var distances = [UInt8](repeating: 0, count: layout.lists)
         var hits: [UInt32] = [], hitDistances: [UInt8] = []
         for view in query.views where view.quality >= minimumViewQuality {
@@ -98,6 +102,9 @@ public struct CandidateIndex: Sendable {
             // Views other than the full frame are compared with full-frame entries only: the
             // head of each list.
             let fullOnly = view.region != .full
+            // An inner view reads only each list's full-frame head (about 1/31 of it), so it
+            // can afford ``SearchParameters/innerProbeFactor`` times the probes.
+            let probes = min(fullOnly ? parameters.probes * parameters.innerProbeFactor : parameters.probes, layout.lists)
             // The nearest lists: a counting pass over the distances (0…128) finds the cut,
             // then lists are taken in number order below it and at it until `probes`.
             distances.withUnsafeMutableBufferPointer { CodeScan128.distances(low: code.low, high: code.high, to: centroidWords, into: $0, using: isa) }

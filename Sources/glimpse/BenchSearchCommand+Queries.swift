@@ -100,7 +100,7 @@ extension BenchSearchCommand {
                 reference += top.count
                 kept += top.intersection(approximate.prefix(10)).count
             }
-            firstStage = #","firstStage":{"lists":\#(stage.listCount),"bytes":\#(stage.bytesUsed),"probes":\#(parameters.probes),"#
+            firstStage = #","firstStage":{"lists":\#(stage.listCount),"bytes":\#(stage.bytesUsed),"probes":\#(parameters.probes),"innerProbeFactor":\#(parameters.innerProbeFactor),"#
                 + #""radius":\#(parameters.radius),"maximumCandidates":\#(parameters.maximumCandidates),"#
                 + #""top1Agreement":\#(String(format: "%.4f", Double(sameFirst) / Double(queries.count))),"#
                 + #""top10Agreement":\#(String(format: "%.4f", reference == 0 ? 1 : Double(kept) / Double(reference)))}"#

@@ -30,9 +30,11 @@ extension CandidateIndex.SearchParameters {
     /// `bench-search`, for tuning). O(text).
     init(parsing text: String) throws {
         let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard values.count == 3, let probes = values[0], let radius = values[1], let candidates = values[2] else {
-            throw failure("--first-stage-parameters wants three whole numbers: probes,radius,candidates; got '\(text)'")
+        guard values.count == 3 || values.count == 4, values.allSatisfy({ $0 != nil }) else {
+            throw failure("--first-stage-parameters wants whole numbers: probes,radius,candidates[,inner probe factor]; got '\(text)'")
         }
-        self.init(probes: probes, radius: radius, maximumCandidates: candidates)
+        let numbers = values.compactMap { $0 }
+        self.init(probes: numbers[0], radius: numbers[1], maximumCandidates: numbers[2],
+                  innerProbeFactor: numbers.count == 4 ? numbers[3] : CandidateIndex.SearchParameters().innerProbeFactor)
     }
 }

@@ -22,6 +22,11 @@ struct HashCommand: AsyncParsableCommand {
             PDQ hashes the decoded pixels at full resolution exactly as Meta's reference does; \
             the other hashes use Glimpse's full-frame fingerprint (area-averaged to 512 px).
             A file that cannot be decoded gets one line on stderr; the others are still hashed.
+            The pdq hex is what POST /v1/search/fingerprint takes as "pdq".
+
+            Example:
+              glimpse hash testdata/samples/screenshot-hurricane-ridge.png
+              glimpse hash --format json testdata/catalog/food/*.jpg
 
             Exit codes: 0 every file hashed; 1 usage error, or every file failed (as query and \
             inspect); 2 some files failed, the others were hashed.

@@ -13,7 +13,8 @@ struct OpenCommand: AsyncParsableCommand {
 
             Example:
               glimpse open glimpse://landmark/landmarks%2Fhurricane-ridge
-              glimpse open landmark:landmarks/hurricane-ridge --with image-statistics --json
+              glimpse open landmark:landmarks/hurricane-ridge \\
+                --with image-statistics --json
               glimpse open collection:food
 
             Exit codes: 0 success; 1 usage or input error (malformed URL, unknown or removed id).

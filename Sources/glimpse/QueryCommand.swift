@@ -23,8 +23,10 @@ struct QueryCommand: AsyncParsableCommand {
             gets a line too, with "error" (the reason) and no results.
 
             Example:
-              glimpse query testdata/samples/screenshot-hurricane-ridge.png --region 4,211,712,332
-              glimpse query photo.jpg --region-fraction 0.1,0.2,0.5,0.5 --labels snow,mountain --json
+              glimpse query testdata/samples/screenshot-hurricane-ridge.png \\
+                --region 4,211,712,332
+              glimpse query photo.jpg --region-fraction 0.1,0.2,0.5,0.5 \\
+                --labels snow,mountain --json
 
             Exit codes: 0 every image matched; 1 usage or input error (missing or corrupt \
             image, bad region, refused page token); 2 some images failed, others answered; \
