@@ -69,7 +69,9 @@ public enum GlimpseServer {
     /// - Throws: errors binding the address.
     ///
     /// - Throws: ``ServerStartError/cannotListen(host:port:reason:)`` when the address
-    ///   cannot be bound; whatever the service group throws otherwise.
+    ///   cannot be bound; whatever the service group throws otherwise, except the
+    ///   cancellation of requests still running when the grace period after a signal ends
+    ///   (logged; a clean exit).
     public static func run(configuration: ServerConfiguration, store: any EntityStore, logger: Logger) async throws {
         let (application, _) = makeApplication(configuration: configuration, store: store, logger: logger) { port in
             logger.notice("glimpse serve listening", metadata: ["address": "http://\(configuration.host):\(port)", "catalog": "\(configuration.catalog)"])
@@ -81,6 +83,13 @@ public enum GlimpseServer {
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL || error.errnoCode == EACCES {
             throw ServerStartError.cannotListen(host: configuration.host, port: configuration.port,
                                                 reason: String(cString: strerror(error.errnoCode)))
+        } catch is CancellationError {
+            // The grace period after SIGTERM/SIGINT ran out and the service group cancelled
+            // what was still running: the stop asked for happened, so it is a clean exit.
+            logger.notice("shutdown grace period over; requests still running were cancelled", metadata: [
+                "grace_seconds": "\(configuration.shutdownGraceSeconds)",
+            ])
         }
     }
 }
+

@@ -72,6 +72,33 @@ import Testing
         #expect(process.terminationStatus == 0, "\(String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self))")
     }
 
+    @Test func aRequestOutlivingTheGracePeriodIsCancelledAndTheExitIsStill0() async throws {
+        let (process, port, errors) = try Self.serve(try await Harness.sharedCatalog.value, extra: ["--shutdown-grace", "1"])
+        var ready = false
+        for _ in 0..<300 where !ready {
+            let probe = try RawConnection(port: port)
+            probe.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            ready = await probe.response().status == 200
+            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(ready)
+        // A body that never finishes arriving holds its request past the 1 s grace period.
+        let connection = try RawConnection(port: port)
+        connection.send("POST /v1/search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n")
+        connection.send(Array(repeating: UInt8(0xFF), count: 10))
+        try await Task.sleep(for: .milliseconds(200))
+        let signalled = Date()
+        kill(process.processIdentifier, SIGTERM)
+        let deadline = Date().addingTimeInterval(20)
+        while process.isRunning && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        #expect(!process.isRunning)
+        if process.isRunning { process.interrupt() }
+        let log = String(decoding: errors.fileHandleForReading.availableData, as: UTF8.self)
+        #expect(process.terminationStatus == 0, "\(log)")
+        #expect(Date().timeIntervalSince(signalled) < 6, "the exit comes within the grace period and a small constant")
+        #expect(!log.contains("CancellationError"), "\(log)")
+    }
+
     @Test func aMissingCatalogIsOneErrorLineAndExitStatus1() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(Self.binary))
