@@ -68,6 +68,19 @@ public struct SearchContinuation: Sendable, Hashable {
     ///   ``PageTokenError/tampered`` when the MAC does not match (altered, or signed for
     ///   another catalog).
     public init(text: String, key: SIMD2<UInt64>) throws(PageTokenError) {
+        try self.init(text: text, key: key, catalogID: nil)
+    }
+
+    /// Decodes and authenticates token `text` for the catalog state `version`: as
+    /// ``init(text:key:)``, and a token signed by another catalog is
+    /// ``PageTokenError/differentCatalog`` rather than ``PageTokenError/tampered``.
+    ///
+    /// - Complexity: O(text length).
+    public init(text: String, version: CatalogVersion) throws(PageTokenError) {
+        try self.init(text: text, key: version.tokenKey, catalogID: version.catalogID)
+    }
+
+    private init(text: String, key: SIMD2<UInt64>, catalogID: String?) throws(PageTokenError) {
         guard text.utf8.count <= Self.maximumTextLength, let bytes = Base64URL.decode(text), bytes.count >= 2 + 2 + 2 + 1 + 2 + 8 else {
             throw .malformed
         }
@@ -75,7 +88,15 @@ public struct SearchContinuation: Sendable, Hashable {
         let body = bytes[0..<(bytes.count - 8)]
         var mac: UInt64 = 0
         for i in 0..<8 { mac |= UInt64(bytes[bytes.count - 8 + i]) << (8 * UInt64(i)) }
-        guard SipHash24(key: key).hash(body) == mac else { throw .tampered }
+        guard SipHash24(key: key).hash(body) == mac else {
+            // Signed with another key: another catalog when the page token inside names one.
+            var reader = Reader(bytes: Array(body), position: 1)
+            if let catalogID, reader.byte() != nil, reader.integer(2) != nil, let count = reader.integer(2), let inner = reader.take(Int(count)),
+               PageToken(String(decoding: inner, as: UTF8.self)).namesCatalog(catalogID) == false {
+                throw .differentCatalog
+            }
+            throw .tampered
+        }
         var reader = Reader(bytes: Array(body), position: 1)
         guard let profile = reader.byte(), let pageSize = reader.integer(2), let innerCount = reader.integer(2), let inner = reader.take(Int(innerCount)),
               let labelCount = reader.byte() else { throw .malformed }

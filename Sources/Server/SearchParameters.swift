@@ -23,6 +23,9 @@ struct SearchParameters: Sendable {
     /// - Throws: 400 ``APIError`` naming the parameter and what is wrong with it.
     init(_ request: Request, defaultDeadlineMilliseconds: Int) throws(APIError) {
         let query = request.uri.queryParameters
+        for name in ["region", "region_fraction", "labels", "page_size", "deadline_ms", "exact"] where query.getAll(name).count > 1 {
+            throw .badRequest("invalid_parameter", "\(name) is given \(query.getAll(name).count) times; give it once")
+        }
         let pixels = query.get("region")
         let fractions = query.get("region_fraction")
         if pixels != nil && fractions != nil {

@@ -52,7 +52,7 @@ struct SearchRoutes {
             in: 1...SearchParameters.maximumDeadlineMilliseconds))
         guard let index = state.holder.index else { throw APIError.notReady }
         let continuation: SearchContinuation
-        do { continuation = try SearchContinuation(text: text, key: index.prepared.version.tokenKey) } catch { throw Self.apiError(error) }
+        do { continuation = try SearchContinuation(text: text, version: index.prepared.version) } catch { throw Self.apiError(error) }
         guard (1...SearchParameters.maximumPageSize).contains(continuation.pageSize) else {
             throw APIError.badRequest("invalid_page_token", "page token names an invalid page size")
         }

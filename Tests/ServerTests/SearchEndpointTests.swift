@@ -103,6 +103,18 @@ import Testing
         #expect(missing.status == 400 && missing.errorCode == "missing_parameter")
     }
 
+    @Test func aTokenOfAnotherCatalogSaysSoRatherThanAltered() async throws {
+        let first = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        let other = try await Harness.start(catalog: try await Harness.newCatalog())
+        defer { Task { await first.stop(); await other.stop() } }
+        let page = try WireJSON.decode(QueryResultRecord.self, from: try await first.search(
+            file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)&page_size=1").body)
+        let token = try #require(page.nextPageToken)
+        let answer = try await other.request(.get, "/v1/search?page_token=\(token)")
+        #expect(answer.status == 400 && answer.errorCode == "invalid_page_token")
+        #expect(answer.text.contains("different catalog"), "\(answer.text)")
+    }
+
     @Test func aTokenOfAChangedCatalogIs410Gone() async throws {
         let catalog = try await Harness.newCatalog()
         let server = try await Harness.start(catalog: catalog)
