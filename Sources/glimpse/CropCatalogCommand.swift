@@ -50,8 +50,11 @@ struct CropCatalogCommand: AsyncParsableCommand {
     @Option(help: "Short side, in pixels, JPEG photos are decoded at (DCT scaling; at least 64).")
     var decodeSide: Int = 512
 
-    @Option(help: "Photos cropped and fingerprinted at once (the default is this machine's core count).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("jobs"), help: "Photos cropped and fingerprinted at once (default: every core).")
+    var jobsOption: Int?
+
+    /// `--jobs`, or every core.
+    var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
 
     func validate() throws {
         guard count >= 0 else { throw ValidationError("--count must be 0 or more") }

@@ -34,8 +34,11 @@ struct IndexCommand: AsyncParsableCommand {
 
     @OptionGroup var firstStage: FirstStageOption
 
-    @Option(help: "Files fingerprinted at once (the default is this machine's core count).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("jobs"), help: "Files fingerprinted at once (default: every core).")
+    var jobsOption: Int?
+
+    /// `--jobs`, or every core.
+    var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }

@@ -55,8 +55,11 @@ struct MatchCommand: AsyncParsableCommand {
     @Option(help: "Row format: jsonl or csv (default: from --out's extension, else jsonl).")
     var format: MatchOutputFormat?
 
-    @Option(help: "Photos processed at once (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(name: .customLong("jobs"), help: "Photos processed at once (default: every core).")
+    var jobsOption: Int?
+
+    /// `--jobs`, or every core.
+    var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
 
     @Option(help: "Best landmarks kept per photo.")
     var matches: Int = 3
