@@ -11,7 +11,7 @@ command waits for its /readyz); `/tmp/tmp.XXXX` stands for the scratch folder; `
 prints the previous command's status; `TOKEN` in a command stands for the last page token an
 earlier output printed.
 
-Masked before comparing: durations and rates, `elapsed_ms`, page tokens, catalog ids,
+Masked before comparing: progress lines before a stage's last, durations and rates, `elapsed_ms`, page tokens, catalog ids,
 dates, the scratch path and the job count. Everything else must be equal, so a changed
 output fails until the README is updated (`--write` rewrites the README's outputs).
 
@@ -33,8 +33,15 @@ MASKS = [
 ]
 
 
+# Progress lines before a stage ends come at most once a second: how many depends on the
+# machine's speed, so they are left out (the stage's final "done in" line stays).
+INTERMEDIATE_PROGRESS = re.compile(r'^[a-z-]+: [a-z ]+ \d+/\d+ \(.*, ETA ')
+
+
 def mask(text, scratch):
     text = text.replace(scratch, '/tmp/tmp.XXXX')
+    lines = [line for line in text.split('\n') if not INTERMEDIATE_PROGRESS.match(line)]
+    text = '\n'.join(lines)
     for pattern, replacement in MASKS:
         text = pattern.sub(replacement, text)
     return [line.rstrip() for line in text.strip('\n').split('\n')] if text.strip() else []
@@ -112,7 +119,8 @@ def run_block(glimpse, root, steps):
             process.wait(timeout=30)
         shutil.rmtree(bindir, ignore_errors=True)
     result = [mask(text, scratch) for text in outputs]
-    raw = [text.replace(scratch, '/tmp/tmp.XXXX').rstrip('\n').split('\n') if text.strip() else [] for text in outputs]
+    raw = [[line for line in text.replace(scratch, '/tmp/tmp.XXXX').rstrip('\n').split('\n') if not INTERMEDIATE_PROGRESS.match(line)]
+           if text.strip() else [] for text in outputs]
     shutil.rmtree(scratch, ignore_errors=True)
     return result, raw
 
