@@ -20,6 +20,27 @@ struct SnapshotCommandTests {
         return (object?["results"] as? [[String: Any]] ?? []).compactMap { $0["id"] as? String }
     }
 
+    @Test func indexBuildsTheFirstStageOnRequestKeepsItAndRemovesIt() throws {
+        let dir = try Self.folder()
+        let db = dir + "/staged.sqlite", firstStage = db + ".vindex.first"
+        let manifest = Glimpse.testdata("catalog/manifest.json")
+        let built = try Glimpse.run(["index", manifest, "--db", db, "--first-stage", "always"])
+        #expect(built.status == 0 && FileManager.default.fileExists(atPath: firstStage), "\(built.stderr)")
+        // Searched through it (default) and exhaustively: the sample photo finds itself both ways.
+        let query = try Glimpse.run(["query", "--deadline-ms", "60000", Self.photo, "--db", db, "--json"])
+        let exact = try Glimpse.run(["query", "--deadline-ms", "60000", Self.photo, "--db", db, "--json", "--exact"])
+        #expect(query.status == 0 && exact.status == 0, "\(query.stderr) \(exact.stderr)")
+        #expect(Self.resultIDs(query.stdout).first == "animals/black-rhino")
+        #expect(Self.resultIDs(exact.stdout).first == "animals/black-rhino")
+        // Kept (and brought up to date) by a plain re-index, removed by --first-stage never.
+        let again = try Glimpse.run(["index", manifest, "--db", db])
+        #expect(again.status == 0 && FileManager.default.fileExists(atPath: firstStage), "\(again.stderr)")
+        let removed = try Glimpse.run(["index", manifest, "--db", db, "--first-stage", "never"])
+        #expect(removed.status == 0 && !FileManager.default.fileExists(atPath: firstStage), "\(removed.stderr)")
+        let refused = try Glimpse.run(["index", manifest, "--db", db, "--first-stage", "sometimes"])
+        #expect(refused.status != 0 && refused.stderr.contains("first-stage"), "\(refused.stderr)")
+    }
+
     @Test func theSynthesizerWritesACatalogAndASnapshotThatQueriesMap() throws {
         let dir = try Self.folder()
         let db = dir + "/big.sqlite"
