@@ -52,34 +52,14 @@ actor SearchIndexCache {
         self.rankingCapacity = max(1, rankingCapacity)
     }
 
-    /// A build in progress and the version it was started for: callers arriving while it
-    /// runs (the actor is re-entered at every `await`) wait for it instead of starting
-    /// another, so concurrent first queries map and check the snapshot once.
-    private var building: (version: CatalogVersion, task: Task<State, any Error>)?
-
     /// The state for the store's current version, reloaded when the catalog changed.
     func current() async throws(CatalogStoreError) -> State {
         if let pinned { return pinned }
         let version = try await store.catalogVersion()
         if let state, state.index.version == version { return state }
-        let task: Task<State, any Error>
-        if let building, building.version == version {
-            task = building.task
-        } else {
-            let (store, quality, path) = (self.store, minimumViewQuality, snapshotPath)
-            task = Task { try await Self.build(store: store, minimumViewQuality: quality, snapshotPath: path) }
-            building = (version, task)
-        }
-        let built: State
-        do { built = try await task.value } catch {
-            if building?.task == task { building = nil }
-            throw (error as? CatalogStoreError) ?? .database("building the visual index", reason: "\(error)")
-        }
-        if building?.task == task { building = nil }
-        if state?.index.version != built.index.version {
-            state = built
-            rankings.removeAll()
-        }
+        let built = try await Self.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath)
+        state = built
+        rankings.removeAll()
         return built
     }
 
