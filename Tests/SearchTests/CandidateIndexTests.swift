@@ -28,7 +28,7 @@ import SQLiteStore
         for name in try FileManager.default.contentsOfDirectory(atPath: negativesFolder.path).sorted().prefix(8) {
             queries.append(try query.fingerprint(file: negativesFolder.appendingPathComponent(name).path))
         }
-        for landmark in try await store.allLandmarks().prefix(16) {
+        for landmark in try store.allLandmarks().prefix(16) {
             let path = try #require(landmark.referenceImages.first?.path)
             queries.append(try query.fingerprint(file: path, region: .fractions(x: 0, y: 0, width: 0.34, height: 1)))
         }
@@ -85,7 +85,7 @@ import SQLiteStore
         }
         // Another index (the catalog changed) refuses it; a damaged byte is refused.
         let path = CandidateIndex.path(forSnapshotAt: snapshot)
-        _ = try await store.remove(EntityReference(kind: .landmark, id: try await store.allLandmarks()[0].id))
+        _ = try await store.remove(EntityReference(kind: .landmark, id: try store.allLandmarks()[0].id))
         let (changed, _) = try await VisualIndexSnapshot.refresh(store: store, path: snapshot)
         guard case .stale = CandidateIndex.load(path: path, for: changed) else { Issue.record("a first stage of another index must be stale"); return }
         #expect(changed.firstStage == nil && changed.withFirstStage(a) == nil)
