@@ -22,7 +22,6 @@ extension VisualIndex {
     ) throws(VisualIndexDamage) -> IndexSearchOutcome {
         let informative = query.views.indices.filter { query.views[$0].quality >= minimumViewQuality }
         let fullQueries = informative.filter { query.views[$0].region == .full }
-        let innerQueries = informative.filter { query.views[$0].region != .full }
         let radius = max(0, min(256, scoring.candidatePDQRadius))
         let regionTable = section(layout.regionTable, 4 * layout.regions, as: Float.self)
         let fullRegion = (0..<layout.regions).first {
@@ -43,25 +42,17 @@ extension VisualIndex {
                 try checker.check(layout.dHashes + 8 * first ..< layout.dHashes + 8 * end)
             }
             for v in first..<end {
-                let words = SIMD4(planes[v], planes[n + v], planes[2 * n + v], planes[3 * n + v])
-                let isFull = regions[v] == fullRegion
-                for q in fullQueries {
-                    let d = PDQHash(words: words).distance(to: query.views[q].pdq)
+                let code = PDQHash(words: SIMD4(planes[v], planes[n + v], planes[2 * n + v], planes[3 * n + v]))
+                // The scan's two passes: full-frame query views against every view, the
+                // others against full-frame views only.
+                for q in regions[v] == fullRegion ? informative : fullQueries {
+                    let d = code.distance(to: query.views[q].pdq)
                     if d <= radius {
                         try consider(viewIndex: v, queryIndex: q, queryView: query.views[q], pdq: d, scoring: scoring,
                                      minimumScore: minimumScore, best: &best)
                     }
+                    compared += 1
                 }
-                compared += fullQueries.count
-                guard isFull else { continue }
-                for q in innerQueries {
-                    let d = PDQHash(words: words).distance(to: query.views[q].pdq)
-                    if d <= radius {
-                        try consider(viewIndex: v, queryIndex: q, queryView: query.views[q], pdq: d, scoring: scoring,
-                                     minimumScore: minimumScore, best: &best)
-                    }
-                }
-                compared += innerQueries.count
             }
         }
         var matches = best.sorted { ($0.value.match.score, $1.key) > ($1.value.match.score, $0.key) }.map(\.value.match)

@@ -40,17 +40,20 @@ import Testing
         throw CancellationError()
     }
 
-    @Test func sigtermDrainsTheInFlightRequestAndExits0() async throws {
-        let (process, port, errors) = try Self.serve(try await Harness.sharedCatalog.value)
-        // Wait until ready.
-        var ready = false
-        for _ in 0..<300 where !ready {
+    /// Whether `/readyz` answers 200 within about 15 s.
+    static func becomesReady(port: Int) async throws -> Bool {
+        for _ in 0..<300 {
             let probe = try RawConnection(port: port)
             probe.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            ready = await probe.response().status == 200
-            if !ready { try await Task.sleep(for: .milliseconds(50)) }
+            if await probe.response().status == 200 { return true }
+            try await Task.sleep(for: .milliseconds(50))
         }
-        #expect(ready)
+        return false
+    }
+
+    @Test func sigtermDrainsTheInFlightRequestAndExits0() async throws {
+        let (process, port, errors) = try Self.serve(try await Harness.sharedCatalog.value)
+        #expect(try await Self.becomesReady(port: port))
         // A request in flight (its body still arriving) when SIGTERM comes…
         let image = Array(try Data(contentsOf: URL(fileURLWithPath: Harness.screenshot)))
         let connection = try RawConnection(port: port)
@@ -74,14 +77,7 @@ import Testing
 
     @Test func aRequestOutlivingTheGracePeriodIsCancelledAndTheExitIsStill0() async throws {
         let (process, port, errors) = try Self.serve(try await Harness.sharedCatalog.value, extra: ["--shutdown-grace", "1"])
-        var ready = false
-        for _ in 0..<300 where !ready {
-            let probe = try RawConnection(port: port)
-            probe.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            ready = await probe.response().status == 200
-            if !ready { try await Task.sleep(for: .milliseconds(50)) }
-        }
-        #expect(ready)
+        #expect(try await Self.becomesReady(port: port))
         // A body that never finishes arriving holds its request past the 1 s grace period.
         let connection = try RawConnection(port: port)
         connection.send("POST /v1/search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n")
