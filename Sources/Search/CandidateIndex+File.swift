@@ -28,16 +28,11 @@ extension CandidateIndex {
     /// - Complexity: O(file bytes): the whole file is checksummed and its references
     ///   bounds-checked on open (what a search reads of it is then trusted).
     public static func load(path: String, for index: VisualIndex) -> LoadOutcome {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return .missing }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .missing }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .damaged("not a regular file") }
-        let size = Int(info.st_size)
-        guard size >= CandidateIndexLayout.headerSize else { return .damaged("shorter than its header (\(size) bytes)") }
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-            return .damaged("cannot be mapped: \(String(cString: strerror(errno)))")
+        let mapped: UnsafeMutableRawPointer, size: Int
+        switch ReadOnlyMapping.map(path, minimumSize: CandidateIndexLayout.headerSize) {
+        case .mapped(let start, let length): (mapped, size) = (start, length)
+        case .missing: return .missing
+        case .refused(let reason): return .damaged(reason)
         }
         var adopted = false
         defer { if !adopted { munmap(mapped, size) } }

@@ -66,17 +66,11 @@ public enum VisualIndexSnapshot {
     ///   checked on open (``VisualIndexLayout/checkedOnOpen``: about 10 bytes per view).
     public static func load(path: String, expecting version: CatalogVersion,
                             minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) -> LoadOutcome {
-        // O_NONBLOCK: a FIFO (or device) at the path must not block the open; it is refused below.
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard fd >= 0 else { return .missing }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return .missing }
-        guard (info.st_mode & S_IFMT) == S_IFREG else { return .damaged("not a regular file") }
-        let size = Int(info.st_size)
-        guard size >= VisualIndexLayout.headerSize else { return .damaged("shorter than its header (\(size) bytes)") }
-        guard let mapped = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), mapped != MAP_FAILED else {
-            return .damaged("cannot be mapped: \(String(cString: strerror(errno)))")
+        let mapped: UnsafeMutableRawPointer, size: Int
+        switch ReadOnlyMapping.map(path, minimumSize: VisualIndexLayout.headerSize) {
+        case .mapped(let start, let length): (mapped, size) = (start, length)
+        case .missing: return .missing
+        case .refused(let reason): return .damaged(reason)
         }
         var adopted = false
         defer { if !adopted { munmap(mapped, size) } }
