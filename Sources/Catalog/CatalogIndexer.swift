@@ -116,6 +116,7 @@ public struct CatalogIndexer: Sendable {
         let cached = Set(state.cachedLayoutVersions.filter { $0.value == layoutVersion }.keys)
         var pendingStates: [FileState] = []
         var pendingFingerprints: [ContentHash: Fingerprint] = [:]
+        var wholeImageQualities = state.cachedWholeImageQualities
         try await withThrowingTaskGroup(of: FileOutcome.self) { group in
             var next = 0
             var finished = 0
@@ -142,6 +143,7 @@ public struct CatalogIndexer: Sendable {
                     pendingStates.append(fileState)
                     if let fingerprint {
                         pendingFingerprints[fileState.contentHash] = fingerprint
+                        wholeImageQualities[fileState.contentHash] = fingerprint.wholeImageQuality
                         report.fingerprinted += 1
                     }
                 }
@@ -159,6 +161,7 @@ public struct CatalogIndexer: Sendable {
         // Classify against the catalog as it was; a failed file keeps its last good hash.
         for path in paths {
             if let hash = hashes[path] {
+                if let best = wholeImageQualities[hash], best < FingerprintView.minimumSearchableQuality { report.unsearchable.append(path) }
                 switch state.catalogHashes[path] {
                 case nil: report.added.append(path)
                 case hash?:
@@ -192,6 +195,7 @@ public struct CatalogIndexer: Sendable {
         report.added = report.added.map(locator.resolved)
         report.updated = report.updated.map(locator.resolved)
         report.unchanged = report.unchanged.map(locator.resolved)
+        report.unsearchable = report.unsearchable.map(locator.resolved).sorted()
         report.failed = report.failed.map { .init(path: locator.resolved($0.path), reason: $0.reason) }
         report.added.sort()
         report.updated.sort()

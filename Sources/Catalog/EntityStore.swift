@@ -110,6 +110,23 @@ public protocol EntityStore: Sendable {
     /// Every removal, newest first, with its entities. O(removals).
     func removals() async throws(CatalogStoreError) -> [Removal]
 
+    // MARK: Exact copies and searchability
+
+    /// The live landmarks holding an exact copy of the query that `key` describes: an
+    /// image with the same content hash, or whose fingerprint has the same
+    /// ``FrameDigest``. Sorted by id, each once.
+    ///
+    /// - Complexity: two indexed lookups (a catalog opened read-only from an older schema
+    ///   without the digest column: the content hash only).
+    func landmarkIDs(copying key: CopyKey) async throws(CatalogStoreError) -> [String]
+
+    /// How many live images and landmarks have a ``Fingerprint/wholeImageQuality`` under
+    /// `minimumViewQuality` (``UnsearchableCounts``); `nil` for a catalog opened read-only
+    /// from a schema older than the per-fingerprint quality it is counted from.
+    ///
+    /// - Complexity: O(images), one query.
+    func unsearchableCounts(minimumViewQuality: Int) async throws(CatalogStoreError) -> UnsearchableCounts?
+
     // MARK: Indexing (used by ``CatalogIndexer``)
 
     /// What the indexer needs to know before a run (file states, catalog hashes, cached

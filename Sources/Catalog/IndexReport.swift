@@ -1,3 +1,5 @@
+import Fingerprints
+
 /// What an indexing run did. Image files are classified against the catalog as it was
 /// before the run: `added` (path new to the catalog), `updated` (content changed),
 /// `unchanged` (same content: skipped, no decoding) or `failed`.
@@ -28,6 +30,12 @@ public struct IndexReport: Sendable, Hashable {
     public var unchanged: [String] = []
     /// Images that failed, sorted by path.
     public var failed: [Failure] = []
+    /// Images of the source (added, updated or unchanged) that a search with the image
+    /// cannot find: ``Fingerprint/wholeImageQuality`` under
+    /// ``FingerprintView/minimumSearchableQuality`` (flat colours, fine textures such as
+    /// gravel or sand, thin line drawings). They are in the catalog, but only an exact copy
+    /// of the file or its pixels finds them. Sorted.
+    public var unsearchable: [String] = []
     /// How many images were actually decoded and fingerprinted in this run (the others
     /// came from the cache, including work saved by an interrupted earlier run).
     public var fingerprinted = 0

@@ -9,11 +9,16 @@ public struct IndexingState: Sendable, Hashable {
     /// Content hash → layout version of its cached fingerprint (read from the stored
     /// fingerprint's header; an unreadable one counts as version 0, so it is recomputed).
     public var cachedLayoutVersions: [ContentHash: UInt16]
+    /// Content hash → ``Fingerprint/wholeImageQuality`` of its cached fingerprint (so a run can
+    /// tell which unchanged images are unsearchable without reading their fingerprints).
+    public var cachedWholeImageQualities: [ContentHash: Int]
 
     /// Creates an indexing state.
-    public init(fileStates: [String: FileState], catalogHashes: [String: ContentHash], cachedLayoutVersions: [ContentHash: UInt16]) {
+    public init(fileStates: [String: FileState], catalogHashes: [String: ContentHash], cachedLayoutVersions: [ContentHash: UInt16],
+                cachedWholeImageQualities: [ContentHash: Int] = [:]) {
         self.fileStates = fileStates
         self.catalogHashes = catalogHashes
         self.cachedLayoutVersions = cachedLayoutVersions
+        self.cachedWholeImageQualities = cachedWholeImageQualities
     }
 }

@@ -27,4 +27,15 @@ public struct Fingerprint: Sendable, Hashable, Codable {
     /// Whether at least one view carries enough detail to be matched
     /// (see ``FingerprintView/isInformative``).
     public var isInformative: Bool { views.contains { $0.isInformative } }
+
+    /// The highest PDQ quality (0…100) among the views that cover most of the image (at
+    /// least 70 % of each side: the full frame, the catalog's 75 % windows, the query's 85 %
+    /// and 70 % crops, in any orientation); 0 without such views. What a search with the
+    /// whole image, or a re-encoding or resize of it, can match on: under
+    /// ``FingerprintView/minimumSearchableQuality`` only an exact copy finds the image
+    /// (a fine texture can still have a detailed half crop, which does not help).
+    /// - Complexity: O(views).
+    public var wholeImageQuality: Int {
+        views.lazy.filter { $0.region.width >= 0.7 && $0.region.height >= 0.7 }.map(\.quality).max() ?? 0
+    }
 }

@@ -44,4 +44,10 @@ public struct FingerprintView: Sendable, Hashable, Codable {
     /// (aHash, dHash), so they would match every other flat image. An index must skip
     /// them on both the catalog and the query side, so a blank query matches nothing. O(1).
     public var isInformative: Bool { quality >= Self.minimumInformativeQuality }
+
+    /// Least PDQ quality (0…100) of a view that a catalog index keeps and a query scans
+    /// with: the default of the search's `SimilarityScoring.minimumViewQuality`, and the
+    /// rule by which `glimpse index` counts an image as unsearchable (no view reaches it).
+    /// Lower than ``minimumInformativeQuality``: real low-contrast photos keep their views.
+    public static let minimumSearchableQuality = 10
 }

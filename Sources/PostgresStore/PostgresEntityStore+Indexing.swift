@@ -28,11 +28,13 @@ extension PostgresEntityStore {
             let imageRows = try await connection.query("SELECT path, content_hash FROM landmark_image WHERE content_hash IS NOT NULL", logger: logger)
             for try await (path, hash) in imageRows.decode((String, String).self) { hashes[path] = ContentHash(hex: hash) }
             var cached: [ContentHash: UInt16] = [:]
-            let cachedRows = try await connection.query("SELECT content_hash, substring(data FROM 1 FOR 5) FROM fingerprint", logger: logger)
-            for try await (hash, header) in cachedRows.decode((String, ByteBuffer).self) {
+            var qualities: [ContentHash: Int] = [:]
+            let cachedRows = try await connection.query("SELECT content_hash, substring(data FROM 1 FOR 5), whole_quality FROM fingerprint", logger: logger)
+            for try await (hash, header, best) in cachedRows.decode((String, ByteBuffer, Int?).self) {
                 cached[ContentHash(hex: hash)] = FingerprintCoding.layoutVersion(Data(buffer: header)) ?? 0
+                if let best { qualities[ContentHash(hex: hash)] = best }
             }
-            return IndexingState(fileStates: states, catalogHashes: hashes, cachedLayoutVersions: cached)
+            return IndexingState(fileStates: states, catalogHashes: hashes, cachedLayoutVersions: cached, cachedWholeImageQualities: qualities)
         }
     }
 
@@ -41,17 +43,23 @@ extension PostgresEntityStore {
     public func saveFileStates(_ states: [FileState], fingerprints: [ContentHash: Fingerprint]) async throws(CatalogStoreError) {
         guard !states.isEmpty || !fingerprints.isEmpty else { return }
         let logger = self.logger
-        let hashes = fingerprints.keys.map(\.hex)
-        let blobs = fingerprints.values.map { ByteBuffer(data: FingerprintCoding.encode($0)) }
+        let entries = Array(fingerprints)
+        let hashes = entries.map(\.key.hex)
+        let blobs = entries.map { ByteBuffer(data: FingerprintCoding.encode($0.value)) }
+        let digests = entries.map { FrameDigest(of: $0.value)?.value ?? 0 } // 0: no view (never looked up)
+        let qualities = entries.map(\.value.wholeImageQuality)
         do {
             try await write("save fingerprints") { connection in
                 // At most 1,000 fingerprints (about 4 MB) per statement.
                 for start in stride(from: 0, to: hashes.count, by: 1_000) {
                     let end = min(start + 1_000, hashes.count)
                     let someHashes = Array(hashes[start..<end]), someBlobs = Array(blobs[start..<end])
+                    let someDigests = Array(digests[start..<end]), someQualities = Array(qualities[start..<end])
                     try await connection.query("""
-                        INSERT INTO fingerprint (content_hash, data) SELECT * FROM unnest(\(someHashes)::text[], \(someBlobs)::bytea[])
-                        ON CONFLICT (content_hash) DO UPDATE SET data = EXCLUDED.data
+                        INSERT INTO fingerprint (content_hash, data, frame_digest, whole_quality)
+                        SELECT * FROM unnest(\(someHashes)::text[], \(someBlobs)::bytea[], \(someDigests)::bigint[], \(someQualities)::integer[])
+                        ON CONFLICT (content_hash) DO UPDATE
+                        SET data = EXCLUDED.data, frame_digest = EXCLUDED.frame_digest, whole_quality = EXCLUDED.whole_quality
                         """, logger: logger)
                 }
                 if !states.isEmpty {

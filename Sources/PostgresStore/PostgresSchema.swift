@@ -1,5 +1,9 @@
 import Catalog
+import Fingerprints
+import Foundation
 import Logging
+import NIOCore
+import NIOFoundationEssentialsCompat
 import PostgresNIO
 
 /// The PostgreSQL schema of a catalog: versioned migrations, each applied once, recorded in
@@ -62,6 +66,12 @@ enum PostgresSchema {
               PRIMARY KEY (generation, kind, entity_id))
             """,
         ]),
+        // Each fingerprint's FrameDigest and whole-image quality (filled from the stored
+        // fingerprints by fillCopyKeys), indexed so that an exact copy is a lookup.
+        Migration(name: "v2-copy-keys", statements: [
+            "ALTER TABLE fingerprint ADD COLUMN frame_digest bigint, ADD COLUMN whole_quality integer",
+            "CREATE INDEX fingerprint_frame_digest ON fingerprint(frame_digest)",
+        ]),
     ]
 
     /// Checks the database is a Glimpse catalog this build knows (read-only opens), or
@@ -103,6 +113,7 @@ enum PostgresSchema {
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
+                if migration.name == "v2-copy-keys" { try await fillCopyKeys(connection, logger: logger) }
                 if migration.name == "v1-catalog" {
                     var random = SystemRandomNumberGenerator()
                     let identity = CatalogVersion.newIdentity(using: &random)
@@ -114,6 +125,30 @@ enum PostgresSchema {
                 }
                 try await connection.query("INSERT INTO glimpse_migrations (name) VALUES (\(migration.name))", logger: logger)
             }
+        }
+    }
+
+    /// Computes every stored fingerprint's frame digest and whole-image quality (migration
+    /// `v2-copy-keys`), inside the migration's transaction. A fingerprint that does not
+    /// decode keeps NULLs (the next index run recomputes it).
+    /// - Complexity: O(fingerprints): one read, one `unnest` update per 10,000.
+    static func fillCopyKeys(_ connection: PostgresConnection, logger: Logger) async throws {
+        var hashes: [String] = [], digests: [Int64] = [], qualities: [Int] = []
+        for try await (hash, data) in try await connection.query("SELECT content_hash, data FROM fingerprint", logger: logger)
+            .decode((String, ByteBuffer).self) {
+            guard let fingerprint = FingerprintCoding.decode(Data(buffer: data)), let digest = FrameDigest(of: fingerprint) else { continue }
+            hashes.append(hash)
+            digests.append(digest.value)
+            qualities.append(fingerprint.wholeImageQuality)
+        }
+        for start in stride(from: 0, to: hashes.count, by: 10_000) {
+            let end = min(start + 10_000, hashes.count)
+            try await connection.query("""
+                UPDATE fingerprint f SET frame_digest = u.digest, whole_quality = u.quality
+                FROM unnest(\(Array(hashes[start..<end]))::text[], \(Array(digests[start..<end]))::bigint[], \(Array(qualities[start..<end]))::integer[])
+                  AS u(hash, digest, quality)
+                WHERE f.content_hash = u.hash
+                """, logger: logger)
         }
     }
 }

@@ -84,8 +84,12 @@ struct FingerprintRecord: Codable, FetchableRecord, PersistableRecord {
     static let databaseTableName = "fingerprint"
     var contentHash: String
     var data: Data
+    /// ``FrameDigest/value`` of the fingerprint's full-frame view.
+    var frameDigest: Int64?
+    /// ``Fingerprint/wholeImageQuality``.
+    var wholeImageQuality: Int?
 
-    enum CodingKeys: String, CodingKey { case contentHash = "content_hash", data }
+    enum CodingKeys: String, CodingKey { case contentHash = "content_hash", data, frameDigest = "frame_digest", wholeImageQuality = "whole_quality" }
     enum Columns { static let contentHash = Column(CodingKeys.contentHash) }
 }
 

@@ -1,4 +1,5 @@
 import Catalog
+import Fingerprints
 import GRDB
 
 /// The SQLite schema of a catalog, under GRDB's `DatabaseMigrator`: each migration is
@@ -9,9 +10,12 @@ import GRDB
 ///   `catalog_meta` (catalog id, generation, token key).
 /// - `v2-index-runs`: a log of indexing runs and their counts.
 /// - `v3-change-log`: which entities each generation touched (``EntityStore/changes(since:)``).
+/// - `v4-copy-keys`: each fingerprint's ``FrameDigest`` and whole-image quality, computed
+///   from the stored fingerprints, with the indexes that make an exact copy a lookup
+///   (``EntityStore/landmarkIDs(copying:)``).
 enum CatalogSchema {
     /// Names of the migrations, in order.
-    static let migrationNames = ["v1-catalog", "v2-index-runs", "v3-change-log"]
+    static let migrationNames = ["v1-catalog", "v2-index-runs", "v3-change-log", "v4-copy-keys"]
 
     /// The migrator for the current schema.
     static var migrator: DatabaseMigrator {
@@ -104,6 +108,28 @@ enum CatalogSchema {
                 );
                 INSERT INTO catalog_meta (key, value)
                     SELECT 'change_log_from', value FROM catalog_meta WHERE key = 'generation';
+                """)
+        }
+        migrator.registerMigration("v4-copy-keys") { db in
+            try db.execute(sql: """
+                ALTER TABLE fingerprint ADD COLUMN frame_digest INTEGER;
+                ALTER TABLE fingerprint ADD COLUMN whole_quality INTEGER;
+                """)
+            // Computed from the stored fingerprints (a fingerprint that does not decode keeps
+            // NULLs; the next index run recomputes it anyway), then written back.
+            var keys: [(String, FrameDigest?, Int)] = []
+            let rows = try Row.fetchCursor(db, sql: "SELECT content_hash, data FROM fingerprint")
+            while let row = try rows.next() {
+                guard let fingerprint = FingerprintCoding.decode(row["data"]) else { continue }
+                keys.append((row["content_hash"], FrameDigest(of: fingerprint), fingerprint.wholeImageQuality))
+            }
+            let update = try db.makeStatement(sql: "UPDATE fingerprint SET frame_digest = ?, whole_quality = ? WHERE content_hash = ?")
+            for (hash, digest, quality) in keys {
+                try update.execute(arguments: [digest?.value, quality, hash])
+            }
+            try db.execute(sql: """
+                CREATE INDEX fingerprint_frame_digest ON fingerprint(frame_digest);
+                CREATE INDEX landmark_image_content_hash ON landmark_image(content_hash);
                 """)
         }
         return migrator

@@ -20,11 +20,15 @@ extension SQLiteEntityStore {
                 hashes[row["path"]] = ContentHash(hex: row["content_hash"])
             }
             var cached: [ContentHash: UInt16] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT content_hash, substr(data, 1, 5) AS header FROM fingerprint") {
+            var qualities: [ContentHash: Int] = [:]
+            let quality = hasCopyKeys ? "whole_quality" : "NULL"
+            for row in try Row.fetchAll(db, sql: "SELECT content_hash, substr(data, 1, 5) AS header, \(quality) AS whole_quality FROM fingerprint") {
                 let header: Data = row["header"] ?? Data()
-                cached[ContentHash(hex: row["content_hash"])] = FingerprintCoding.layoutVersion(header) ?? 0
+                let hash = ContentHash(hex: row["content_hash"])
+                cached[hash] = FingerprintCoding.layoutVersion(header) ?? 0
+                if let best: Int = row["whole_quality"] { qualities[hash] = best }
             }
-            return IndexingState(fileStates: states, catalogHashes: hashes, cachedLayoutVersions: cached)
+            return IndexingState(fileStates: states, catalogHashes: hashes, cachedLayoutVersions: cached, cachedWholeImageQualities: qualities)
         }
     }
 
@@ -34,7 +38,9 @@ extension SQLiteEntityStore {
         do {
             try write("saving fingerprints") { db in
                 for (hash, fingerprint) in fingerprints {
-                    try FingerprintRecord(contentHash: hash.hex, data: FingerprintCoding.encode(fingerprint)).insert(db, onConflict: .replace)
+                    try FingerprintRecord(contentHash: hash.hex, data: FingerprintCoding.encode(fingerprint),
+                                          frameDigest: FrameDigest(of: fingerprint)?.value, wholeImageQuality: fingerprint.wholeImageQuality)
+                        .insert(db, onConflict: .replace)
                 }
                 for state in states {
                     try FileStateRecord(path: state.path, size: state.size, mtimeNanoseconds: state.mtimeNanoseconds, contentHash: state.contentHash.hex)

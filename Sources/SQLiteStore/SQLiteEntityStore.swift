@@ -23,7 +23,12 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
     /// How it was opened.
     public let mode: AccessMode
     /// Whether the schema has the change log (v3); an older catalog opened read-only lacks it.
-    let hasChangeLog: Bool
+    var hasChangeLog: Bool { appliedMigrations.contains("v3-change-log") }
+    /// Whether fingerprints carry their frame digest and whole-image quality (v4); an older
+    /// catalog opened read-only lacks them.
+    var hasCopyKeys: Bool { appliedMigrations.contains("v4-copy-keys") }
+    /// The schema migrations applied to the database.
+    let appliedMigrations: Set<String>
 
     /// Where the catalog lives, as messages name it.
     public var location: String { path }
@@ -68,7 +73,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
                 throw Self.openError(path, error)
             }
             self.database = database
-            hasChangeLog = true
+            appliedMigrations = Set(CatalogSchema.migrationNames)
         case .readOnly:
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
@@ -77,7 +82,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
             guard !isDirectory.boolValue else { throw .cannotOpen(path, reason: "is a folder") }
             let opened = try Self.openReadOnly(path)
             database = opened.0
-            hasChangeLog = opened.1
+            appliedMigrations = opened.1
         }
     }
 
@@ -85,7 +90,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
     public init() throws(CatalogStoreError) {
         path = ":memory:"
         mode = .readWrite
-        hasChangeLog = true
+        appliedMigrations = Set(CatalogSchema.migrationNames)
         do {
             database = try DatabaseQueue(configuration: Self.configuration(readonly: false))
             try CatalogSchema.migrator.migrate(database)
@@ -100,7 +105,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         self.path = path
         self.database = database
         mode = .readWrite
-        hasChangeLog = true
+        appliedMigrations = Set(CatalogSchema.migrationNames)
         do { try CatalogSchema.migrator.migrate(database) } catch {
             throw .cannotOpen(path, reason: Self.message(error))
         }
@@ -116,14 +121,14 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
 
     /// Opens read-only, falling back to SQLite's `immutable` URI parameter when the
     /// read-only open fails for want of write access (WAL needs its `-shm` file).
-    private static func openReadOnly(_ path: String) throws(CatalogStoreError) -> (DatabaseQueue, Bool) {
+    private static func openReadOnly(_ path: String) throws(CatalogStoreError) -> (DatabaseQueue, Set<String>) {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? -1
         if size == 0 { throw .notACatalog(path, reason: "the file is empty") }
         var firstError: any Error
         do {
             let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: true))
-            let hasChangeLog = try queue.read { db throws in try checkCatalog(db, path: path, allowEmpty: false) }
-            return (queue, hasChangeLog)
+            let applied = try queue.read { db throws in try checkCatalog(db, path: path, allowEmpty: false) }
+            return (queue, applied)
         } catch let error as CatalogStoreError {
             throw error
         } catch {
@@ -145,8 +150,8 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         let uri = "file:" + (absolute.addingPercentEncoding(withAllowedCharacters: allowed) ?? absolute) + "?immutable=1"
         do {
             let queue = try DatabaseQueue(path: uri, configuration: configuration(readonly: true))
-            let hasChangeLog = try queue.read { db throws in try checkCatalog(db, path: path, allowEmpty: false) }
-            return (queue, hasChangeLog)
+            let applied = try queue.read { db throws in try checkCatalog(db, path: path, allowEmpty: false) }
+            return (queue, applied)
         } catch let error as CatalogStoreError {
             throw error
         } catch {
@@ -155,12 +160,13 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
     }
 
     /// Checks that `db` is a Glimpse catalog this build can read: Glimpse's tables, no
-    /// migration it does not know. Returns whether it has the change log. An empty
-    /// database passes when `allowEmpty` (a new catalog is about to be made in it).
-    static func checkCatalog(_ db: Database, path: String, allowEmpty: Bool) throws -> Bool {
+    /// migration it does not know. Returns the migrations applied. An empty database
+    /// passes when `allowEmpty` (a new catalog is about to be made in it).
+    @discardableResult
+    static func checkCatalog(_ db: Database, path: String, allowEmpty: Bool) throws -> Set<String> {
         let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         if tables.isEmpty {
-            if allowEmpty { return false }
+            if allowEmpty { return [] }
             throw CatalogStoreError.notACatalog(path, reason: "an SQLite database without Glimpse's tables")
         }
         guard tables.contains("grdb_migrations"), tables.contains("catalog_meta") else {
@@ -174,7 +180,7 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         guard try String.fetchOne(db, sql: "SELECT value FROM catalog_meta WHERE key = 'catalog_id'") != nil else {
             throw CatalogStoreError.notACatalog(path, reason: "its catalog_meta has no catalog id")
         }
-        return applied.contains("v3-change-log")
+        return Set(applied)
     }
 
     static func openError(_ path: String, _ error: any Error) -> CatalogStoreError {

@@ -33,15 +33,22 @@ public struct ResultPage<Value: Sendable & Hashable>: Sendable, Hashable {
     public var offset: Int
     /// The catalog state the results come from.
     public var catalogVersion: CatalogVersion
+    /// Whether the query had a view a search can match (PDQ quality at least the scoring's
+    /// `minimumViewQuality`). When not (a flat colour, a fine texture), only exact copies
+    /// of catalog images were looked for, so an empty page means "too little detail to
+    /// search", not "nothing similar".
+    public var queryIsSearchable: Bool
 
     /// Creates a page.
-    public init(items: [ScoredValue<Value>], nextPageToken: PageToken?, isPartial: Bool, totalCount: Int, offset: Int, catalogVersion: CatalogVersion) {
+    public init(items: [ScoredValue<Value>], nextPageToken: PageToken?, isPartial: Bool, totalCount: Int, offset: Int, catalogVersion: CatalogVersion,
+                queryIsSearchable: Bool = true) {
         self.items = items
         self.nextPageToken = nextPageToken
         self.isPartial = isPartial
         self.totalCount = totalCount
         self.offset = offset
         self.catalogVersion = catalogVersion
+        self.queryIsSearchable = queryIsSearchable
     }
 
     /// The results without scores.

@@ -10,7 +10,8 @@ import Fingerprints
 ///
 /// Layout before base64url: `0x47` (format), profile (UInt8), page size (UInt16), page-token length (UInt16)
 /// and text, label count (UInt8) and each label's length (UInt8) and UTF-8, fingerprint
-/// length (UInt16) and ``Fingerprint/serialized()`` bytes, MAC (UInt64). Integers are
+/// length (UInt16) and ``Fingerprint/serialized()`` bytes, for a whole-image query with a
+/// ``CopyKey`` its length (UInt8, 24) and ``CopyKey/bytes``, MAC (UInt64). Integers are
 /// little-endian. A four-view query fingerprint makes a token of about 800 characters.
 public struct SearchContinuation: Sendable, Hashable {
     /// The query's fingerprint.
@@ -24,18 +25,22 @@ public struct SearchContinuation: Sendable, Hashable {
     /// The inner token of the next page, checked by ``VisualSearchQuery`` against the query
     /// and the catalog's current generation.
     public var pageToken: PageToken
+    /// The exact-copy key of a whole-image query (``VisualSearchQuery`` ranks its copies
+    /// first again on the next page), or `nil`.
+    public var copyKey: CopyKey?
 
     /// Longest token text accepted, in characters (checked before decoding anything).
     public static let maximumTextLength = 16_384
     static let format: UInt8 = 0x47
 
     /// Creates a continuation.
-    public init(fingerprint: Fingerprint, labels: [String], profile: UInt8, pageSize: Int, pageToken: PageToken) {
+    public init(fingerprint: Fingerprint, labels: [String], profile: UInt8, pageSize: Int, pageToken: PageToken, copyKey: CopyKey? = nil) {
         self.fingerprint = fingerprint
         self.labels = labels
         self.profile = profile
         self.pageSize = pageSize
         self.pageToken = pageToken
+        self.copyKey = copyKey
     }
 
     /// The token text (base64url, no padding), signed with `key`.
@@ -56,6 +61,11 @@ public struct SearchContinuation: Sendable, Hashable {
         let serialized = fingerprint.serialized()
         Self.append(UInt64(serialized.count), 2, &bytes)
         bytes += serialized
+        if let copyKey {
+            let key = copyKey.bytes
+            bytes.append(UInt8(key.count))
+            bytes += key
+        }
         Self.append(SipHash24(key: key).hash(bytes), 8, &bytes)
         return Base64URL.encode(bytes)
     }
@@ -105,9 +115,16 @@ public struct SearchContinuation: Sendable, Hashable {
             guard let count = reader.byte(), let label = reader.take(Int(count)) else { throw .malformed }
             labels.append(String(decoding: label, as: UTF8.self))
         }
-        guard let fingerprintCount = reader.integer(2), let serialized = reader.take(Int(fingerprintCount)), reader.isAtEnd,
+        guard let fingerprintCount = reader.integer(2), let serialized = reader.take(Int(fingerprintCount)),
               let fingerprint = try? Fingerprint(serialized: serialized) else { throw .malformed }
-        self.init(fingerprint: fingerprint, labels: labels, profile: profile, pageSize: Int(pageSize), pageToken: PageToken(String(decoding: inner, as: UTF8.self)))
+        var copyKey: CopyKey?
+        if !reader.isAtEnd {
+            guard let count = reader.byte(), let key = reader.take(Int(count)), let decoded = CopyKey(bytes: key) else { throw .malformed }
+            copyKey = decoded
+        }
+        guard reader.isAtEnd else { throw .malformed }
+        self.init(fingerprint: fingerprint, labels: labels, profile: profile, pageSize: Int(pageSize),
+                  pageToken: PageToken(String(decoding: inner, as: UTF8.self)), copyKey: copyKey)
     }
 
     private static func append(_ value: UInt64, _ count: Int, _ bytes: inout [UInt8]) {

@@ -1,3 +1,5 @@
+import Fingerprints
+
 /// Turns the four distances between a query view and a catalog view into one similarity
 /// score in 0…1 (1 = identical codes, 0 = as far apart as unrelated images or further).
 ///
@@ -92,7 +94,7 @@ public struct SimilarityScoring: Sendable, Hashable, Codable {
     /// Creates a scoring; weights are normalised to sum to 1.
     public init(pdqWeight: Double = 0.4, pHashWeight: Double = 0.2, dHashWeight: Double = 0.2, histogramWeight: Double = 0.2,
                 unrelatedDistance: Double = 0.5, noMatchThreshold: Double = SimilarityScoring.defaultNoMatchThreshold,
-                candidatePDQRadius: Int = 104, minimumViewQuality: Int = 10, colourAgreement: Int = 60,
+                candidatePDQRadius: Int = 104, minimumViewQuality: Int = FingerprintView.minimumSearchableQuality, colourAgreement: Int = 60,
                 colourPenaltyWeight: Double = 1.0, nearIdenticalStructure: Double = 0.10, structureRamp: Double = 0.15) {
         let sum = max(pdqWeight + pHashWeight + dHashWeight + histogramWeight, .leastNonzeroMagnitude)
         self.pdqWeight = pdqWeight / sum

@@ -110,16 +110,22 @@ public final class VisualSearchQuery: Sendable {
             guard (1...1000).contains(page.size) else { throw .invalidPageSize(page.size) }
             return try await emptyPage()
         }
-        return try await values(for: queryFingerprint(pixels), labels: descriptor.labels, page: page, started: started)
+        return try await values(for: queryFingerprint(pixels), labels: descriptor.labels, copyKey: nil, page: page, started: started)
     }
 
     /// One page of results for an already computed query fingerprint (evaluation, tests,
     /// callers with their own fingerprinting). Same rules as ``values(for:page:)``.
+    ///
+    /// With a `copyKey` (a whole query image: its bytes' hash, and for a query without a
+    /// searchable view its pixels' ``FrameDigest``), every live landmark holding an exact
+    /// copy of it ranks with score 1 whatever its information content
+    /// (``EntityStore/landmarkIDs(copying:)``), before anything scoring less.
     /// - Complexity: one index scan, O(full-frame query codes × catalog views) compared
     ///   with SIMD, then O(c log c) to rank the c candidates found and one batched store
-    ///   read of the page's entities.
-    public func values(for fingerprint: Fingerprint, labels: [String] = [], page: PageRequest = PageRequest()) async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
-        try await values(for: fingerprint, labels: labels, page: page, started: ContinuousClock.now)
+    ///   read of the page's entities; with a key, one indexed store lookup more.
+    public func values(for fingerprint: Fingerprint, labels: [String] = [], copyKey: CopyKey? = nil,
+                       page: PageRequest = PageRequest()) async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
+        try await values(for: fingerprint, labels: labels, copyKey: copyKey, page: page, started: ContinuousClock.now)
     }
 
     /// Every landmark's best visual score for `fingerprint`, at least `minimumScore`, best
@@ -156,10 +162,12 @@ public final class VisualSearchQuery: Sendable {
         do { return (rebuilt, try search(rebuilt.index)) } catch { throw .damagedIndex(error) }
     }
 
-    /// A digest of what defines a query: its fingerprint and its labels (normalised).
+    /// A digest of what defines a query: its fingerprint, its labels (normalised) and its
+    /// exact-copy key.
     /// - Complexity: O(fingerprint size + labels' length).
-    public static func queryDigest(_ fingerprint: Fingerprint, labels: [String]) -> UInt64 {
+    public static func queryDigest(_ fingerprint: Fingerprint, labels: [String], copyKey: CopyKey? = nil) -> UInt64 {
         var bytes = fingerprint.serialized()
+        if let copyKey { bytes += [1] + copyKey.bytes }
         bytes.append(0)
         for label in labels.map(SearchRanking.normalized).filter({ !$0.isEmpty }).sorted() {
             bytes.append(contentsOf: label.utf8)
@@ -171,15 +179,16 @@ public final class VisualSearchQuery: Sendable {
     private func emptyPage() async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
         let version: CatalogVersion
         do { version = try await store.catalogVersion() } catch { throw .store(error) }
-        return ResultPage(items: [], nextPageToken: nil, isPartial: false, totalCount: 0, offset: 0, catalogVersion: version)
+        return ResultPage(items: [], nextPageToken: nil, isPartial: false, totalCount: 0, offset: 0, catalogVersion: version, queryIsSearchable: false)
     }
 
-    private func values(for fingerprint: Fingerprint, labels: [String], page: PageRequest, started: ContinuousClock.Instant) async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
+    private func values(for fingerprint: Fingerprint, labels: [String], copyKey: CopyKey?, page: PageRequest,
+                        started: ContinuousClock.Instant) async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
         guard (1...1000).contains(page.size) else { throw .invalidPageSize(page.size) }
         var state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
         let version = state.index.version
-        let digest = Self.queryDigest(fingerprint, labels: labels)
+        let digest = Self.queryDigest(fingerprint, labels: labels, copyKey: copyKey)
         var offset = 0
         if let token = page.token {
             do { offset = try token.payload(for: version, queryDigest: digest).offset } catch { throw .pageToken(error) }
@@ -197,11 +206,12 @@ public final class VisualSearchQuery: Sendable {
                     deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults, threads: scanThreads,
                     strategy: configuration.strategy)
             }
+            let matches = try await withExactCopies(outcome.matches, copyKey: copyKey)
             let landmarks: [LandmarkEntity]
-            do { landmarks = try await store.landmarks(ids: outcome.matches.map(\.landmarkID)) } catch { throw .store(error) }
+            do { landmarks = try await store.landmarks(ids: matches.map(\.landmarkID)) } catch { throw .store(error) }
             ranking = SearchRanking.rank(
-                matches: outcome.matches, landmarks: Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
-                labels: labels, collectionsByLandmark: state.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID)),
+                matches: matches, landmarks: Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
+                labels: labels, collectionsByLandmark: state.index.collectionsByLandmark(for: matches.map(\.landmarkID)),
                 configuration: configuration,
                 isPartial: outcome.isPartial)
             await cache.remember(ranking, for: key)
@@ -224,6 +234,22 @@ public final class VisualSearchQuery: Sendable {
             }
         }
         let next = end < ranking.entries.count ? PageToken(offset: end, pageSize: page.size, queryDigest: digest, version: version) : nil
-        return ResultPage(items: items, nextPageToken: next, isPartial: ranking.isPartial, totalCount: ranking.entries.count, offset: start, catalogVersion: version)
+        return ResultPage(items: items, nextPageToken: next, isPartial: ranking.isPartial, totalCount: ranking.entries.count, offset: start,
+                          catalogVersion: version, queryIsSearchable: fingerprint.wholeImageQuality >= configuration.scoring.minimumViewQuality)
+    }
+
+    /// `matches` with every landmark holding an exact copy of the query (`copyKey`) at
+    /// score 1 (replacing its scanned match), the copies first, by id.
+    /// - Complexity: one indexed store lookup, O(matches).
+    private func withExactCopies(_ matches: [LandmarkMatch], copyKey: CopyKey?) async throws(VisualSearchError) -> [LandmarkMatch] {
+        guard let copyKey else { return matches }
+        let copies: [String]
+        do { copies = try await store.landmarkIDs(copying: copyKey) } catch { throw .store(error) }
+        guard !copies.isEmpty else { return matches }
+        let copied = Set(copies)
+        return copies.map {
+            LandmarkMatch(landmarkID: $0, score: 1, pdqDistance: 0, pHashDistance: 0, dHashDistance: 0, histogramDistance: 0,
+                          queryViewIndex: 0, catalogRegion: .full)
+        } + matches.filter { !copied.contains($0.landmarkID) }
     }
 }

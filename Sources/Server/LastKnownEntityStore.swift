@@ -26,6 +26,7 @@ public final class LastKnownEntityStore: EntityStore {
         var collections: [String: CollectionEntity] = [:]
         var collectionOrder: [String] = []
         var containing: [String: [String]] = [:]
+        var copies: [CopyKey: [String]] = [:]
 
         mutating func remember(_ landmark: LandmarkEntity, capacity: Int) {
             if landmarks.updateValue(landmark, forKey: landmark.id) == nil { landmarkOrder.append(landmark.id) }
@@ -181,6 +182,30 @@ public final class LastKnownEntityStore: EntityStore {
                       known.allSatisfy({ $0 != nil }) else { return nil }
                 return known.compactMap { $0 }
             })
+    }
+
+    /// The live landmarks holding an exact copy of `key`, read through the wrapped store
+    /// and remembered; while the database cannot be reached, the remembered answer, or none
+    /// (the search still answers from the index, without the exact-copy shortcut).
+    /// - Complexity: one store read.
+    public func landmarkIDs(copying key: CopyKey) async throws(CatalogStoreError) -> [String] {
+        let store = self.store, capacity = self.capacity
+        return try await readThrough(
+            "looking up exact copies", { () async throws(CatalogStoreError) in try await store.landmarkIDs(copying: key) },
+            remember: { memory, found in
+                if memory.copies.count >= capacity { memory.copies.removeAll() }
+                memory.copies[key] = found
+            },
+            recall: { $0.copies[key] ?? [] })
+    }
+
+    /// Live images and landmarks a search cannot find, read through the wrapped store
+    /// (bounded by ``readTimeout``; fails at once while the database is known to be away).
+    public func unsearchableCounts(minimumViewQuality: Int) async throws(CatalogStoreError) -> UnsearchableCounts? {
+        let operation = "counting unsearchable images"
+        if knownUnreachable { throw CatalogStoreError.database(operation, reason: "the catalog database is unreachable") }
+        let store = self.store
+        return try await bounded(operation) { () async throws(CatalogStoreError) in try await store.unsearchableCounts(minimumViewQuality: minimumViewQuality) }
     }
 
     /// Every live landmark, by id. Passed through to the wrapped store.

@@ -9,13 +9,23 @@ import Search
 struct OperationalRoutes {
     let state: ServerState
 
-    /// `{"status": "ok"}` or `{"status": "ready", "catalog", "generation", "views", "landmarks"}`.
+    /// `{"status": "ok"}` or `{"status": "ready", "catalog", "generation", "views", "landmarks",
+    /// "unsearchable_images", "unsearchable_landmarks"}` (the last two: images and landmarks
+    /// with too little detail for a search, found only by exact copies; absent when the
+    /// catalog does not record them).
     struct Status: Codable {
         var status: String
         var catalog: String?
         var generation: Int64?
         var views: Int?
         var landmarks: Int?
+        var unsearchableImages: Int?
+        var unsearchableLandmarks: Int?
+
+        enum CodingKeys: String, CodingKey {
+            case status, catalog, generation, views, landmarks
+            case unsearchableImages = "unsearchable_images", unsearchableLandmarks = "unsearchable_landmarks"
+        }
     }
 
     func add(to router: Router<GlimpseRequestContext>) {
@@ -28,8 +38,10 @@ struct OperationalRoutes {
                                "the catalog database cannot be reached (\(reason)); still answering searches from the index of generation \(version.generation) in memory",
                                headers: [.retryAfter: "1"])
             }
+            let unsearchable = await state.unsearchable.counts(for: version.generation, store: state.store)
             return JSONResponse.make(Status(status: "ready", catalog: version.catalogID, generation: version.generation,
-                                            views: index.prepared.viewCount, landmarks: index.prepared.landmarkCount))
+                                            views: index.prepared.viewCount, landmarks: index.prepared.landmarkCount,
+                                            unsearchableImages: unsearchable?.images, unsearchableLandmarks: unsearchable?.landmarks))
         }
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -34,8 +34,12 @@ struct SearchRoutes {
                     try fingerprinter.fingerprint(decoding: bytes, source: "request body", region: parameters.region)
                 }
             } catch let error as DecodeError { throw Self.apiError(error) }
+            // A whole image may be an exact copy of a catalog image (found whatever its detail).
+            let copyKey = parameters.region == nil
+                ? body.withUnsafeReadableBytes { CopyKey(bytes: $0, queryFingerprint: fingerprint, catalogFingerprinter: ImageFingerprinter(layout: .catalog, maxPixels: state.configuration.maxPixels)) }
+                : nil
             let profile = ServedIndex.visualProfile | (parameters.exact ? ServedIndex.exhaustiveFlag : 0)
-            return try await page(for: fingerprint, labels: parameters.labels, profile: profile, pageSize: parameters.pageSize,
+            return try await page(for: fingerprint, labels: parameters.labels, copyKey: copyKey, profile: profile, pageSize: parameters.pageSize,
                                   token: nil, deadline: parameters.deadline, index: index, started: started)
         }
     }
@@ -57,7 +61,7 @@ struct SearchRoutes {
             throw APIError.badRequest("invalid_page_token", "page token names an invalid page size")
         }
         return try await state.slots.withSlot {
-            try await page(for: continuation.fingerprint, labels: continuation.labels, profile: continuation.profile,
+            try await page(for: continuation.fingerprint, labels: continuation.labels, copyKey: continuation.copyKey, profile: continuation.profile,
                            pageSize: continuation.pageSize, token: continuation.pageToken, deadline: deadline, index: index, started: started)
         }
     }
@@ -73,23 +77,24 @@ struct SearchRoutes {
         let lookup = try FingerprintLookup(json: body)
         guard let index = state.holder.index else { throw APIError.notReady }
         return try await state.slots.withSlot {
-            try await page(for: lookup.fingerprint, labels: parameters.labels,
+            try await page(for: lookup.fingerprint, labels: parameters.labels, copyKey: nil,
                            profile: lookup.profile | (parameters.exact ? ServedIndex.exhaustiveFlag : 0), pageSize: parameters.pageSize,
                            token: nil, deadline: parameters.deadline, index: index, started: started)
         }
     }
 
-    private func page(for fingerprint: Fingerprint, labels: [String], profile: UInt8, pageSize: Int, token: PageToken?,
+    private func page(for fingerprint: Fingerprint, labels: [String], copyKey: CopyKey?, profile: UInt8, pageSize: Int, token: PageToken?,
                       deadline: Duration, index: ServedIndex, started: ContinuousClock.Instant) async throws -> Response {
         guard let query = index.query(profile: profile) else {
             throw APIError.badRequest("invalid_page_token", "page token names an unknown scoring profile")
         }
         let page: ResultPage<VisualSearchResult>
         do {
-            page = try await query.values(for: fingerprint, labels: labels, page: PageRequest(size: pageSize, token: token, deadline: deadline))
+            page = try await query.values(for: fingerprint, labels: labels, copyKey: copyKey,
+                                          page: PageRequest(size: pageSize, token: token, deadline: deadline))
         } catch { throw Self.apiError(error) }
         let next = page.nextPageToken.map {
-            SearchContinuation(fingerprint: fingerprint, labels: labels, profile: profile, pageSize: pageSize, pageToken: $0)
+            SearchContinuation(fingerprint: fingerprint, labels: labels, profile: profile, pageSize: pageSize, pageToken: $0, copyKey: copyKey)
                 .text(signedWith: page.catalogVersion.tokenKey)
         }
         let record = QueryResultRecord(query: nil, page: page, elapsed: ContinuousClock.now - started, nextPageToken: next)

@@ -22,6 +22,8 @@ public struct ServerState: Sendable {
     let reloader: IndexReloader
     /// Thumbnails for the thumbnail endpoints (PNG, at most 256 pixels).
     let thumbnailer = Thumbnailer(maxSide: 256)
+    /// The catalog's unsearchable images and landmarks, per generation (`/readyz`).
+    let unsearchable = UnsearchableCountCache()
     /// The server's logger.
     let logger: Logger
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import Fingerprints
 import Foundation
 import Search
 #if canImport(Glibc)
@@ -68,10 +69,21 @@ struct CatalogListCommand: AsyncParsableCommand {
         print(TextTable(header: ["KIND", "ID", "TITLE", "SUBTITLE", "URL"], rows: rows).text)
         let landmarks = entities.filter { $0.kind == .landmark }.count
         func count(_ n: Int, _ noun: String) -> String { "\(n) \(noun)\(n == 1 ? "" : "s")" }
+        var unsearchableNote = ""
+        if kind != .collection {
+            let unsearchable: UnsearchableCounts?
+            do { unsearchable = try await store.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality) } catch {
+                throw database.storeFailure(error)
+            }
+            if let unsearchable, unsearchable.images > 0 {
+                unsearchableNote = " Too little detail for a search: \(count(unsearchable.images, "image")), \(count(unsearchable.landmarks, "landmark")) wholly "
+                    + "(only exact copies find them; 'glimpse index SOURCE --verbose' lists the images)."
+            }
+        }
         switch kind {
-        case .landmark?: print("\(count(landmarks, "landmark")).")
+        case .landmark?: print("\(count(landmarks, "landmark")).\(unsearchableNote)")
         case .collection?: print("\(count(entities.count, "collection")).")
-        case nil: print("\(count(landmarks, "landmark")), \(count(entities.count - landmarks, "collection")).")
+        case nil: print("\(count(landmarks, "landmark")), \(count(entities.count - landmarks, "collection")).\(unsearchableNote)")
         }
     }
 

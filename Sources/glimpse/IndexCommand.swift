@@ -18,9 +18,14 @@ struct IndexCommand: AsyncParsableCommand {
             in one transaction: an interrupted run leaves the previous catalog intact, and \
             re-running finishes the job.
 
+            An image with too little detail (PDQ quality under 10 in every view covering most \
+            of it: a flat colour, a fine texture such as gravel or sand, thin lines on white) is indexed \
+            but cannot be found by a search, only by an exact copy of the file or of its \
+            pixels; the summary counts such images and --verbose lists them.
+
             Example:
               glimpse index testdata/catalog/manifest.json --db glimpse.sqlite
-              glimpse index ~/Pictures/landmarks
+              glimpse index ~/Pictures/landmarks --verbose
 
             Exit codes: 0 success; 1 usage or input error (unreadable or invalid source); \
             2 some files failed (the others are indexed).
@@ -36,6 +41,12 @@ struct IndexCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("jobs"), help: "Files fingerprinted at once (default: every core).")
     var jobsOption: Int?
+
+    @Flag(help: "List every image a search cannot find (too little detail), one per line.")
+    var verbose = false
+
+    @Flag(help: "Print the run's report as one JSON object (counts, failed and unsearchable paths) instead of the summary.")
+    var json = false
 
     /// `--jobs`, or every core.
     var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
@@ -80,8 +91,25 @@ struct IndexCommand: AsyncParsableCommand {
             if case .notWritten(let reason) = snapshot { printError("glimpse: warning: visual-index snapshot not written (\(reason)); queries will build the index in memory") }
             else { _ = try await firstStage.refresh(store: store, snapshotPath: snapshotPath) }
         }
-        print(summary + String(format: " in %.1f s.", ProgressDisplay.seconds(ContinuousClock.now - started)))
+        if json {
+            print(IndexReportRecord(report, elapsed: ContinuousClock.now - started).jsonLine)
+        } else {
+            print(summary + String(format: " in %.1f s.", ProgressDisplay.seconds(ContinuousClock.now - started)))
+            printUnsearchable(report.unsearchable)
+        }
         if !report.failed.isEmpty { throw ExitCode(ExitStatus.someFilesFailed.rawValue) }
+    }
+}
+
+extension IndexCommand {
+    /// The count of images a search cannot find, and with `--verbose` their paths.
+    private func printUnsearchable(_ paths: [String]) {
+        guard !paths.isEmpty else { return }
+        let images = paths.count == 1 ? "1 image has" : "\(paths.count) images have"
+        print("\(images) too little detail to be found by a search (PDQ quality under \(FingerprintView.minimumSearchableQuality): "
+            + "flat colour, fine texture or thin lines); only an exact copy finds \(paths.count == 1 ? "it" : "them")"
+            + (verbose ? ":" : " (--verbose lists them)."))
+        if verbose { for path in paths { print("  \(shown(path))") } }
     }
 }
 

@@ -104,7 +104,10 @@ struct QueryCommand: AsyncParsableCommand {
             let page: ResultPage<VisualSearchResult>
             do {
                 // The one fingerprinting path: rows go from the decoder straight into the working planes.
-                let fingerprint = try fingerprinting.fingerprint(file: image, region: decodeRegion)
+                let bytes = try FileBytes.contents(ofFile: image)
+                let fingerprint = try fingerprinting.fingerprint(decoding: bytes, source: image, region: decodeRegion)
+                // A whole image may be an exact copy of a catalog image (found whatever its detail).
+                let copyKey = decodeRegion == nil ? CopyKey(bytes: bytes, queryFingerprint: fingerprint) : nil
                 // Waiting for the index (first image only) is not the image's time: neither its
                 // deadline nor its elapsed_ms pays for loading.
                 let waitStarted = ContinuousClock.now
@@ -114,7 +117,7 @@ struct QueryCommand: AsyncParsableCommand {
                 // so the scan gets what is left; none left: a partial page, nothing found yet.
                 var remaining = request
                 remaining.deadline = max(.zero, request.deadline - (ContinuousClock.now - started))
-                page = try await search.values(for: fingerprint, labels: labelList, page: remaining)
+                page = try await search.values(for: fingerprint, labels: labelList, copyKey: copyKey, page: remaining)
             } catch let error as DecodeError {
                 printError("glimpse: \(error.description)")
                 if json { print(QueryResultRecord.failure(query: image, reason: error.description, elapsed: ContinuousClock.now - started).jsonLine) }
@@ -164,6 +167,9 @@ struct QueryCommand: AsyncParsableCommand {
             if record.isPartial {
                 print("\(heading): nothing found yet: the deadline (\(deadlineMs) ms) cut the scan short (partial, \(record.elapsedMilliseconds) ms); "
                     + "raise --deadline-ms for a complete answer")
+            } else if record.reason == QueryResultRecord.notInformative {
+                print("\(heading): no match: too little detail to search (flat colour, fine texture or thin lines), "
+                    + "and no catalog image is an exact copy of it (\(record.elapsedMilliseconds) ms)")
             } else {
                 print("\(heading): no match (\(record.elapsedMilliseconds) ms)")
             }

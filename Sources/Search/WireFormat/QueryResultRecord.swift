@@ -4,10 +4,11 @@ import Catalog
 /// line) and as `POST /v1/search` answers it:
 ///
 ///     {"elapsed_ms": N, "next_page_token": TOKEN|null, "partial": BOOL, "query": PATH,
-///      "results": [{"id", "kind", "score", "subtitle", "title", "url"}]}
+///      "reason": "not_informative", "results": [{"id", "kind", "score", "subtitle", "title", "url"}]}
 ///
 /// `query` is present on the CLI only; a query image that failed has `error` (its
-/// one-line reason) and no results. Keys come out sorted (``WireJSON``). Golden files:
+/// one-line reason) and no results. `reason` is present only on an empty page whose
+/// query had no view a search can match (``notInformative``). Keys come out sorted (``WireJSON``). Golden files:
 /// `testdata/wire/query-page.json`, `testdata/wire/query-failed.json`.
 public struct QueryResultRecord: Sendable, Hashable, Codable {
     /// The query image as given (CLI), or `nil` (HTTP: the image was the request body).
@@ -22,22 +23,31 @@ public struct QueryResultRecord: Sendable, Hashable, Codable {
     public var elapsedMilliseconds: Int
     /// Why this query image failed (CLI, one line naming the file), or `nil`.
     public var error: String?
+    /// Why an empty page is empty when it is not "nothing similar": ``notInformative``, or `nil`.
+    public var reason: String?
+
+    /// The `reason` of an empty page whose query had too little detail to search (a flat
+    /// colour, a fine texture such as gravel or sand): only exact copies of catalog images
+    /// were looked for, and there were none.
+    public static let notInformative = "not_informative"
 
     /// Creates a record.
     public init(query: String?, results: [SearchResultRow], nextPageToken: String?, isPartial: Bool, elapsedMilliseconds: Int,
-                error: String? = nil) {
+                error: String? = nil, reason: String? = nil) {
         self.query = query
         self.results = results
         self.nextPageToken = nextPageToken
         self.isPartial = isPartial
         self.elapsedMilliseconds = elapsedMilliseconds
         self.error = error
+        self.reason = reason
     }
 
     /// The record of one result page. O(page size).
     public init(query: String?, page: ResultPage<VisualSearchResult>, elapsed: Duration, nextPageToken: String? = nil) {
         self.init(query: query, results: page.items.map(SearchResultRow.init), nextPageToken: nextPageToken ?? page.nextPageToken?.text,
-                  isPartial: page.isPartial, elapsedMilliseconds: Self.milliseconds(elapsed))
+                  isPartial: page.isPartial, elapsedMilliseconds: Self.milliseconds(elapsed),
+                  reason: page.items.isEmpty && !page.isPartial && !page.queryIsSearchable ? Self.notInformative : nil)
     }
 
     /// The record of a query image that failed: no results, `error` set. O(1).
@@ -47,7 +57,7 @@ public struct QueryResultRecord: Sendable, Hashable, Codable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case query, results, error
+        case query, results, error, reason
         case nextPageToken = "next_page_token"
         case isPartial = "partial"
         case elapsedMilliseconds = "elapsed_ms"
@@ -59,11 +69,11 @@ public struct QueryResultRecord: Sendable, Hashable, Codable {
         self.init(query: try c.decodeIfPresent(String.self, forKey: .query), results: try c.decode([SearchResultRow].self, forKey: .results),
                   nextPageToken: try c.decodeIfPresent(String.self, forKey: .nextPageToken),
                   isPartial: try c.decode(Bool.self, forKey: .isPartial), elapsedMilliseconds: try c.decode(Int.self, forKey: .elapsedMilliseconds),
-                  error: try c.decodeIfPresent(String.self, forKey: .error))
+                  error: try c.decodeIfPresent(String.self, forKey: .error), reason: try c.decodeIfPresent(String.self, forKey: .reason))
     }
 
-    /// Encodes the JSON form: `next_page_token` always (`null` on the last page); `query`
-    /// and `error` only when set.
+    /// Encodes the JSON form: `next_page_token` always (`null` on the last page); `query`,
+    /// `error` and `reason` only when set.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(query, forKey: .query)
@@ -72,6 +82,7 @@ public struct QueryResultRecord: Sendable, Hashable, Codable {
         try c.encode(isPartial, forKey: .isPartial)
         try c.encode(elapsedMilliseconds, forKey: .elapsedMilliseconds)
         try c.encodeIfPresent(error, forKey: .error)
+        try c.encodeIfPresent(reason, forKey: .reason)
     }
 
     /// The one-line JSON object. O(results).

@@ -1,0 +1,47 @@
+import Catalog
+import Fingerprints
+import PostgresNIO
+
+/// Exact copies and what a search cannot find (``EntityStore/landmarkIDs(copying:)``,
+/// ``EntityStore/unsearchableCounts(minimumViewQuality:)``).
+extension PostgresEntityStore {
+    /// The live landmarks with an image of `key`'s content hash or frame digest, by id.
+    /// - Complexity: one statement, two indexed lookups.
+    public func landmarkIDs(copying key: CopyKey) async throws(CatalogStoreError) -> [String] {
+        let logger = self.logger
+        let hash = key.contentHash.hex
+        let digest = key.frameDigest?.value
+        return try await read("looking up exact copies") { connection in
+            let rows = try await connection.query("""
+                SELECT i.landmark_id FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id
+                WHERE i.content_hash = \(hash) AND l.removal_id IS NULL
+                UNION
+                SELECT i.landmark_id FROM fingerprint f JOIN landmark_image i ON i.content_hash = f.content_hash
+                JOIN landmark l ON l.id = i.landmark_id WHERE f.frame_digest = \(digest) AND l.removal_id IS NULL
+                """, logger: logger)
+            var ids: [String] = []
+            for try await id in rows.decode(String.self) { ids.append(id) }
+            return ids.sorted()
+        }
+    }
+
+    /// Live images and landmarks without a view of quality `minimumViewQuality` or more.
+    /// - Complexity: O(images), one statement.
+    public func unsearchableCounts(minimumViewQuality: Int) async throws(CatalogStoreError) -> UnsearchableCounts? {
+        let logger = self.logger
+        return try await read("counting unsearchable images") { connection in
+            let rows = try await connection.query("""
+                SELECT (SELECT count(*) FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id
+                        JOIN fingerprint f ON f.content_hash = i.content_hash
+                        WHERE l.removal_id IS NULL AND f.whole_quality < \(minimumViewQuality)),
+                       (SELECT count(*) FROM (SELECT i.landmark_id FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id
+                        JOIN fingerprint f ON f.content_hash = i.content_hash WHERE l.removal_id IS NULL
+                        GROUP BY i.landmark_id HAVING max(f.whole_quality) < \(minimumViewQuality)) AS unsearchable)
+                """, logger: logger)
+            for try await (images, landmarks) in rows.decode((Int, Int).self) {
+                return UnsearchableCounts(images: images, landmarks: landmarks)
+            }
+            return UnsearchableCounts(images: 0, landmarks: 0)
+        }
+    }
+}
