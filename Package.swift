@@ -105,7 +105,7 @@ let package = Package(
         // The throwaway PostgreSQL test cluster (GLIMPSE_TEST_POSTGRES_URL) and `psql` on it,
         // shared by the CLI, server and store conformance tests; never shipped.
         .target(name: "PostgresTestSupport", path: "Tests/PostgresTestSupport"),
-        .testTarget(name: "SQLiteStoreTests", dependencies: ["Catalog", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "SQLiteStoreTests", dependencies: ["Fingerprints", "Catalog", "SQLiteStore", .product(name: "GRDB", package: "GRDB.swift")]),
         // One suite of EntityStore behaviour, run against every store kind.
         // The PostgreSQL cases run on the throwaway cluster of scripts/pg-test-cluster.sh.
         .testTarget(

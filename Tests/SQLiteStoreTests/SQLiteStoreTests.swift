@@ -1,4 +1,5 @@
 import Catalog
+import Fingerprints
 import Foundation
 import GRDB
 import Testing
@@ -49,6 +50,26 @@ import Testing
         let store = try SQLiteEntityStore(database: queue, path: "v1")
         #expect(try await store.landmark(id: "old")?.name == "Old landmark")
         #expect(try await queue.read { try $0.tableExists("index_run") && $0.tableExists("change_log") })
+    }
+
+    @Test func theCopyKeysMigrationFillsDigestAndQualityFromTheStoredFingerprints() async throws {
+        let queue = try DatabaseQueue()
+        try CatalogSchema.migrator.migrate(queue, upTo: "v3-change-log")
+        let flat = Fingerprint(views: [FingerprintView(region: .full, aHash: 0, dHash: 0, pHash: 0, pdq: .zero, quality: 0, histogram: .empty)])
+        let detailed = Fingerprint(views: [FingerprintView(region: .full, aHash: 0, dHash: 0, pHash: 0x1234, pdq: .zero, quality: 80, histogram: .empty)])
+        try await queue.write { db in
+            try db.execute(sql: "INSERT INTO fingerprint (content_hash, data) VALUES ('flat', ?), ('detailed', ?), ('damaged', x'00')",
+                           arguments: [FingerprintCoding.encode(flat), FingerprintCoding.encode(detailed)])
+        }
+        _ = try SQLiteEntityStore(database: queue, path: "v3")
+        let rows = try await queue.read { db in
+            try Row.fetchAll(db, sql: "SELECT content_hash, frame_digest, whole_quality FROM fingerprint ORDER BY content_hash")
+        }
+        #expect(rows.map { $0["content_hash"] as String } == ["damaged", "detailed", "flat"])
+        #expect(rows[0]["frame_digest"] as Int64? == nil && rows[0]["whole_quality"] as Int? == nil)
+        #expect(rows[1]["frame_digest"] as Int64? == FrameDigest(of: detailed)?.value && rows[1]["whole_quality"] as Int? == 80)
+        #expect(rows[2]["frame_digest"] as Int64? == FrameDigest(of: flat)?.value && rows[2]["whole_quality"] as Int? == 0)
+        #expect(FrameDigest(of: flat) != FrameDigest(of: detailed))
     }
 
     @Test func anOlderCatalogOpensReadOnlyWithoutBeingMigrated() async throws {

@@ -1,6 +1,7 @@
 import Catalog
 import CatalogStores
 import CatalogTestSupport
+import Fingerprints
 import Foundation
 import PostgresNIO
 import PostgresStore
@@ -30,7 +31,7 @@ struct PostgresStoreTests {
         }
         #expect(Set(versions.map(\.catalogID)).count == 1, "one catalog identity, made once")
         guard case .postgres(let url) = catalog.location else { return }
-        #expect(try await migrationCount(url) == 1)
+        #expect(try await migrationCount(url) == 2)
     }
 
     @Test func aDatabaseOfAnotherProgramIsRefusedAndLeftUntouched() async throws {
@@ -64,6 +65,25 @@ struct PostgresStoreTests {
             try await client.query("INSERT INTO glimpse_migrations (name) VALUES ('v9-from-the-future')")
         }
         await #expect(throws: CatalogStoreError.newerSchema(location, migration: "v9-from-the-future")) { try await catalog.open(.readOnly) }
+    }
+
+    @Test func theCopyKeysMigrationFillsTheColumnsFromTheStoredFingerprints() async throws {
+        let catalog = try await TestCatalog.make(.postgres)
+        guard case .postgres(let url) = catalog.location else { return }
+        let store = try await catalog.open(.readWrite)
+        _ = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
+            .index(FolderCatalogSource(folderPath: StoreConformanceTests.lowInformation.path))
+        // Back to the schema before v2-copy-keys, with its fingerprints kept.
+        try await TestDatabases.withClient(PostgresConnectionURL(url)) { client in
+            try await client.query("ALTER TABLE fingerprint DROP COLUMN frame_digest, DROP COLUMN whole_quality")
+            try await client.query("DELETE FROM glimpse_migrations WHERE name = 'v2-copy-keys'")
+        }
+        await #expect(throws: CatalogStoreError.self) { try await catalog.open(.readOnly) }
+        let migrated = try await catalog.open(.readWrite)
+        #expect(try await migrationCount(url) == 2)
+        #expect(try await migrated.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality) == UnsearchableCounts(images: 5, landmarks: 5))
+        let blue = try ImageFingerprinter.catalog.fingerprint(file: StoreConformanceTests.lowInformation.appendingPathComponent("flat-blue.png").path)
+        #expect(try await migrated.landmarkIDs(copying: CopyKey(contentHash: ContentHash(hex: "0"), frameDigest: FrameDigest(of: blue))) == ["flat-blue"])
     }
 
     @Test func anUnreachableServerIsOneClearError() async throws {

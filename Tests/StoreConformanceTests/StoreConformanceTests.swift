@@ -234,6 +234,31 @@ import CatalogTestSupport
         #expect(statistics.images[0].fileSize == 815 && statistics.images[0].viewCount == 3 && statistics.images[0].meanQuality == 80)
         #expect(statistics.images[0].dominantColorBins.count == 3)
     }
+    /// `testdata/low-information`: five images a search cannot find and one it can.
+    static let lowInformation = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("testdata/low-information")
+
+    @Test(arguments: StoreKind.available) func exactCopiesAreFoundByContentHashOrFrameDigestAndUnsearchableImagesCounted(_ kind: StoreKind) async throws {
+        let store = try await TestCatalog.make(kind).open()
+        let report = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
+            .index(FolderCatalogSource(folderPath: Self.lowInformation.path))
+        #expect(report.added.count == 6 && report.unsearchable.count == 5)
+        let gravel = try Data(contentsOf: Self.lowInformation.appendingPathComponent("gravel.png"))
+        #expect(try await store.landmarkIDs(copying: CopyKey(contentHash: ContentHash(of: gravel))) == ["gravel"])
+        let blue = try ImageFingerprinter.catalog.fingerprint(file: Self.lowInformation.appendingPathComponent("flat-blue.png").path)
+        let byPixels = CopyKey(contentHash: ContentHash(of: Data("other bytes".utf8)), frameDigest: FrameDigest(of: blue))
+        #expect(try await store.landmarkIDs(copying: byPixels) == ["flat-blue"])
+        #expect(try await store.landmarkIDs(copying: CopyKey(contentHash: ContentHash(of: Data("nothing".utf8)))) == [])
+        let minimum = FingerprintView.minimumSearchableQuality
+        #expect(try await store.unsearchableCounts(minimumViewQuality: minimum) == UnsearchableCounts(images: 5, landmarks: 5))
+        try await store.remove(EntityReference(kind: .landmark, id: "gravel"))
+        #expect(try await store.landmarkIDs(copying: CopyKey(contentHash: ContentHash(of: gravel))) == [])
+        #expect(try await store.unsearchableCounts(minimumViewQuality: minimum) == UnsearchableCounts(images: 4, landmarks: 4))
+        // A re-run knows which unchanged images are unsearchable without decoding them.
+        let again = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
+            .index(FolderCatalogSource(folderPath: Self.lowInformation.path))
+        #expect(again.fingerprinted == 0 && again.unsearchable == report.unsearchable)
+    }
 }
 
 /// A reader learns of a change made through another store on the same catalog: pushed on
