@@ -34,8 +34,9 @@ public struct BatchMatcher: Sendable {
         self.matchesPerPhoto = max(1, matchesPerPhoto)
     }
 
-    /// Matches one photo. Cost: one scaled decode, one fingerprint, one index scan, one
-    /// store lookup of at most ``matchesPerPhoto`` landmarks.
+    /// Matches one photo. Cost: reading it, one scaled decode, one fingerprint, one index
+    /// scan, one exact-copy lookup (``CopyKey``), one store lookup of at most
+    /// ``matchesPerPhoto`` landmarks.
     ///
     /// - Throws: ``BatchMatchError/search(_:)`` only when the catalog fails; a bad photo
     ///   gives a failed record.
@@ -48,14 +49,21 @@ public struct BatchMatcher: Sendable {
     /// values from `group.next()` (see the evaluation runner); values avoid that.
     func outcome(photo path: String) async -> Result<PhotoMatchRecord, BatchMatchError> {
         let fingerprint: Fingerprint
-        switch Result(catching: { () throws(DecodeError) -> Fingerprint in try fingerprinter.fingerprint(file: path) }) {
-        case .success(let value): fingerprint = value
+        let copyKey: CopyKey
+        switch Result(catching: { () throws(DecodeError) -> ([UInt8], Fingerprint) in
+            let bytes = try FileBytes.contents(ofFile: path)
+            return (bytes, try fingerprinter.fingerprint(decoding: bytes, source: path))
+        }) {
+        case .success(let (bytes, value)):
+            fingerprint = value
+            // An exact copy of a catalog image matches whatever its detail.
+            copyKey = CopyKey(bytes: bytes, queryFingerprint: value)
         case .failure(let error): return .success(.failure(error.description, photo: path))
         }
         let matches: [LandmarkMatch]
         do {
             matches = try await query.landmarkMatches(
-                for: fingerprint, minimumScore: query.configuration.scoring.noMatchThreshold, limit: matchesPerPhoto)
+                for: fingerprint, minimumScore: query.configuration.scoring.noMatchThreshold, limit: matchesPerPhoto, copyKey: copyKey)
         } catch { return .failure(.search(error)) }
         let landmarks: [LandmarkEntity]
         do { landmarks = try await query.store.landmarks(ids: matches.map(\.landmarkID)) } catch { return .failure(.search(.store(error))) }

@@ -133,15 +133,19 @@ public final class VisualSearchQuery: Sendable {
     /// threshold and measuring accuracy. With `minimumScore` 0 every landmark having a view
     /// within ``SimilarityScoring/candidatePDQRadius`` is listed (set the radius to 256 in
     /// the configuration to rank the whole catalog).
+    /// With a `copyKey`, landmarks holding an exact copy of the query come first with
+    /// score 1 (as in ``values(for:labels:copyKey:page:)``).
     /// - Complexity: one index scan, O(full-frame query codes × catalog views), then
-    ///   O(m log m) to rank the m matching landmarks.
-    public func landmarkMatches(for fingerprint: Fingerprint, minimumScore: Double = 0, limit: Int = .max) async throws(VisualSearchError) -> [LandmarkMatch] {
+    ///   O(m log m) to rank the m matching landmarks; with a key, one indexed store lookup.
+    public func landmarkMatches(for fingerprint: Fingerprint, minimumScore: Double = 0, limit: Int = .max,
+                                copyKey: CopyKey? = nil) async throws(VisualSearchError) -> [LandmarkMatch] {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
-        return try await searching(state) { index throws(VisualIndexDamage) in
+        let scanned = try await searching(state) { index throws(VisualIndexDamage) in
             try index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, limit: limit, threads: scanThreads,
                              strategy: configuration.strategy).matches
         }.result
+        return Array(try await withExactCopies(scanned, copyKey: copyKey).prefix(limit))
     }
 
     /// `search` on `state`'s index. When the index is a mapped snapshot

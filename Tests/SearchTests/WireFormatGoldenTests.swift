@@ -53,6 +53,25 @@ import Testing
         try Self.check(record.jsonLine, golden: "query-failed.json")
     }
 
+    @Test func anEmptyPageOfAQueryWithTooLittleDetailSaysWhy() throws {
+        let record = QueryResultRecord(query: "textures/gravel.jpg", results: [], nextPageToken: nil, isPartial: false, elapsedMilliseconds: 9,
+                                       reason: QueryResultRecord.notInformative)
+        try Self.check(record.jsonLine, golden: "query-not-informative.json")
+        #expect(try WireJSON.decode(QueryResultRecord.self, from: Array(record.jsonLine.utf8)) == record)
+    }
+
+    @Test func anIndexRunReport() throws {
+        var report = IndexReport(version: CatalogVersion(catalogID: "c", generation: 4, tokenKey: SIMD2(1, 2)))
+        report.added = ["textures/gravel.png", "textures/bands.png"]
+        report.unchanged = ["photos/a.jpg"]
+        report.failed = [.init(path: "photos/bad.jpg", reason: "photos/bad.jpg: truncated JPEG file: premature end")]
+        report.unsearchable = ["textures/gravel.png"]
+        report.fingerprinted = 2
+        report.removedLandmarks = ["old/one"]
+        report.restored = [EntityReference(kind: .collection, id: "textures")]
+        try Self.check(IndexReportRecord(report, elapsed: .milliseconds(1234)).jsonLine, golden: "index-report.json")
+    }
+
     @Test func batchMatchLines() throws {
         let lines = [
             PhotoMatchRecord.matches([Self.rows[0]], photo: "photos/a, \"b\".jpg").jsonLine,

@@ -189,3 +189,58 @@ import Testing
         }
     }
 }
+
+/// Low-information uploads (`testdata/low-information`): an exact copy of a catalog image
+/// is found whatever its detail, anything else says why nothing matched, and `/readyz`
+/// counts what a search cannot find.
+@Suite struct ExactCopyEndpointTests {
+    static func lowInformationCatalog() async throws -> String {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-server-copies-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let path = folder.appendingPathComponent("catalog.sqlite").path
+        let store = try SQLiteEntityStore(path: path)
+        _ = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
+            .index(FolderCatalogSource(folderPath: Harness.testdata("low-information")))
+        return path
+    }
+
+    @Test func anUploadedCopyOfAFlatImageIsFoundWithScoreOneAndReadyzCountsTheUnsearchable() async throws {
+        let server = try await Harness.start(catalog: try await Self.lowInformationCatalog())
+        defer { Task { await server.stop() } }
+        for name in ["gravel", "flat-green", "bands"] {
+            let answer = try await server.search(file: Harness.testdata("low-information/\(name).png"))
+            #expect(answer.status == 200)
+            let page = try WireJSON.decode(QueryResultRecord.self, from: answer.body)
+            #expect(page.results.first?.id == name && page.results.first?.score == 1, "\(name)")
+            #expect(page.reason == nil)
+        }
+        // A region is never a copy: an empty page that says the selection has too little detail.
+        let region = try await server.search(file: Harness.testdata("low-information/flat-green.png"), query: "region=0,0,100,100")
+        let page = try WireJSON.decode(QueryResultRecord.self, from: region.body)
+        #expect(region.status == 200 && page.results.isEmpty && page.reason == QueryResultRecord.notInformative)
+        let ready = try await server.request(.get, "/readyz")
+        let object = try ready.json()
+        #expect(object["unsearchable_images"] as? Int == 5 && object["unsearchable_landmarks"] as? Int == 5, "\(object)")
+    }
+
+    @Test func theNextPageOfAnExactCopySearchContinuesWithTheCopies() async throws {
+        // Two landmarks hold the same flat file: one page each, the second through the token.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-server-twins-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("images"), withIntermediateDirectories: true)
+        for name in ["flat-a", "flat-b"] {
+            try FileManager.default.copyItem(atPath: Harness.testdata("low-information/flat-blue.png"), toPath: folder.appendingPathComponent("images/\(name).png").path)
+        }
+        let path = folder.appendingPathComponent("catalog.sqlite").path
+        _ = try await CatalogIndexer(store: try SQLiteEntityStore(path: path), fingerprinter: ImageFingerprinter.catalog)
+            .index(FolderCatalogSource(folderPath: folder.appendingPathComponent("images").path))
+        let server = try await Harness.start(catalog: path)
+        defer { Task { await server.stop() } }
+        let first = try WireJSON.decode(QueryResultRecord.self, from: try await server.search(file: Harness.testdata("low-information/flat-blue.png"), query: "page_size=1").body)
+        #expect(first.results.map(\.id) == ["flat-a"] && first.results.first?.score == 1)
+        let token = try #require(first.nextPageToken)
+        let next = try await server.request(.get, "/v1/search?page_token=\(token)")
+        #expect(next.status == 200)
+        let second = try WireJSON.decode(QueryResultRecord.self, from: next.body)
+        #expect(second.results.map(\.id) == ["flat-b"] && second.results.first?.score == 1 && second.nextPageToken == nil)
+    }
+}
