@@ -15,6 +15,13 @@ Masked before comparing: progress lines before a stage's last, durations and rat
 dates, the scratch path and the job count. Everything else must be equal, so a changed
 output fails until the README is updated (`--write` rewrites the README's outputs).
 
+Then the examples of every command's `--help` (its "Example:" block): each must fit its
+lines unbroken (a command continues on the next line only after a trailing backslash), and
+each `glimpse` example runs, in help order, in one scratch folder with the sample catalog,
+and must exit 0. Skipped, and said so: examples on paths a scratch folder cannot have
+(`~/…`, `photo.jpg`), `serve` (a server, checked by the README's own serve example) and
+PostgreSQL URLs.
+
 Usage: scripts/check_readme.py GLIMPSE [--write] [--readme README.md]
 Exit: 0 every example matches, 1 a mismatch (shown as a diff), 2 usage.
 """
@@ -137,6 +144,75 @@ def wait_ready():
     raise SystemExit('check_readme: the server started in the background never became ready on 127.0.0.1:8080')
 
 
+def subcommands(glimpse, words=()):
+    """Every leaf command's words, in the order `--help` lists them."""
+    text = subprocess.run([glimpse, *words, '--help'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT).stdout.decode()
+    if 'SUBCOMMANDS:' not in text:
+        return [list(words)]
+    found = []
+    for line in text.split('SUBCOMMANDS:', 1)[1].split('\n'):
+        match = re.match(r'^  ([a-z][a-z0-9-]*)(?: \(default\))?\s', line + ' ')
+        if match and match.group(1) != 'help':
+            found += subcommands(glimpse, (*words, match.group(1)))
+    return found
+
+
+def help_examples(glimpse):
+    """(command words, example lines as shown, the example joined into one command) per example."""
+    out = []
+    for words in subcommands(glimpse):
+        text = subprocess.run([glimpse, *words, '--help'], stdout=subprocess.PIPE, stderr=subprocess.STDOUT).stdout.decode()
+        parts = re.split(r'^Examples?:\n', text, maxsplit=1, flags=re.M)
+        if len(parts) < 2:
+            continue
+        block = parts[1].split('\n\n')[0].split('\n')
+        current = []
+        for line in block:
+            current.append(line)
+            if not line.rstrip().endswith('\\'):
+                joined = ' '.join(part.strip().rstrip('\\').strip() for part in current)
+                out.append((words, current, joined))
+                current = []
+    return out
+
+
+def check_help_examples(glimpse):
+    """Number of failures among the `--help` examples (printed)."""
+    failures = 0
+    scratch = prepare(glimpse, os.getcwd(), True)
+    bindir = tempfile.mkdtemp()
+    os.symlink(glimpse, os.path.join(bindir, 'glimpse'))
+    env = dict(os.environ, PATH=bindir + os.pathsep + os.environ['PATH'])
+    ran = skipped = 0
+    try:
+        for words, lines, command in help_examples(glimpse):
+            name = ' '.join(words)
+            starts = [line for line in lines[1:] if not line.startswith('    ')]
+            if not lines[0].startswith('  ') or starts:
+                failures += 1
+                print(f'glimpse {name} --help: an example is broken across lines without a trailing backslash: {lines}')
+                continue
+            if any(len(line) > 80 for line in lines):
+                failures += 1
+                print(f'glimpse {name} --help: an example line is wider than 80 columns: {lines}')
+            if not command.startswith('glimpse ') or command.startswith('glimpse serve') or '~' in command \
+                    or 'photo.jpg' in command or 'postgres://' in command:
+                skipped += 1
+                continue
+            done = subprocess.run(['bash', '-c', command], cwd=scratch, env=env, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, timeout=300)
+            ran += 1
+            if done.returncode != 0:
+                failures += 1
+                print(f'glimpse {name} --help: `{command}` exited {done.returncode}:')
+                print(done.stdout.decode('utf-8', 'replace')[-2000:])
+    finally:
+        shutil.rmtree(bindir, ignore_errors=True)
+        shutil.rmtree(scratch, ignore_errors=True)
+    print(f'check_readme: {ran} --help examples ran, {skipped} skipped (other paths, serve, PostgreSQL), {failures} failed')
+    return failures
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] in ('-h', '--help'):
@@ -179,6 +255,8 @@ def main():
         print(f'check_readme: rewrote the outputs of {len(blocks)} examples in {readme_path}')
         return 0
     print(f'check_readme: {failures} example(s) differ' if failures else 'check_readme: every README example matches')
+    os.chdir(root)
+    failures += check_help_examples(glimpse)
     return 1 if failures else 0
 
 

@@ -113,8 +113,10 @@ public protocol EntityStore: Sendable {
     // MARK: Exact copies and searchability
 
     /// The live landmarks holding an exact copy of the query that `key` describes: an
-    /// image with the same content hash, or whose fingerprint has the same
-    /// ``FrameDigest``. Sorted by id, each once.
+    /// image with the same content hash, or when there is none, whose fingerprint has the
+    /// same ``FrameDigest`` (a digest can group several images that look equally flat to
+    /// the fingerprint, for example uniform images of one colour; the file's own bytes are
+    /// the more exact answer). Sorted by id, each once.
     ///
     /// - Complexity: two indexed lookups (a catalog opened read-only from an older schema
     ///   without the digest column: the content hash only).

@@ -5,19 +5,25 @@ import PostgresNIO
 /// Exact copies and what a search cannot find (``EntityStore/landmarkIDs(copying:)``,
 /// ``EntityStore/unsearchableCounts(minimumViewQuality:)``).
 extension PostgresEntityStore {
-    /// The live landmarks with an image of `key`'s content hash or frame digest, by id.
+    /// The live landmarks with an image of `key`'s content hash, else (none) of its frame
+    /// digest, by id.
     /// - Complexity: one statement, two indexed lookups.
     public func landmarkIDs(copying key: CopyKey) async throws(CatalogStoreError) -> [String] {
         let logger = self.logger
         let hash = key.contentHash.hex
         let digest = key.frameDigest?.value
         return try await read("looking up exact copies") { connection in
+            // Byte copies, else pixel copies: the flat images one digest may group are only
+            // consulted when no catalog file has the query's bytes.
             let rows = try await connection.query("""
-                SELECT i.landmark_id FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id
-                WHERE i.content_hash = \(hash) AND l.removal_id IS NULL
+                WITH bytes AS (
+                  SELECT i.landmark_id FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id
+                  WHERE i.content_hash = \(hash) AND l.removal_id IS NULL)
+                SELECT landmark_id FROM bytes
                 UNION
                 SELECT i.landmark_id FROM fingerprint f JOIN landmark_image i ON i.content_hash = f.content_hash
-                JOIN landmark l ON l.id = i.landmark_id WHERE f.frame_digest = \(digest) AND l.removal_id IS NULL
+                JOIN landmark l ON l.id = i.landmark_id
+                WHERE f.frame_digest = \(digest) AND l.removal_id IS NULL AND NOT EXISTS (SELECT 1 FROM bytes)
                 """, logger: logger)
             var ids: [String] = []
             for try await id in rows.decode(String.self) { ids.append(id) }

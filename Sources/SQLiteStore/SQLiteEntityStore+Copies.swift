@@ -4,7 +4,8 @@ import GRDB
 /// Exact copies and what a search cannot find (``EntityStore/landmarkIDs(copying:)``,
 /// ``EntityStore/unsearchableCounts(minimumViewQuality:)``).
 extension SQLiteEntityStore {
-    /// The live landmarks with an image of `key`'s content hash or frame digest, by id.
+    /// The live landmarks with an image of `key`'s content hash, else (none) of its frame
+    /// digest, by id.
     /// - Complexity: two indexed lookups (content hash only on a read-only catalog of an
     ///   older schema, unindexed there).
     public func landmarkIDs(copying key: CopyKey) throws(CatalogStoreError) -> [String] {
@@ -13,8 +14,8 @@ extension SQLiteEntityStore {
                 SELECT i.landmark_id FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id
                 WHERE i.content_hash = ? AND l.removal_id IS NULL
                 """, arguments: [key.contentHash.hex])
-            if let digest = key.frameDigest, hasCopyKeys {
-                ids += try String.fetchAll(db, sql: """
+            if ids.isEmpty, let digest = key.frameDigest, hasCopyKeys {
+                ids = try String.fetchAll(db, sql: """
                     SELECT i.landmark_id FROM fingerprint f JOIN landmark_image i ON i.content_hash = f.content_hash
                     JOIN landmark l ON l.id = i.landmark_id WHERE f.frame_digest = ? AND l.removal_id IS NULL
                     """, arguments: [digest.value])

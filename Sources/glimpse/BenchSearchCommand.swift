@@ -35,8 +35,11 @@ struct BenchSearchCommand: AsyncParsableCommand {
     @Option(name: .customLong("repeat"), help: "Timed runs per row, after one warm-up run.")
     var runs: Int = 50
 
-    @Option(help: "Threads of the multi-threaded search rows (default: the cores this process may use; 1: none).")
-    var threads: Int = AvailableCores.count
+    @Option(name: .customLong("threads"), help: "Threads of the multi-threaded search rows (default: the cores this process may use; 1: none).")
+    var threadsOption: Int?
+
+    /// `--threads`, or the cores this process may use.
+    var threads: Int { threadsOption ?? AvailableCores.count }
 
     @Option(help: "Only this instruction set (portable, avx2, avx512); default every one the CPU has.")
     var isa: String?

@@ -41,7 +41,7 @@ struct EvalCommand: AsyncParsableCommand {
     @Option(help: "Write every query as PNG under DIR/<transformation>/<id>.png and exit (for comparisons with other tools).")
     var exportQueries: String?
 
-    @Option(help: "Query orientations tried: upright, upright-mirror or all (default).")
+    @Option(help: "Query orientations tried: upright, upright-mirror or all.")
     var orientations: QueryOrientations = .all
 
     @Option(help: ArgumentHelp("Encode every query as a JPEG at this quality (1-100) and fingerprint it by decoding it, as `glimpse query` does with a JPEG file (DCT-scaled to the query decode size).", valueName: "quality"))

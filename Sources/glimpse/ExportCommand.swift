@@ -34,7 +34,7 @@ struct ExportCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
-    @Option(name: .customLong("as"), help: "Representation: json, text or png (default: the richest, json).")
+    @Option(name: .customLong("as"), help: "Representation: json (the richest), text or png.")
     var format: ExportFormat = .json
 
     @Option(help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))

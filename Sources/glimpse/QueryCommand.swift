@@ -25,8 +25,8 @@ struct QueryCommand: AsyncParsableCommand {
             Example:
               glimpse query testdata/samples/screenshot-hurricane-ridge.png \\
                 --region 4,211,712,332
-              glimpse query photo.jpg --region-fraction 0.1,0.2,0.5,0.5 \\
-                --labels snow,mountain --json
+              glimpse query testdata/catalog/food/apricot.jpg \\
+                --region-fraction 0.1,0.1,0.8,0.8 --labels fruit --json
 
             Exit codes: 0 every image matched; 1 usage or input error (missing or corrupt \
             image, bad region, refused page token); 2 some images failed, others answered; \

@@ -249,6 +249,10 @@ import CatalogTestSupport
         let byPixels = CopyKey(contentHash: ContentHash(of: Data("other bytes".utf8)), frameDigest: FrameDigest(of: blue))
         #expect(try await store.landmarkIDs(copying: byPixels) == ["flat-blue"])
         #expect(try await store.landmarkIDs(copying: CopyKey(contentHash: ContentHash(of: Data("nothing".utf8)))) == [])
+        // The file's own bytes win over other images of the same pixels.
+        let blueBytes = try Data(contentsOf: Self.lowInformation.appendingPathComponent("flat-blue.png"))
+        let green = try ImageFingerprinter.catalog.fingerprint(file: Self.lowInformation.appendingPathComponent("flat-green.png").path)
+        #expect(try await store.landmarkIDs(copying: CopyKey(contentHash: ContentHash(of: blueBytes), frameDigest: FrameDigest(of: green))) == ["flat-blue"])
         let minimum = FingerprintView.minimumSearchableQuality
         #expect(try await store.unsearchableCounts(minimumViewQuality: minimum) == UnsearchableCounts(images: 5, landmarks: 5))
         try await store.remove(EntityReference(kind: .landmark, id: "gravel"))
