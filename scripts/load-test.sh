@@ -8,6 +8,9 @@
 #   (d) a re-index (`glimpse index` of a changed manifest) during search load: failed
 #       requests and the time until /readyz serves the new catalog generation
 #   (e) a soak (5 minutes; --quick: 10 s) sampling the server's RSS every 5 s
+#   (f) GET /healthz while 4 connections upload 12 MP JPEGs (both cores decoding): its
+#       p99 must stay at most 50 ms (full run; reported in --quick)
+#   (g) GET …/thumbnail on 32 connections (rendered once, then kept)
 #
 # Prints one table row per phase: requests/s, p50, p99, errors (non-2xx other than 429,
 # socket errors), 429s, the server's peak RSS, and `uptime` (the machine is shared).
@@ -121,6 +124,7 @@ run_wrk() {
   local per_request
   per_request=$(awk -v c="$(( $(cpu_ms "$server_pid") - cpu_before ))" -v n="$requests" 'BEGIN { printf "%.2f", (n > 0 ? c / n : 0) }')
   echo "| $name | $rps | $p50 | $p99 | $requests | $errors | $busy | $(( $(hwm_kb "$server_pid") / 1024 )) | $per_request | $load |" >> "$report"
+  last_p99=$p99
   echo "load-test: $name: $out" >&2
   [ "$errors" -eq 0 ] || { echo "load-test: $name: $errors failed requests" >&2; failures=$((failures + 1)); }
 }
@@ -133,6 +137,20 @@ curl -sf -o /dev/null --data-binary @"$work/1080p.jpg" "$base/v1/search"  # warm
 run_wrk "(a) POST /v1/search, 1080p JPEG" "$base/v1/search" 4 "$phase" "$work/1080p.jpg"
 run_wrk "(a) POST /v1/search, 12 MP JPEG" "$base/v1/search" 4 "$phase" "$work/12mp.jpg"
 run_wrk "(c) GET /v1/landmarks/{id}" "$base/v1/landmarks/landmarks%2Fhurricane-ridge" 8 "$phase"
+
+# (f) /healthz while both cores decode 12 MP uploads: decoding runs on threads of its own,
+# so the threads that answer /healthz are never all busy decoding.
+(BODY_FILE="$work/12mp.jpg" wrk -t1 -c4 -d"$((phase + 2))s" --timeout 10s -s "$wrk_lua" "$base/v1/search" >/dev/null 2>&1) &
+heavy_pid=$!
+sleep 1
+run_wrk "(f) GET /healthz while 4 connections upload 12 MP JPEGs" "$base/healthz" 2 "$phase"
+wait "$heavy_pid" || true
+if [ $quick -eq 0 ] && awk -v p="${last_p99:-0}" 'BEGIN { exit !(p > 50) }'; then
+  echo "load-test: /healthz p99 ${last_p99} ms while decoding (limit 50 ms)" >&2; failures=$((failures + 1))
+fi
+
+# (g) thumbnails: rendered once per picture, then answered from memory.
+run_wrk "(g) GET /v1/landmarks/{id}/thumbnail, 32 connections" "$base/v1/landmarks/landmarks%2Fhurricane-ridge/thumbnail" 32 "$phase"
 
 # (b) the PDQ lookup: on 1,000,000 synthetic views, or the sample catalog in --quick.
 pdq=$("$bin" hash testdata/catalog/landmarks/hurricane-ridge.jpg | cut -d, -f1)

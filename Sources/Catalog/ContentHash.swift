@@ -27,6 +27,32 @@ public struct ContentHash: Sendable, Hashable, Codable, CustomStringConvertible 
     /// The hex form.
     public var description: String { hex }
 
+    /// The 16 bytes the hex form spells, first byte first (what a page token carries);
+    /// a malformed hex form reads as zero nibbles. O(1).
+    public var rawBytes: [UInt8] {
+        var out: [UInt8] = []
+        var high: UInt8?
+        for character in hex.utf8.prefix(32) {
+            let nibble: UInt8 = switch character {
+            case 0x30...0x39: character - 0x30
+            case 0x61...0x66: character - 0x61 + 10
+            case 0x41...0x46: character - 0x41 + 10
+            default: 0
+            }
+            if let h = high { out.append(h << 4 | nibble); high = nil } else { high = nibble }
+        }
+        return out + [UInt8](repeating: 0, count: max(0, 16 - out.count))
+    }
+
+    /// The hash whose ``rawBytes`` are `rawBytes`; `nil` unless exactly 16 bytes. O(1).
+    public init?(rawBytes: some Collection<UInt8>) {
+        guard rawBytes.count == 16 else { return nil }
+        hex = rawBytes.map { byte in
+            let digits = String(byte, radix: 16)
+            return digits.count == 1 ? "0" + digits : digits
+        }.joined()
+    }
+
     private static func hex(_ value: UInt64) -> String {
         let digits = String(value, radix: 16)
         return String(repeating: "0", count: 16 - digits.count) + digits

@@ -42,10 +42,11 @@ public struct CopyKey: Sendable, Hashable {
         }
     }
 
-    /// The 24-byte form a page token carries: the content hash's 16 bytes, then the
-    /// digest's 8 (little-endian), all zero bytes standing for "no digest". O(1).
+    /// The 24-byte form a page token carries: the content hash's 16 bytes
+    /// (``ContentHash/rawBytes``), then the digest's 8 (little-endian), all zero bytes
+    /// standing for "no digest". O(1).
     public var bytes: [UInt8] {
-        var out = Self.hexBytes(contentHash.hex)
+        var out = contentHash.rawBytes
         let digest = UInt64(bitPattern: frameDigest?.value ?? 0)
         for shift in stride(from: 0, to: 64, by: 8) { out.append(UInt8(truncatingIfNeeded: digest >> UInt64(shift))) }
         return out
@@ -53,29 +54,10 @@ public struct CopyKey: Sendable, Hashable {
 
     /// Reads ``bytes``; `nil` unless exactly 24 bytes. O(1).
     public init?(bytes: some Collection<UInt8>) {
-        guard bytes.count == 24 else { return nil }
-        let all = Array(bytes)
-        contentHash = ContentHash(hex: all[0..<16].map { byte in
-            let digits = String(byte, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined())
+        guard bytes.count == 24, let hash = ContentHash(rawBytes: bytes.prefix(16)) else { return nil }
+        contentHash = hash
         var digest: UInt64 = 0
-        for (offset, byte) in all[16..<24].enumerated() { digest |= UInt64(byte) << UInt64(offset * 8) }
+        for (offset, byte) in bytes.dropFirst(16).enumerated() { digest |= UInt64(byte) << UInt64(offset * 8) }
         frameDigest = digest == 0 ? nil : FrameDigest(value: Int64(bitPattern: digest))
-    }
-
-    private static func hexBytes(_ hex: String) -> [UInt8] {
-        var out: [UInt8] = []
-        var high: UInt8?
-        for character in hex.utf8.prefix(32) {
-            let nibble: UInt8 = switch character {
-            case 0x30...0x39: character - 0x30
-            case 0x61...0x66: character - 0x61 + 10
-            case 0x41...0x46: character - 0x41 + 10
-            default: 0
-            }
-            if let h = high { out.append(h << 4 | nibble); high = nil } else { high = nibble }
-        }
-        return out + [UInt8](repeating: 0, count: max(0, 16 - out.count))
     }
 }

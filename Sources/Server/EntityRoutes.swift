@@ -105,9 +105,24 @@ struct EntityRoutes {
         }) {
             return Response(status: .notModified, headers: headers)
         }
+        // Rendered on threads of their own (a few at once, the rest waiting their turn), once
+        // per picture: a render that waited finds what the one before it kept.
+        let cache = state.thumbnails, thumbnailer = state.thumbnailer
+        let rendered: Result<EncodedImage, ThumbnailError>
+        if let kept = cache.image(for: tag) {
+            rendered = .success(kept)
+        } else {
+            rendered = try await state.thumbnailWorkers.run {
+                if let kept = cache.image(for: tag) { return .success(kept) }
+                let result = Result { () throws(ThumbnailError) -> EncodedImage in try thumbnailer.pngThumbnail(file: path) }
+                if case .success(let image) = result { cache.insert(image, for: tag) }
+                return result
+            }
+        }
         let image: EncodedImage
-        do { image = try state.thumbnailer.pngThumbnail(file: path) } catch {
-            throw APIError(.unprocessableContent, "thumbnail_failed", "\(reference.url): \(error.description)")
+        switch rendered {
+        case .success(let value): image = value
+        case .failure(let error): throw APIError(.unprocessableContent, "thumbnail_failed", "\(reference.url): \(error.description)")
         }
         var fields = headers
         fields[.contentType] = image.mediaType

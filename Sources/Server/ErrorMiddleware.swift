@@ -2,16 +2,27 @@ import Hummingbird
 import Logging
 
 /// Turns every error a route throws into a JSON error answer (``APIError``): Hummingbird's
-/// own errors (unknown route 404, method not allowed, bad request) keep their status with
-/// a JSON body; anything unexpected becomes 500 `internal_error` without details.
+/// own errors (unknown route 404, bad request) keep their status with a JSON body; a known
+/// path asked with another method is 405 `method_not_allowed` with `Allow` (``RouteTable``);
+/// anything unexpected becomes 500 `internal_error` without details.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = GlimpseRequestContext
+    /// The routes, to tell an unknown path (404) from a method the path does not take (405).
+    let routes: RouteTable
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
             return try error.response(from: request, context: context)
+        } catch let error as HTTPError where error.status == .notFound && error.body == nil {
+            let allowed = routes.allowedMethods(for: request.uri.path)
+            guard !allowed.isEmpty, !allowed.contains(request.method) else {
+                return try APIError.notFound("no such route: \(request.method) \(request.uri.path)").response(from: request, context: context)
+            }
+            let list = allowed.map(\.rawValue).joined(separator: ", ")
+            return try APIError(.methodNotAllowed, "method_not_allowed", "\(request.method) is not allowed on \(request.uri.path); allowed: \(list)",
+                                headers: [.allow: list]).response(from: request, context: context)
         } catch let error as HTTPError {
             let code = switch error.status {
             case .notFound: "not_found"

@@ -15,12 +15,17 @@ import UnixSignals
 /// ``ServerConfiguration/shutdownGraceSeconds`` to finish, then the process exits 0.
 public enum GlimpseServer {
     /// The router with every route and the middlewares (outermost first: request log and
-    /// metrics, JSON errors).
+    /// metrics, JSON errors, the `Host` check of ``HostPolicy``). Every `GET` route also
+    /// answers `HEAD` (the same headers, no body); a known path asked with a method it does
+    /// not take gets 405 with `Allow`.
     public static func makeRouter(state: ServerState) -> Router<GlimpseRequestContext> {
-        let router = Router(context: GlimpseRequestContext.self)
+        let router = Router(context: GlimpseRequestContext.self, options: .autoGenerateHeadEndpoints)
+        let routes = RouteTable()
         router.add(middleware: RequestLogMiddleware(logger: state.logger, metrics: state.metrics))
-        router.add(middleware: ErrorMiddleware())
+        router.add(middleware: ErrorMiddleware(routes: routes))
+        router.add(middleware: HostCheckMiddleware(policy: HostPolicy(boundHost: state.configuration.host, extra: state.configuration.allowedHosts)))
         GlimpseAPI.addRoutes(to: router, state: state)
+        routes.record(router)
         return router
     }
 

@@ -27,17 +27,27 @@ struct SearchRoutes {
         guard let index = state.holder.index else { throw APIError.notReady }
         return try await state.slots.withSlot {
             let body = try await RequestBody.collect(request, limit: state.configuration.maxBodyBytes)
-            let fingerprinter = ImageFingerprinter(layout: .query, maxPixels: state.configuration.maxPixels)
-            let fingerprint: Fingerprint
-            do {
-                fingerprint = try body.withUnsafeReadableBytes { bytes in
-                    try fingerprinter.fingerprint(decoding: bytes, source: "request body", region: parameters.region)
+            let maxPixels = state.configuration.maxPixels, region = parameters.region
+            // Decoding and fingerprinting run on threads of their own, never on the ones that
+            // answer /healthz and entity reads. A whole image may be an exact copy of a catalog
+            // image (found whatever its detail), hence its CopyKey.
+            let decoded = try await state.decodeWorkers.run { () -> Result<(Fingerprint, CopyKey?), DecodeError> in
+                body.withUnsafeReadableBytes { bytes in
+                    Result { () throws(DecodeError) -> (Fingerprint, CopyKey?) in
+                        let fingerprint = try ImageFingerprinter(layout: .query, maxPixels: maxPixels)
+                            .fingerprint(decoding: bytes, source: "request body", region: region)
+                        let key = region == nil
+                            ? CopyKey(bytes: bytes, queryFingerprint: fingerprint, catalogFingerprinter: ImageFingerprinter(layout: .catalog, maxPixels: maxPixels))
+                            : nil
+                        return (fingerprint, key)
+                    }
                 }
-            } catch let error as DecodeError { throw Self.apiError(error) }
-            // A whole image may be an exact copy of a catalog image (found whatever its detail).
-            let copyKey = parameters.region == nil
-                ? body.withUnsafeReadableBytes { CopyKey(bytes: $0, queryFingerprint: fingerprint, catalogFingerprinter: ImageFingerprinter(layout: .catalog, maxPixels: state.configuration.maxPixels)) }
-                : nil
+            }
+            let fingerprint: Fingerprint, copyKey: CopyKey?
+            switch decoded {
+            case .success(let value): (fingerprint, copyKey) = value
+            case .failure(let error): throw Self.apiError(error)
+            }
             let profile = ServedIndex.visualProfile | (parameters.exact ? ServedIndex.exhaustiveFlag : 0)
             return try await page(for: fingerprint, labels: parameters.labels, copyKey: copyKey, profile: profile, pageSize: parameters.pageSize,
                                   token: nil, deadline: parameters.deadline, index: index, started: started)

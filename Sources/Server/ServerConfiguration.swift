@@ -32,6 +32,11 @@ public struct ServerConfiguration: Sendable {
     public var defaultDeadlineMilliseconds: Int
     /// Most simultaneous connections accepted.
     public var maxConnections: Int
+    /// Host names (without port) a request's `Host` may carry, besides the bound address;
+    /// empty: any, unless the server listens on a loopback address, where only loopback
+    /// names are accepted (a page on another site, its name rebound to 127.0.0.1, must not
+    /// read the catalog's file paths). See ``HostPolicy``.
+    public var allowedHosts: [String] = []
 
     /// Creates a configuration with the documented defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, catalog: String = "glimpse.sqlite", adminToken: String? = nil,

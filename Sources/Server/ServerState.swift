@@ -1,4 +1,5 @@
 import Catalog
+import Fingerprints
 import Logging
 import Rendering
 
@@ -22,6 +23,13 @@ public struct ServerState: Sendable {
     let reloader: IndexReloader
     /// Thumbnails for the thumbnail endpoints (PNG, at most 256 pixels).
     let thumbnailer = Thumbnailer(maxSide: 256)
+    /// Rendered thumbnails by ETag (bounded in bytes).
+    let thumbnails = ThumbnailCache()
+    /// Threads of their own for decoding and fingerprinting uploads (one per core).
+    let decodeWorkers = WorkerPool(width: AvailableCores.count, name: "glimpse-decode")
+    /// Threads of their own for rendering thumbnails (half the cores, at least one), so a
+    /// burst of cold thumbnails leaves cores to searches.
+    let thumbnailWorkers = WorkerPool(width: max(1, AvailableCores.count / 2), name: "glimpse-thumbnail")
     /// The catalog's unsearchable images and landmarks, per generation (`/readyz`).
     let unsearchable = UnsearchableCountCache()
     /// The server's logger.

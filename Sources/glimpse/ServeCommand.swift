@@ -59,6 +59,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Log level: trace, debug, info, notice, warning, error, critical.")
     var logLevel = "info"
 
+    @Option(name: .customLong("allowed-host"), help: ArgumentHelp(
+        "A host name requests may carry in Host (repeat for several). Bound to a loopback address, only loopback names are accepted otherwise; bound elsewhere, any name is unless this is given.",
+        valueName: "name"))
+    var allowedHosts: [String] = []
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0…65535") }
         guard maxBodyBytes > 0, maxPixels > 0, maxConcurrentSearches > 0, idleTimeout > 0, shutdownGrace > 0, reloadPollMs > 0 else {
@@ -84,10 +89,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
         // Only the admin endpoints (remove, undo) write; without them the catalog is read-only.
         let store = adminToken == nil ? try await database.openExisting() : try await database.openForChange()
-        let configuration = ServerConfiguration(
+        var configuration = ServerConfiguration(
             host: host, port: port, catalog: store.location, adminToken: adminToken, maxBodyBytes: maxBodyBytes, maxPixels: maxPixels,
             maxConcurrentSearches: maxConcurrentSearches, idleTimeoutSeconds: idleTimeout, reloadPollMilliseconds: reloadPollMs,
             shutdownGraceSeconds: shutdownGrace, snapshotPath: database.snapshotPath)
+        configuration.allowedHosts = allowedHosts
         var logger = Logger(label: "glimpse.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         do {

@@ -93,7 +93,7 @@ struct RunningServer: Sendable {
     /// Sends one request on a new connection with a real HTTP/1.1 client.
     func request(_ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:], body: [UInt8]? = nil) async throws -> Answer {
         try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
-            let response = try await client.execute(.init(uri, method: method, headers: headers, body: body.map { ByteBuffer(bytes: $0) }))
+            let response = try await client.execute(.init(uri, method: method, authority: "127.0.0.1:\(port)", headers: headers, body: body.map { ByteBuffer(bytes: $0) }))
             return Answer(status: response.status.code, headers: response.headers, body: response.body.map { Array($0.readableBytesView) } ?? [])
         }
     }
