@@ -1,3 +1,5 @@
+import Foundation
+
 /// The search page that `glimpse serve` answers at `GET /`: one self-contained HTML
 /// document (inline CSS from ``PageStyle`` and an inline script, no fonts, scripts or images
 /// from anywhere else) where a person drops, pastes or picks a picture, sees it upright,
@@ -14,11 +16,19 @@
 ///
 /// Compiled in, so a single `glimpse` binary serves it with nothing beside it.
 public enum SearchPage {
-    /// The page, UTF-8 HTML. Serve it as `text/html; charset=utf-8` with
-    /// ``contentSecurityPolicy``. About 40 KB.
+    /// The page, UTF-8 HTML, its script marked with `nonce` (``makeNonce()``, fresh for
+    /// every response). Serve it as `text/html; charset=utf-8` with
+    /// ``contentSecurityPolicy(nonce:)`` of the same nonce, so that the browser runs this
+    /// script and no other (an injected inline script lacks the nonce). About 40 KB.
     ///
-    /// - Complexity: O(1): built once.
-    public static let html: String = """
+    /// - Complexity: O(page size): one concatenation of the parts built once.
+    public static func html(nonce: String) -> String {
+        parts.head + nonce + parts.tail
+    }
+
+    /// The document before and after its script's nonce, built once.
+    static let parts: (head: String, tail: String) = (
+        """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -27,19 +37,30 @@ public enum SearchPage {
         <style>\(PageStyle.css)\(style)</style></head>
         <body>
         \(body)
-        <script>\(script)</script>
+        <script nonce="
+        """,
+        """
+        ">\(script)</script>
         </body></html>
 
-        """
+        """)
 
-    /// The Content-Security-Policy header the page is written for: everything from the same
-    /// origin or inline, pictures also from `blob:` (the preview) and `data:`, and nothing
-    /// from any other origin.
+    /// A fresh nonce for one response: 128 random bits, base64. O(1).
+    public static func makeNonce() -> String {
+        var generator = SystemRandomNumberGenerator()
+        let bytes = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        return Data(bytes).base64EncodedString()
+    }
+
+    /// The Content-Security-Policy header the page is written for: scripts only with the
+    /// response's `nonce`, styles from the page itself, pictures also from `blob:` (the
+    /// preview) and `data:`, requests to the same origin, and nothing from any other origin.
     ///
-    /// - Complexity: O(1): a constant.
-    public static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src 'self' blob: data:; "
-        + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    /// - Complexity: O(1).
+    public static func contentSecurityPolicy(nonce: String) -> String {
+        "default-src 'none'; script-src 'nonce-\(nonce)'; style-src 'unsafe-inline'; img-src 'self' blob: data:; "
+            + "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    }
 
     /// The page's own rules, after the shared stylesheet.
     static let style = #"""

@@ -6,7 +6,7 @@ import Testing
 /// checked in headless Chromium by scripts/browser-test.sh).
 @Suite("Rendering: the search page of glimpse serve")
 struct SearchPageTests {
-    let html = SearchPage.html
+    let html = SearchPage.html(nonce: "bm9uY2U=")
 
     /// Every match of `pattern`'s first capture group in `text`.
     static func captures(_ pattern: String, in text: String) throws -> [String] {
@@ -20,7 +20,8 @@ struct SearchPageTests {
         #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">"))
         #expect(html.contains("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"))
         #expect(html.components(separatedBy: "<style>").count - 1 == 1)
-        #expect(html.components(separatedBy: "<script>").count - 1 == 1)
+        #expect(html.components(separatedBy: "<script nonce=\"bm9uY2U=\">").count - 1 == 1)
+        #expect(html.components(separatedBy: "<script").count - 1 == 1)
         #expect(html.hasSuffix("</body></html>\n"))
     }
 
@@ -30,9 +31,13 @@ struct SearchPageTests {
         }
         // No static element loads anything at all: pictures come from the API at run time.
         #expect(try Self.captures(#"\s(?:src|href)="([^"]*)""#, in: SearchPage.body).isEmpty)
-        #expect(SearchPage.contentSecurityPolicy.contains("default-src 'none'"))
-        #expect(SearchPage.contentSecurityPolicy.contains("connect-src 'self'"))
-        #expect(!SearchPage.contentSecurityPolicy.contains("http"))
+        let policy = SearchPage.contentSecurityPolicy(nonce: "bm9uY2U=")
+        #expect(policy.contains("default-src 'none'") && policy.contains("connect-src 'self'"))
+        #expect(policy.contains("script-src 'nonce-bm9uY2U='") && !policy.contains("script-src 'unsafe-inline'"))
+        #expect(!policy.contains("http"))
+        // Fresh for every response: 128 random bits.
+        let nonces = (0..<100).map { _ in SearchPage.makeNonce() }
+        #expect(Set(nonces).count == 100 && nonces.allSatisfy { Data(base64Encoded: $0)?.count == 16 })
     }
 
     @Test func everyElementTheScriptLooksUpExistsOnce() throws {

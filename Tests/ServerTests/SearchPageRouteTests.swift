@@ -18,4 +18,23 @@ import Testing
         #expect(page.text.contains("v1/search?") && !page.text.contains("https://"))
         #expect(page.header("X-Request-ID")?.isEmpty == false)
     }
+
+    @Test func thePagesScriptRunsByANonceFreshForEveryResponseAndNoInlineScriptElse() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        var nonces: [String] = []
+        for _ in 0..<2 {
+            let page = try await server.request(.get, "/")
+            let policy = try #require(page.header("Content-Security-Policy"))
+            #expect(!policy.contains("script-src 'unsafe-inline'"))
+            let nonce = try #require(policy.split(separator: ";").first { $0.contains("script-src") }?
+                .components(separatedBy: "'nonce-").last?.components(separatedBy: "'").first)
+            #expect(policy.contains("script-src 'nonce-\(nonce)';"))
+            #expect(page.text.contains("<script nonce=\"\(nonce)\">"))
+            #expect(page.text.components(separatedBy: "<script").count == 2, "one script element")
+            #expect(page.header("Cache-Control") == "no-store")
+            nonces.append(nonce)
+        }
+        #expect(nonces[0] != nonces[1])
+    }
 }
