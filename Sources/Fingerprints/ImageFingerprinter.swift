@@ -39,7 +39,7 @@ public struct ImageFingerprinter: Sendable {
     /// a 1080p one at 1/4, a 12 MP one at 1/8; a 512×512 one stays at 1/1.
     public static let decodeShortSide = 192
     /// The long-side condition of the decode size: 320 pixels. Measured with `glimpse eval`
-    /// (docs/PERFORMANCE.md, "Small images"): catalog images decoded to a 256-pixel long side
+    /// (the runs are in `git log`): catalog images decoded to a 256-pixel long side
     /// lost half-area and rotated crops on the swapped held-out split; at 320 nothing is lost.
     public static let decodeLongSide = 320
     /// Glimpse's decode size for *small queries* (``FingerprintViewLayout/query(orientations:)``
@@ -50,8 +50,8 @@ public struct ImageFingerprinter: Sendable {
     /// grid. A 640×480 JPEG query decodes at 1/4 (160×120: the entropy decoding is the same,
     /// the IDCT, colour conversion and working planes a quarter); a 512×512 one stays whole
     /// (as in the catalog); anything larger (a screenshot, a 1080p photo) at the catalog's
-    /// decode size. Measured with `glimpse eval --query-jpeg-quality` (docs/PERFORMANCE.md,
-    /// "Small images"): both bounds are there because without them 720×1480 screenshots
+    /// decode size. Measured with `glimpse eval --query-jpeg-quality` (docs/ACCURACY.md,
+    /// "Queries as JPEG files"): both bounds are there because without them 720×1480 screenshots
     /// (decoded to a 180-pixel short side) lost a match and let two negatives past the
     /// threshold, and crops of 512×512 photos decoded at 1/2 lost one. Queries are never
     /// stored, so this is no layout change.

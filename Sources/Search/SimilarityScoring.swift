@@ -53,7 +53,7 @@ import Fingerprints
 /// changes). No cheaper first test was found that keeps every answer: on the three
 /// evaluations and the hard negatives, best pairs scoring ≥ 0.40 reach PDQ 104, pHash 28
 /// and 26 of the 64 lowest-frequency PDQ bits, radii that pass a large share of unrelated
-/// views (docs/PERFORMANCE.md, "A cheaper first stage?").
+/// views (docs/PERFORMANCE.md, "The search": why the exhaustive scan reads every byte).
 ///
 /// **Informative views.** Views with PDQ quality below ``minimumViewQuality`` (default
 /// 10) are neither indexed nor used as query views, so blank or uniform pictures never

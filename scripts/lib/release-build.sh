@@ -4,7 +4,7 @@
 #
 # --static-swift-stdlib: the Swift runtime and Foundation linked into the executable. Linked
 # dynamically, every glimpse process spent about 5 ms resolving symbols across 14 Swift
-# libraries before main (docs/PERFORMANCE.md, "Start-up without the loader's work").
+# libraries before main (measured then; today's start-up: docs/PERFORMANCE.md, "Start-up").
 
 # release_glimpse [SWIFT BUILD OPTIONS...]: builds the release glimpse product and prints
 # the executable's path. The build's output goes to stderr: all of it with
