@@ -200,12 +200,13 @@ public final class LastKnownEntityStore: EntityStore {
     }
 
     /// Live images and landmarks a search cannot find, read through the wrapped store
-    /// (bounded by ``readTimeout``; fails at once while the database is known to be away).
+    /// (bounded by ``readTimeout``; fails at once while the database is known to be away;
+    /// nothing remembered).
     public func unsearchableCounts(minimumViewQuality: Int) async throws(CatalogStoreError) -> UnsearchableCounts? {
-        let operation = "counting unsearchable images"
-        if knownUnreachable { throw CatalogStoreError.database(operation, reason: "the catalog database is unreachable") }
         let store = self.store
-        return try await bounded(operation) { () async throws(CatalogStoreError) in try await store.unsearchableCounts(minimumViewQuality: minimumViewQuality) }
+        return try await readThrough(
+            "counting unsearchable images", { () async throws(CatalogStoreError) in try await store.unsearchableCounts(minimumViewQuality: minimumViewQuality) },
+            remember: { _, _ in }, recall: { _ in nil })
     }
 
     /// Every live landmark, by id. Passed through to the wrapped store.

@@ -38,7 +38,7 @@ struct OperationalRoutes {
                                "the catalog database cannot be reached (\(reason)); still answering searches from the index of generation \(version.generation) in memory",
                                headers: [.retryAfter: "1"])
             }
-            let unsearchable = await state.unsearchable.counts(for: version.generation, store: state.store)
+            let unsearchable = state.unsearchable.counts(for: version.generation, store: state.store)
             return JSONResponse.make(Status(status: "ready", catalog: version.catalogID, generation: version.generation,
                                             views: index.prepared.viewCount, landmarks: index.prepared.landmarkCount,
                                             unsearchableImages: unsearchable?.images, unsearchableLandmarks: unsearchable?.landmarks))

@@ -2,19 +2,33 @@ import Catalog
 import Fingerprints
 import Synchronization
 
-/// The catalog's ``UnsearchableCounts`` for `/readyz`, read from the store once per
-/// catalog generation (the count is a scan of the images; readiness checks come every few
-/// seconds). Thread-safe.
+/// The catalog's ``UnsearchableCounts`` for `/readyz`, counted once per catalog generation
+/// in the background: the count is a scan of the catalog's images, and a readiness check
+/// must answer at once, so `/readyz` shows the latest counts known (those of the previous
+/// generation while the new one is counted; none before the first count ends, or after a
+/// count failed). Thread-safe.
 final class UnsearchableCountCache: Sendable {
-    private let cached = Mutex<(generation: Int64, counts: UnsearchableCounts?)?>(nil)
+    private struct State {
+        var generation: Int64?
+        var counts: UnsearchableCounts?
+    }
+    private let state = Mutex(State())
 
-    /// The counts of `generation`, read from `store` unless already read for it; `nil` when
-    /// the catalog does not record them or the read failed (retried on the next call).
-    /// - Complexity: O(1) when cached, else one store read (O(images)).
-    func counts(for generation: Int64, store: any EntityStore) async -> UnsearchableCounts? {
-        if let known = cached.withLock({ $0 }), known.generation == generation { return known.counts }
-        guard let counts = try? await store.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality) else { return nil }
-        cached.withLock { $0 = (generation, counts) }
-        return counts
+    /// The latest counts known; the first call for a new `generation` starts counting it
+    /// (one store read, O(images)) without waiting.
+    /// - Complexity: O(1).
+    func counts(for generation: Int64, store: any EntityStore) -> UnsearchableCounts? {
+        let (known, start) = state.withLock { state -> (UnsearchableCounts?, Bool) in
+            if state.generation == generation { return (state.counts, false) }
+            state.generation = generation
+            return (state.counts, true)
+        }
+        if start {
+            Task {
+                let counts = try? await store.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality)
+                self.state.withLock { if $0.generation == generation { $0.counts = counts ?? nil } }
+            }
+        }
+        return known
     }
 }
