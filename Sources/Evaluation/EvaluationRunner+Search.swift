@@ -147,7 +147,16 @@ extension EvaluationRunner {
             let reference = try await exhaustive?.landmarkMatches(for: fingerprint, minimumScore: configuration.scoring.noMatchThreshold, limit: 10)
             return SearchAnswer(landmarkIDs: Array(ranked.prefix(10)), topScore: best?.score, topID: best?.landmarkID,
                                 topDistances: best.map { [$0.pdqDistance, $0.pHashDistance, $0.dHashDistance, $0.histogramDistance, $0.queryViewIndex] },
-                                exhaustiveIDs: reference?.map(\.landmarkID))
+                                exhaustiveIDs: reference?.map(\.landmarkID),
+                                queryCodes: exhaustive == nil ? nil : Self.firstStageCodes(of: fingerprint, minimumViewQuality: configuration.scoring.minimumViewQuality))
+        }
+    }
+
+    /// The query's informative views as the first stage reads them (``QueryOutcome/queryCodes``).
+    /// O(views).
+    static func firstStageCodes(of fingerprint: Fingerprint, minimumViewQuality: Int) -> [String] {
+        fingerprint.views.filter { $0.quality >= minimumViewQuality }.map { view in
+            String(format: "%016llx:%016llx:", view.pHash, view.dHash) + (view.region == .full ? "F" : "I")
         }
     }
 }

@@ -139,7 +139,8 @@ public struct EvaluationRunner: Sendable {
             }
             outcomes.append(QueryOutcome(image: job.relativePath, transformation: name, expectedID: job.expectedID,
                                          rankedIDs: answer.landmarkIDs, topScore: answer.topScore, topID: answer.topID,
-                                         topDistances: answer.topDistances, exhaustiveIDs: answer.exhaustiveIDs))
+                                         topDistances: answer.topDistances, exhaustiveIDs: answer.exhaustiveIDs,
+                                         queryCodes: answer.queryCodes))
         }
         return outcomes
     }

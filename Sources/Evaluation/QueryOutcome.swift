@@ -19,10 +19,16 @@ public struct QueryOutcome: Sendable, Hashable, Codable {
     /// The exhaustive scan's landmark ids at the no-match threshold (at most 10), when the
     /// search used a first stage and was compared with it (``SearchAnswer/exhaustiveIDs``).
     public var exhaustiveIDs: [String]?
+    /// With the exhaustive comparison: the query's informative views as the first stage
+    /// reads them, each `PHASH:DHASH:F` (full frame) or `PHASH:DHASH:I` (inner view) with the
+    /// two 64-bit words in hexadecimal, so other first stages can be measured on exactly
+    /// these codes (`benchmarks/faiss-first-stage.sh`); `nil` otherwise.
+    public var queryCodes: [String]?
 
     /// Creates an outcome; `topID` defaults to the first ranked id.
     public init(image: String, transformation: String, expectedID: String?, rankedIDs: [String], topScore: Double?, topID: String?? = nil,
-                topDistances: [Int]? = nil, exhaustiveIDs: [String]? = nil) {
+                topDistances: [Int]? = nil, exhaustiveIDs: [String]? = nil, queryCodes: [String]? = nil) {
+        self.queryCodes = queryCodes
         self.topDistances = topDistances
         self.exhaustiveIDs = exhaustiveIDs
         self.image = image

@@ -15,9 +15,14 @@ public struct SearchAnswer: Sendable, Hashable {
     /// The exhaustive scan's landmark ids at the no-match threshold (at most 10, best first),
     /// when the search used a first stage and was compared with it; `nil` otherwise.
     public var exhaustiveIDs: [String]?
+    /// The query's first-stage codes (``QueryOutcome/queryCodes``), when compared with the
+    /// exhaustive scan; `nil` otherwise.
+    public var queryCodes: [String]?
 
     /// Creates an answer; `topID` defaults to the first ranked landmark.
-    public init(landmarkIDs: [String], topScore: Double?, topID: String?? = nil, topDistances: [Int]? = nil, exhaustiveIDs: [String]? = nil) {
+    public init(landmarkIDs: [String], topScore: Double?, topID: String?? = nil, topDistances: [Int]? = nil, exhaustiveIDs: [String]? = nil,
+                queryCodes: [String]? = nil) {
+        self.queryCodes = queryCodes
         self.topDistances = topDistances
         self.exhaustiveIDs = exhaustiveIDs
         self.landmarkIDs = landmarkIDs

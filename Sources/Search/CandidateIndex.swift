@@ -86,6 +86,34 @@ public struct CandidateIndex: Sendable {
     ///   O(c log c) for the c landmarks within the radius.
     public func candidates(for query: Fingerprint, minimumViewQuality: Int, parameters: SearchParameters = SearchParameters(),
                            using isa: InstructionSet = .best) -> [Int32] {
+        candidates(for: query.views.filter { $0.quality >= minimumViewQuality }.map { QueryCode(code: CandidateCode(pHash: $0.pHash, dHash: $0.dHash), isFullFrame: $0.region == .full) },
+                   parameters: parameters, using: isa)
+    }
+
+    /// One informative query view as the first stage reads it.
+    public struct QueryCode: Sendable, Hashable {
+        /// The view's code.
+        public var code: CandidateCode
+        /// Whether the view is the query's full frame (it then reads whole lists; an inner
+        /// view reads only their full-frame heads).
+        public var isFullFrame: Bool
+
+        /// Creates a query code.
+        public init(code: CandidateCode, isFullFrame: Bool) {
+            self.code = code
+            self.isFullFrame = isFullFrame
+        }
+    }
+
+    /// The landmarks the first stage proposes for these query views
+    /// (``candidates(for:minimumViewQuality:parameters:using:)`` once the views are chosen):
+    /// what `glimpse debug-first-stage --queries` measures on codes other tools read too.
+    ///
+    /// - Returns: landmark numbers of the visual index, ascending.
+    /// - Complexity: O(codes × (lists + probes × list length)) code distances, plus O(c log c)
+    ///   for the c landmarks within the radius.
+    public func candidates(for queryCodes: [QueryCode], parameters: SearchParameters = SearchParameters(),
+                           using isa: InstructionSet = .best) -> [Int32] {
         let offsets = listOffsets, fullEnds = self.fullEnds
         let centroidWords = section(layout.centroids, 2 * layout.lists, as: UInt64.self)
         let codeWords = section(layout.codes, 2 * layout.entries, as: UInt64.self), references = self.references
@@ -98,11 +126,11 @@ public struct CandidateIndex: Sendable {
         var chosen: [Int] = []
         var distances = [UInt8](repeating: 0, count: layout.lists)
         var hits: [UInt32] = [], hitDistances: [UInt8] = []
-        for view in query.views where view.quality >= minimumViewQuality {
-            let code = CandidateCode(pHash: view.pHash, dHash: view.dHash)
+        for queryCode in queryCodes {
+            let code = queryCode.code
             // Views other than the full frame are compared with full-frame entries only: the
             // head of each list.
-            let fullOnly = view.region != .full
+            let fullOnly = !queryCode.isFullFrame
             // An inner view reads only each list's full-frame head (about 1/31 of it), so it
             // can afford ``SearchParameters/innerProbeFactor`` times the probes.
             let probes = min(fullOnly ? parameters.probes * parameters.innerProbeFactor : parameters.probes, layout.lists)
