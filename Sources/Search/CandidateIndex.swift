@@ -65,9 +65,16 @@ public struct CandidateIndex: Sendable {
         /// How many times ``probes`` the query's inner views read (they compare with
         /// full-frame entries only, the head of each list).
         public var innerProbeFactor: Int
+        /// When set, ``probes`` and ``innerProbeFactor`` are ignored: the query's views share
+        /// one budget of entries read, spent on the (view, list) pairs with the nearest
+        /// centroids first, whatever view they belong to (a full-frame view costs its lists'
+        /// entries, an inner view their full-frame heads); `nil`: every view reads its own
+        /// number of lists.
+        public var entryBudget: Int?
 
         /// Creates parameters; every one has the documented default.
-        public init(probes: Int = 128, radius: Int = 48, maximumCandidates: Int = 1024, innerProbeFactor: Int = 4) {
+        public init(probes: Int = 128, radius: Int = 48, maximumCandidates: Int = 1024, innerProbeFactor: Int = 4, entryBudget: Int? = nil) {
+            self.entryBudget = entryBudget.map { max(1, $0) }
             self.probes = max(1, probes)
             self.radius = max(0, min(128, radius))
             self.maximumCandidates = max(1, maximumCandidates)
@@ -123,31 +130,24 @@ public struct CandidateIndex: Sendable {
         var nearest = [UInt8](repeating: UInt8(radius + 1), count: layout.landmarks)
         var touched: [Int32] = []
         var counts = [Int](repeating: 0, count: 129)
-        var chosen: [Int] = []
-        var distances = [UInt8](repeating: 0, count: layout.lists)
         var hits: [UInt32] = [], hitDistances: [UInt8] = []
-        for queryCode in queryCodes {
+        // Every query view's distance to every centroid, view after view.
+        let lists = layout.lists
+        var distances = [UInt8](repeating: 0, count: queryCodes.count * lists)
+        distances.withUnsafeMutableBufferPointer { all in
+            for (v, queryCode) in queryCodes.enumerated() {
+                CodeScan128.distances(low: queryCode.code.low, high: queryCode.code.high, to: centroidWords,
+                                      into: UnsafeMutableBufferPointer(rebasing: all[v * lists ..< (v + 1) * lists]), using: isa)
+            }
+        }
+        let probed = parameters.entryBudget.map { sharedProbes(queryCodes, distances: distances, budget: $0) }
+            ?? perViewProbes(queryCodes, distances: distances, parameters: parameters)
+        for (v, queryCode) in queryCodes.enumerated() {
             let code = queryCode.code
             // Views other than the full frame are compared with full-frame entries only: the
             // head of each list.
             let fullOnly = !queryCode.isFullFrame
-            // An inner view reads only each list's full-frame head (about 1/31 of it), so it
-            // can afford ``SearchParameters/innerProbeFactor`` times the probes.
-            let probes = min(fullOnly ? parameters.probes * parameters.innerProbeFactor : parameters.probes, layout.lists)
-            // The nearest lists: a counting pass over the distances (0…128) finds the cut,
-            // then lists are taken in number order below it and at it until `probes`.
-            distances.withUnsafeMutableBufferPointer { CodeScan128.distances(low: code.low, high: code.high, to: centroidWords, into: $0, using: isa) }
-            for k in 0..<counts.count { counts[k] = 0 }
-            for d in distances { counts[Int(d)] += 1 }
-            var cut = 0, below = 0
-            while below + counts[cut] < probes { below += counts[cut]; cut += 1 }
-            var atCut = probes - below
-            chosen.removeAll(keepingCapacity: true)
-            for l in 0..<layout.lists {
-                let d = Int(distances[l])
-                if d < cut { chosen.append(l) } else if d == cut && atCut > 0 { chosen.append(l); atCut -= 1 }
-            }
-            for l in chosen {
+            for l in probed[v] {
                 let first = Int(offsets[l]), end = fullOnly ? Int(fullEnds[l]) : Int(offsets[l + 1])
                 if hits.count < end - first {
                     hits = [UInt32](repeating: 0, count: end - first)

@@ -77,7 +77,9 @@ extension FirstStageCommand {
         let build = built.map { String(format: "%.1f s (%d threads)", ProgressDisplay.seconds($0), AvailableCores.count) } ?? "built before"
         let figures = String(format: "%.0f B | %.2f / %.2f ms | %d / %d | %.4f |", bytesPerEntry, percentile(0.5), percentile(0.99),
                              found, answered, Double(agreed) / Double(queries.count))
-        print("| Glimpse CandidateIndex (\(chosen)), \(firstStage.listCount) lists, \(parameters.probes) (\(parameters.probes * parameters.innerProbeFactor)) probes, "
+        let probes = parameters.entryBudget.map { "a shared budget of \($0) entries" }
+            ?? "\(parameters.probes) (\(parameters.probes * parameters.innerProbeFactor)) probes"
+        print("| Glimpse CandidateIndex (\(chosen)), \(firstStage.listCount) lists, \(probes), "
             + "radius \(parameters.radius), \(parameters.maximumCandidates) candidates | \(build) | \(figures)")
     }
 }

@@ -30,11 +30,12 @@ extension CandidateIndex.SearchParameters {
     /// `bench-search`, for tuning). O(text).
     init(parsing text: String) throws {
         let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard values.count == 3 || values.count == 4, values.allSatisfy({ $0 != nil }) else {
-            throw failure("--first-stage-parameters wants whole numbers: probes,radius,candidates[,inner probe factor]; got '\(text)'")
+        guard (3...5).contains(values.count), values.allSatisfy({ $0 != nil }) else {
+            throw failure("--first-stage-parameters wants whole numbers: probes,radius,candidates[,inner probe factor[,shared entry budget]]; got '\(text)'")
         }
         let numbers = values.compactMap { $0 }
         self.init(probes: numbers[0], radius: numbers[1], maximumCandidates: numbers[2],
-                  innerProbeFactor: numbers.count == 4 ? numbers[3] : CandidateIndex.SearchParameters().innerProbeFactor)
+                  innerProbeFactor: numbers.count >= 4 ? numbers[3] : CandidateIndex.SearchParameters().innerProbeFactor,
+                  entryBudget: numbers.count == 5 && numbers[4] > 0 ? numbers[4] : nil)
     }
 }

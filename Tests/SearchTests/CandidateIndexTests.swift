@@ -49,6 +49,49 @@ import SQLiteStore
         #expect(matched >= 16)
     }
 
+    @Test func aSharedBudgetCoveringEveryListGivesTheExhaustiveAnswers() async throws {
+        let (_, index, _, queries) = try await Self.sample()
+        let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 16)))
+        // Every view may read every list: 24 views × all entries.
+        let everything = ScanStrategy.automatic(CandidateIndex.SearchParameters(radius: 128, maximumCandidates: 1_000_000,
+                                                                                entryBudget: 64 * index.viewCount))
+        for query in queries {
+            let exhaustive = try index.search(query, minimumScore: 0, strategy: .exhaustive)
+            #expect(try staged.search(query, minimumScore: 0, strategy: everything).matches == exhaustive.matches)
+        }
+    }
+
+    @Test func aSharedBudgetReadsTheNearestListsOfWhicheverViewFirstAndNoMoreThanItAllows() async throws {
+        let (_, index, _, queries) = try await Self.sample()
+        let firstStage = try CandidateIndex.build(from: index, lists: 64)
+        let query = try #require(queries.last)
+        let codes = query.views.filter { $0.quality >= FingerprintView.minimumSearchableQuality }
+            .map { CandidateIndex.QueryCode(code: CandidateCode(pHash: $0.pHash, dHash: $0.dHash), isFullFrame: $0.region == .full) }
+        let lists = firstStage.listCount
+        var distances: [UInt8] = []
+        for code in codes { for l in 0..<lists { distances.append(UInt8(code.code.distance(to: firstStage.centroids[l]))) } }
+        func cost(_ v: Int, _ l: Int) -> Int {
+            Int(codes[v].isFullFrame ? firstStage.listOffsets[l + 1] : firstStage.fullEnds[l]) - Int(firstStage.listOffsets[l])
+        }
+        for budget in [1, 500, 5_000, 50_000] {
+            let probed = firstStage.sharedProbes(codes, distances: distances, budget: budget)
+            let pairs = probed.enumerated().flatMap { v, ls in ls.map { (v, $0) } }
+            let read = pairs.map { cost($0.0, $0.1) }.reduce(0, +)
+            let farthest = pairs.map { Int(distances[$0.0 * lists + $0.1]) }.max() ?? 0
+            // Every pair nearer than the farthest one chosen is chosen too, whatever its view;
+            // the budget is overspent by at most the last list.
+            for v in codes.indices {
+                for l in 0..<lists where Int(distances[v * lists + l]) < farthest { #expect(probed[v].contains(l)) }
+                #expect(probed[v] == probed[v].sorted())
+            }
+            let largest = (0..<lists).map { cost(0, $0) }.max() ?? 0
+            #expect(read < budget + largest)
+            #expect(!pairs.isEmpty)
+            // Deterministic.
+            #expect(firstStage.sharedProbes(codes, distances: distances, budget: budget) == probed)
+        }
+    }
+
     @Test func everyScoreTheDefaultFirstStageGivesIsTheExhaustiveScore() async throws {
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
