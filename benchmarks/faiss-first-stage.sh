@@ -93,8 +93,7 @@ echo "$stage_line"
 for isa in avx2 portable; do
   "$glimpse" debug-first-stage --db "$db" --queries "$work/queries.txt" --isa "$isa" 2>/dev/null | tail -n 1 || true
 done
-"$tool" "$work" ivf "$lists" 128 4 48 1024
-"$tool" "$work" ivf "$lists" 32 4 48 1024
+"$tool" "$work" ivf "$lists" 128,32 4 48 1024
 if [ "$hnsw" = 1 ]; then
   "$tool" "$work" hnsw 16 40 128 128 1024
 fi

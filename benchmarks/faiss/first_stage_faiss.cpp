@@ -6,10 +6,11 @@
 // number); a query agrees with the exhaustive scan when the scan's first landmark (at the
 // no-match threshold) is among them, or when the scan answered nothing.
 //
-// Usage: first_stage_faiss DIR ivf LISTS PROBES INNER_FACTOR RADIUS CANDIDATES
+// Usage: first_stage_faiss DIR ivf LISTS PROBES[,PROBES…] INNER_FACTOR RADIUS CANDIDATES
 //        first_stage_faiss DIR hnsw M EF_CONSTRUCTION EF_SEARCH K CANDIDATES
 // DIR holds entries.codes, entries.owners (glimpse debug-first-stage --export) and
-// queries.txt (benchmarks/faiss/queries.py). Prints one Markdown table row.
+// queries.txt (benchmarks/faiss/queries.py). Prints one Markdown table row (per probe count:
+// the IVF index is built once).
 #include <faiss/IndexBinaryFlat.h>
 #include <faiss/IndexBinaryHNSW.h>
 #include <faiss/IndexBinaryIVF.h>
@@ -119,6 +120,12 @@ int main(int argc, char** argv) {
     }
     const std::string dir = argv[1], kind = argv[2];
     const int a = std::atoi(argv[3]), b = std::atoi(argv[4]), c = std::atoi(argv[5]), d = std::atoi(argv[6]);
+    std::vector<int> probeCounts;
+    for (std::istringstream list(argv[4]); !list.eof();) {
+        std::string item;
+        std::getline(list, item, ',');
+        probeCounts.push_back(std::max(1, std::atoi(item.c_str())));
+    }
     const size_t candidates = size_t(std::atol(argv[7]));
     const int threads = omp_get_max_threads();
 
@@ -142,11 +149,10 @@ int main(int argc, char** argv) {
 
     // Build on every core; search on one (the figure Glimpse's first stage reports).
     auto started = std::chrono::steady_clock::now();
-    Timing timing;
     Proposals proposals(landmarks);
     char row[512];
     if (kind == "ivf") {
-        const int lists = a, probes = b, innerFactor = c, radius = d;
+        const int lists = a, innerFactor = c, radius = d;
         faiss::IndexBinaryFlat quantizer(128);
         faiss::IndexBinaryIVF all(&quantizer, 128, size_t(lists));
         // Trained as Glimpse samples: evenly spaced, at most 64 codes per list.
@@ -165,29 +171,33 @@ int main(int argc, char** argv) {
         full.add_with_ids(int64_t(fullIDs.size()), fullCodes.data(), fullIDs.data());
         const double built = seconds(started);
         const double bytesPerEntry = double((16 + sizeof(faiss::IndexBinary::idx_t)) * (n + fullIDs.size())) / double(n);
-        all.nprobe = size_t(std::min(probes, lists));
-        full.nprobe = size_t(std::min(probes * innerFactor, lists));
         omp_set_num_threads(1);
-        for (const Query& q : queries) {
-            auto t = std::chrono::steady_clock::now();
-            for (size_t v = 0; v < q.full.size(); v++) {
-                faiss::RangeSearchResult result(1);
-                // faiss keeps distances below the radius; Glimpse's radius is inclusive.
-                (q.full[v] ? all : full).range_search(1, q.codes.data() + 16 * v, radius + 1, &result);
-                for (size_t k = 0; k < result.lims[1]; k++)
-                    proposals.propose(int64_t(owners[size_t(result.labels[k])] & ~kFullFrameBit), int32_t(result.distances[k]));
+        for (const int probes : probeCounts) {
+            Timing timing;
+            all.nprobe = size_t(std::min(probes, lists));
+            full.nprobe = size_t(std::min(probes * innerFactor, lists));
+            for (const Query& q : queries) {
+                auto t = std::chrono::steady_clock::now();
+                for (size_t v = 0; v < q.full.size(); v++) {
+                    faiss::RangeSearchResult result(1);
+                    // faiss keeps distances below the radius; Glimpse's radius is inclusive.
+                    (q.full[v] ? all : full).range_search(1, q.codes.data() + 16 * v, radius + 1, &result);
+                    for (size_t k = 0; k < result.lims[1]; k++)
+                        proposals.propose(int64_t(owners[size_t(result.labels[k])] & ~kFullFrameBit), int32_t(result.distances[k]));
+                }
+                const bool kept = q.expected >= 0 && proposals.keeps(q.expected, candidates);
+                if (q.expected < 0) proposals.keeps(0, 0);
+                timing.ms.push_back(1000 * seconds(t));
+                timing.answered += q.expected >= 0;
+                timing.found += kept;
+                timing.agreed += q.expected < 0 || kept;
             }
-            const bool kept = q.expected >= 0 && proposals.keeps(q.expected, candidates);
-            if (q.expected < 0) proposals.keeps(0, 0);
-            timing.ms.push_back(1000 * seconds(t));
-            timing.answered += q.expected >= 0;
-            timing.found += kept;
-            timing.agreed += q.expected < 0 || kept;
+            std::printf("| faiss IndexBinaryIVF, %d lists, %d (%d) probes, radius %d, %zu candidates | %.1f s (train %.1f s, %d threads) | %.0f B | %.2f / %.2f ms | %zu / %zu | %.4f |\n",
+                        lists, probes, probes * innerFactor, radius, candidates, built, trained, threads, bytesPerEntry,
+                        timing.percentile(0.5), timing.percentile(0.99), timing.found, timing.answered,
+                        double(timing.agreed) / double(queries.size()));
         }
-        std::snprintf(row, sizeof row,
-                      "| faiss IndexBinaryIVF, %d lists, %d (%d) probes, radius %d, %zu candidates | %.1f s (train %.1f s, %d threads) | %.0f B | %.2f / %.2f ms |",
-                      lists, probes, probes * innerFactor, radius, candidates, built, trained, threads, bytesPerEntry,
-                      timing.percentile(0.5), timing.percentile(0.99));
+        return 0;
     } else if (kind == "hnsw") {
         const int m = a, efConstruction = b, efSearch = c, k = d;
         faiss::IndexBinaryHNSW all(128, m), full(128, m);
@@ -199,6 +209,7 @@ int main(int argc, char** argv) {
         const double bytesPerEntry = (double(16 * (n + fullIDs.size())) + links) / double(n);
         all.hnsw.efSearch = full.hnsw.efSearch = efSearch;
         omp_set_num_threads(1);
+        Timing timing;
         std::vector<int32_t> distances(static_cast<size_t>(k));
         std::vector<faiss::IndexBinary::idx_t> labels(static_cast<size_t>(k));
         for (const Query& q : queries) {
@@ -222,10 +233,10 @@ int main(int argc, char** argv) {
                       "| faiss IndexBinaryHNSW, M %d, efConstruction %d, efSearch %d, k %d, %zu candidates | %.1f s (%d threads) | %.0f B | %.2f / %.2f ms |",
                       m, efConstruction, efSearch, k, candidates, built, threads, bytesPerEntry,
                       timing.percentile(0.5), timing.percentile(0.99));
+        std::printf("%s %zu / %zu | %.4f |\n", row, timing.found, timing.answered, double(timing.agreed) / double(queries.size()));
+        return 0;
     } else {
         std::fprintf(stderr, "first_stage_faiss: unknown index kind '%s' (ivf or hnsw)\n", kind.c_str());
         return 2;
     }
-    std::printf("%s %zu / %zu | %.4f |\n", row, timing.found, timing.answered, double(timing.agreed) / double(queries.size()));
-    return 0;
 }
