@@ -80,6 +80,9 @@ bash benchmarks/index-memory.sh --quick --glimpse "$release"
 # The scale benchmark on 3,000 crops of one wallpaper package (downloaded, not installed;
 # about 30 s), so the catalog generator and the real-query search rows cannot rot.
 bash benchmarks/scale.sh --quick --glimpse "$release"
+# The first stage beside faiss's binary IVF and HNSW on that catalog's codes and queries
+# (installs libfaiss-dev, OpenBLAS and g++ when missing; about a minute).
+bash benchmarks/faiss-first-stage.sh --quick --glimpse "$release"
 GLIMPSE_BIN="$release" bash benchmarks/replicas.sh --quick
 bash benchmarks/compare-peers.sh --quick --skip-accuracy
 bash benchmarks/make-bench-images.sh
