@@ -48,7 +48,7 @@ scripts/bootstrap.sh libfaiss-dev libopenblas0-pthread g++ python3
 cache="$root/benchmarks/.cache-scale"
 
 # The scale benchmark's catalog of this size (built by scale.sh when none is cached).
-find_catalog() { ls -t "$cache"/catalog-"$images"-*.sqlite 2>/dev/null | head -n 1; }
+find_catalog() { ls -t "$cache"/catalog-"$images"-*.sqlite 2>/dev/null | head -n 1 || true; }
 db=$(find_catalog)
 if [ -z "$db" ] || [ ! -e "$db.build" ]; then
   if [ "$quick" = 1 ]; then benchmarks/scale.sh --quick --glimpse "$glimpse" >&2; else benchmarks/scale.sh --images "$images" --glimpse "$glimpse" >&2; fi
