@@ -17,10 +17,7 @@ extension CandidateIndex {
     public func exportEntries(landmarkIDs: [String], to folder: String) throws(VisualIndexSnapshotError) {
         func write(_ name: String, _ data: Data) throws(VisualIndexSnapshotError) {
             let path = (folder as NSString).appendingPathComponent(name)
-            do {
-                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-                try data.write(to: URL(fileURLWithPath: path), options: .atomic)
-            } catch {
+            do { try data.write(to: URL(fileURLWithPath: path), options: .atomic) } catch {
                 throw .cannotWrite(path: path, reason: "\(error)")
             }
         }
@@ -29,6 +26,9 @@ extension CandidateIndex {
         }
         if let bad = landmarkIDs.first(where: { $0.contains("\n") }) {
             throw .cannotWrite(path: folder, reason: "landmark id '\(bad.debugDescription)' contains a newline")
+        }
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw .cannotWrite(path: folder, reason: "\(error)")
         }
         try write("entries.codes", Data(bytes: storage.base + layout.codes, count: 16 * layout.entries))
         try write("entries.owners", Data(bytes: storage.base + layout.references, count: 4 * layout.entries))

@@ -26,7 +26,7 @@ final class UnsearchableCountCache: Sendable {
         if start {
             Task {
                 let counts = try? await store.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality)
-                self.state.withLock { if $0.generation == generation { $0.counts = counts ?? nil } }
+                self.state.withLock { if $0.generation == generation { $0.counts = counts } }
             }
         }
         return known

@@ -32,7 +32,7 @@ extension BenchSearchCommand {
             do { queries.append(try fingerprinter.fingerprint(file: photo)) } catch { printError("glimpse: skipped query: \(error)") }
         }
         guard !queries.isEmpty else { throw failure("bench-search: \(folder) has no query image that decodes") }
-        let sets = isa.flatMap { name in InstructionSet.allCases.first { $0.description == name } }.map { [$0] }
+        let sets = isa.flatMap(InstructionSet.init(named:)).map { [$0] }
             ?? InstructionSet.allCases.filter(\.isSupported)
         let threshold = SimilarityScoring.defaultNoMatchThreshold
         /// Times `search` over every query (one warm-up, then `runs` runs each): the row's JSON
@@ -57,7 +57,7 @@ extension BenchSearchCommand {
                 answers.append(last)
             }
             samples.sort()
-            func percentile(_ p: Double) -> Double { samples[min(samples.count - 1, Int((p * Double(samples.count)).rounded(.up)) - 1)] }
+            func percentile(_ p: Double) -> Double { RunTiming.percentile(p, ofSorted: samples) }
             let fields = #""p50Ms":\#(String(format: "%.3f", percentile(0.5))),"p99Ms":\#(String(format: "%.3f", percentile(0.99))),"#
                 + #""meanMatched":\#(String(format: "%.2f", Double(matched) / Double(samples.count))),"#
                 + #""meanComparedPairs":\#(compared / max(samples.count, 1))"#

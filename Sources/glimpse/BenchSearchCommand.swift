@@ -82,7 +82,7 @@ struct BenchSearchCommand: AsyncParsableCommand {
         let many = (0..<codes).map { k in
             k == 0 ? query.views[0].pdq : PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next()))
         }
-        let sets = isa.flatMap { name in InstructionSet.allCases.first { $0.description == name } }.map { [$0] }
+        let sets = isa.flatMap(InstructionSet.init(named:)).map { [$0] }
             ?? InstructionSet.allCases.filter(\.isSupported)
         var rows: [String] = []
         for set in sets.reversed() {

@@ -48,7 +48,7 @@ extension FirstStageCommand {
         let parameters = try firstStageParameters.map(CandidateIndex.SearchParameters.init(parsing:)) ?? CandidateIndex.SearchParameters()
         let chosen: InstructionSet
         if let isa {
-            guard let named = InstructionSet.allCases.first(where: { $0.description == isa }) else {
+            guard let named = InstructionSet(named: isa) else {
                 throw failure("--isa wants portable, avx2 or avx512; got '\(isa)'")
             }
             guard named.isSupported else { throw failure("--isa \(isa): this CPU does not have it") }
@@ -72,7 +72,7 @@ extension FirstStageCommand {
             }
         }
         samples.sort()
-        func percentile(_ p: Double) -> Double { samples[min(samples.count - 1, max(0, Int((p * Double(samples.count)).rounded(.up)) - 1))] }
+        func percentile(_ p: Double) -> Double { RunTiming.percentile(p, ofSorted: samples) }
         let bytesPerEntry = Double(firstStage.bytesUsed) / Double(max(1, firstStage.entryCount))
         let build = built.map { String(format: "%.1f s (%d threads)", ProgressDisplay.seconds($0), AvailableCores.count) } ?? "built before"
         let figures = String(format: "%.0f B | %.2f / %.2f ms | %d / %d | %.4f |", bytesPerEntry, percentile(0.5), percentile(0.99),

@@ -11,6 +11,14 @@ struct RunTiming: Sendable {
     var runs: Int
 }
 
+extension RunTiming {
+    /// The `p` quantile (0…1) of ascending `samples` by the nearest-rank rule: the smallest
+    /// sample with at least `p` of them at or below it. O(1).
+    static func percentile(_ p: Double, ofSorted samples: [Double]) -> Double {
+        samples[min(samples.count - 1, max(0, Int((p * Double(samples.count)).rounded(.up)) - 1))]
+    }
+}
+
 /// Times closures on the monotonic clock: one untimed warm-up run, then `runs` timed runs.
 enum RunTimer {
     /// Runs `work` once to warm up, then `runs` (≥ 1) times, and returns the best and the

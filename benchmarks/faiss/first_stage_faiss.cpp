@@ -86,7 +86,8 @@ struct Proposals {
         if (nearest[landmark] == INT32_MAX) touched.push_back(landmark);
         nearest[landmark] = std::min(nearest[landmark], distance);
     }
-    // Whether `landmark` is among the `candidates` nearest (ties by landmark number); resets.
+    // Whether `landmark` (-1: none) is among the `candidates` nearest (ties by landmark
+    // number); forgets every proposal.
     bool keeps(int64_t landmark, size_t candidates) {
         std::sort(touched.begin(), touched.end(), [&](int64_t a, int64_t b) {
             return nearest[a] != nearest[b] ? nearest[a] < nearest[b] : a < b;
@@ -99,14 +100,29 @@ struct Proposals {
     }
 };
 
+// One index's figures over the queries: first-stage time per query and how often the
+// exhaustive scan's first landmark was kept.
 struct Timing {
     std::vector<double> ms;
     size_t agreed = 0, answered = 0, found = 0;
+    // Closes query `q`, begun at `start`: its proposals are ranked, then forgotten.
+    void finish(const Query& q, Proposals& proposals, size_t candidates, std::chrono::steady_clock::time_point start) {
+        const bool kept = proposals.keeps(q.expected, candidates);
+        ms.push_back(1000 * seconds(start));
+        answered += q.expected >= 0;
+        found += kept;
+        agreed += q.expected < 0 || kept;
+    }
     double percentile(double p) {
         std::sort(ms.begin(), ms.end());
         if (ms.empty()) return 0.0;
         const size_t rank = size_t(std::ceil(p * double(ms.size())));
         return ms[std::min(ms.size() - 1, rank == 0 ? 0 : rank - 1)];
+    }
+    // The row's last columns: bytes per entry, p50 / p99, kept, agreement.
+    void printFigures(double bytesPerEntry, size_t queries) {
+        std::printf(" %.0f B | %.2f / %.2f ms | %zu / %zu | %.4f |\n", bytesPerEntry, percentile(0.5), percentile(0.99), found,
+                    answered, double(agreed) / double(queries));
     }
 };
 
@@ -150,7 +166,6 @@ int main(int argc, char** argv) {
     // Build on every core; search on one (the figure Glimpse's first stage reports).
     auto started = std::chrono::steady_clock::now();
     Proposals proposals(landmarks);
-    char row[512];
     if (kind == "ivf") {
         const int lists = a, innerFactor = c, radius = d;
         faiss::IndexBinaryFlat quantizer(128);
@@ -185,19 +200,12 @@ int main(int argc, char** argv) {
                     for (size_t k = 0; k < result.lims[1]; k++)
                         proposals.propose(int64_t(owners[size_t(result.labels[k])] & ~kFullFrameBit), int32_t(result.distances[k]));
                 }
-                const bool kept = q.expected >= 0 && proposals.keeps(q.expected, candidates);
-                if (q.expected < 0) proposals.keeps(0, 0);
-                timing.ms.push_back(1000 * seconds(t));
-                timing.answered += q.expected >= 0;
-                timing.found += kept;
-                timing.agreed += q.expected < 0 || kept;
+                timing.finish(q, proposals, candidates, t);
             }
-            std::printf("| faiss IndexBinaryIVF, %d lists, %d (%d) probes, radius %d, %zu candidates | %.1f s (train %.1f s, %d threads) | %.0f B | %.2f / %.2f ms | %zu / %zu | %.4f |\n",
-                        lists, probes, probes * innerFactor, radius, candidates, built, trained, threads, bytesPerEntry,
-                        timing.percentile(0.5), timing.percentile(0.99), timing.found, timing.answered,
-                        double(timing.agreed) / double(queries.size()));
+            std::printf("| faiss IndexBinaryIVF, %d lists, %d (%d) probes, radius %d, %zu candidates | %.1f s (train %.1f s, %d threads) |",
+                        lists, probes, probes * innerFactor, radius, candidates, built, trained, threads);
+            timing.printFigures(bytesPerEntry, queries.size());
         }
-        return 0;
     } else if (kind == "hnsw") {
         const int m = a, efConstruction = b, efSearch = c, k = d;
         faiss::IndexBinaryHNSW all(128, m), full(128, m);
@@ -222,21 +230,14 @@ int main(int argc, char** argv) {
                     proposals.propose(int64_t(owners[entry] & ~kFullFrameBit), distances[size_t(j)]);
                 }
             }
-            const bool kept = q.expected >= 0 && proposals.keeps(q.expected, candidates);
-            if (q.expected < 0) proposals.keeps(0, 0);
-            timing.ms.push_back(1000 * seconds(t));
-            timing.answered += q.expected >= 0;
-            timing.found += kept;
-            timing.agreed += q.expected < 0 || kept;
+            timing.finish(q, proposals, candidates, t);
         }
-        std::snprintf(row, sizeof row,
-                      "| faiss IndexBinaryHNSW, M %d, efConstruction %d, efSearch %d, k %d, %zu candidates | %.1f s (%d threads) | %.0f B | %.2f / %.2f ms |",
-                      m, efConstruction, efSearch, k, candidates, built, threads, bytesPerEntry,
-                      timing.percentile(0.5), timing.percentile(0.99));
-        std::printf("%s %zu / %zu | %.4f |\n", row, timing.found, timing.answered, double(timing.agreed) / double(queries.size()));
-        return 0;
+        std::printf("| faiss IndexBinaryHNSW, M %d, efConstruction %d, efSearch %d, k %d, %zu candidates | %.1f s (%d threads) |",
+                    m, efConstruction, efSearch, k, candidates, built, threads);
+        timing.printFigures(bytesPerEntry, queries.size());
     } else {
         std::fprintf(stderr, "first_stage_faiss: unknown index kind '%s' (ivf or hnsw)\n", kind.c_str());
         return 2;
     }
+    return 0;
 }
