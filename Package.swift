@@ -33,6 +33,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", exact: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", exact: "2.4.1"),
         .package(url: "https://github.com/apple/swift-http-types", exact: "1.8.0"),
+        // NIO's HTTP parts and the HTTPTypes codec, for the server's own connection handler
+        // (HTTP/1.0, Expect, parser errors); the version Hummingbird resolves.
+        .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
     ],
     targets: [
         // C shim over libpng and libjpeg-turbo: setjmp/longjmp error handling, region and
@@ -83,6 +86,9 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 // IOError, to tell a port in use from other start-up failures.
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
             ],
             resources: [.embedInCode("openapi.yaml")]
         ),

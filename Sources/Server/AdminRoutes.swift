@@ -24,9 +24,10 @@ struct AdminRoutes {
     }
 
     func remove(_ request: Request) async throws -> Response {
-        let body = try await RequestBody.collect(request, limit: 16 << 10)
+        let lease = try await RequestBody.collect(request, limit: 16 << 10, policy: state.configuration.upload, budget: state.bodyBudget)
+        defer { lease.release() }
         let parsed: RemoveBody
-        do { parsed = try JSONDecoder().decode(RemoveBody.self, from: Data(body.readableBytesView)) } catch {
+        do { parsed = try JSONDecoder().decode(RemoveBody.self, from: Data(lease.bytes.readableBytesView)) } catch {
             throw APIError.badRequest("invalid_body", "the body must be {\"id\": ID, \"kind\": \"landmark\"|\"collection\", \"mode\": \"archive\"|\"delete\"}")
         }
         guard let kind = EntityKind(rawValue: parsed.kind) else {

@@ -53,11 +53,22 @@ public enum GlimpseServer {
                                      rankingCacheCapacity: configuration.rankingCacheCapacity, snapshotPath: configuration.snapshotPath,
                                      metrics: metrics, logger: logger)
         let state = ServerState(store: served, holder: holder, health: health, configuration: configuration,
-                                slots: SearchSlots(capacity: configuration.maxConcurrentSearches), metrics: metrics,
+                                slots: SearchSlots(capacity: configuration.maxConcurrentSearches),
+                                bodyBudget: BodyBudget(capacity: configuration.upload.bufferedBytesBudget), metrics: metrics,
                                 reloader: reloader, logger: logger)
         let application = Application(
             router: makeRouter(state: state),
-            server: .http1(configuration: .init(idleTimeout: .seconds(Int64(max(1, configuration.idleTimeoutSeconds))))),
+            server: HTTPServerBuilder { responder in
+                GlimpseHTTP1Channel(responder: responder, idleTimeout: .seconds(Int64(max(1, configuration.idleTimeoutSeconds))),
+                                    maxBodyBytes: configuration.maxBodyBytes) { answered in
+                    metrics.recordRequest(method: "-", route: "unparsed", status: answered.status, duration: .zero)
+                    metrics.recordRejection(answered.code)
+                    logger.info("request", metadata: [
+                        "method": "-", "route": "unparsed", "status": "\(answered.status)", "request_id": "\(answered.requestID)",
+                        "error": "\(answered.code)", "parser": "\(answered.detail)",
+                    ])
+                }
+            },
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "glimpse",
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),

@@ -34,6 +34,7 @@ struct RequestLogMiddleware: RouterMiddleware {
         let status = response.status.code
         metrics.recordRequest(method: request.method.rawValue, route: route, status: status, duration: duration)
         switch status {
+        case 408: metrics.recordRejection("request_timeout")
         case 413: metrics.recordRejection("payload_too_large")
         case 429: metrics.recordRejection("too_many_requests")
         case 503: metrics.recordRejection("unavailable")

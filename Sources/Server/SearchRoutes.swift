@@ -25,8 +25,12 @@ struct SearchRoutes {
         let started = ContinuousClock.now
         let parameters = try SearchParameters(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
         guard let index = state.holder.index else { throw APIError.notReady }
+        // The body is read before a search slot is taken: a slow upload holds no slot.
+        let lease = try await RequestBody.collect(request, limit: state.configuration.maxBodyBytes,
+                                                  policy: state.configuration.upload, budget: state.bodyBudget)
+        defer { lease.release() }
+        let body = lease.bytes
         return try await state.slots.withSlot {
-            let body = try await RequestBody.collect(request, limit: state.configuration.maxBodyBytes)
             let maxPixels = state.configuration.maxPixels, region = parameters.region
             // Decoding and fingerprinting run on threads of their own, never on the ones that
             // answer /healthz and entity reads. A whole image may be an exact copy of a catalog
@@ -83,8 +87,10 @@ struct SearchRoutes {
         guard parameters.region == nil else {
             throw APIError.badRequest("invalid_parameter", "region and region_fraction apply to image searches only")
         }
-        let body = try await RequestBody.collect(request, limit: Self.maximumLookupBodyBytes)
-        let lookup = try FingerprintLookup(json: body)
+        let lease = try await RequestBody.collect(request, limit: Self.maximumLookupBodyBytes,
+                                                  policy: state.configuration.upload, budget: state.bodyBudget)
+        defer { lease.release() }
+        let lookup = try FingerprintLookup(json: lease.bytes)
         guard let index = state.holder.index else { throw APIError.notReady }
         return try await state.slots.withSlot {
             try await page(for: lookup.fingerprint, labels: parameters.labels, copyKey: nil,

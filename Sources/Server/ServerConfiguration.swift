@@ -37,6 +37,9 @@ public struct ServerConfiguration: Sendable {
     /// names are accepted (a page on another site, its name rebound to 127.0.0.1, must not
     /// read the catalog's file paths). See ``HostPolicy``.
     public var allowedHosts: [String] = []
+    /// How request bodies must arrive (408 when they stall or crawl) and how many body
+    /// bytes all requests may hold at once (429 beyond).
+    public var upload = UploadPolicy()
 
     /// Creates a configuration with the documented defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, catalog: String = "glimpse.sqlite", adminToken: String? = nil,

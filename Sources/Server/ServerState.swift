@@ -17,6 +17,8 @@ public struct ServerState: Sendable {
     public let configuration: ServerConfiguration
     /// The bounded search concurrency.
     let slots: SearchSlots
+    /// Body bytes held by all requests at once (``UploadPolicy/bufferedBytesBudget``).
+    let bodyBudget: BodyBudget
     /// Request and index metrics.
     let metrics: ServerMetrics
     /// The index reloader (admin changes ask it to check at once).

@@ -47,6 +47,15 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Searches at once; more are answered 429 at once.")
     var maxConcurrentSearches = ServerConfiguration().maxConcurrentSearches
 
+    @Option(help: "Seconds a request body may pause, and after which it must average --min-body-rate (else 408).")
+    var bodyStallSeconds = UploadPolicy().stallSeconds
+
+    @Option(help: "Least average request-body rate in bytes per second, once --body-stall-seconds have passed.")
+    var minBodyRate = UploadPolicy().minimumBytesPerSecond
+
+    @Option(help: "Most request-body bytes held by all requests at once; more are answered 429.")
+    var maxBufferedBodyBytes = UploadPolicy().bufferedBytesBudget
+
     @Option(help: "Seconds an idle connection is kept open.")
     var idleTimeout = ServerConfiguration().idleTimeoutSeconds
 
@@ -66,8 +75,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0…65535") }
-        guard maxBodyBytes > 0, maxPixels > 0, maxConcurrentSearches > 0, idleTimeout > 0, shutdownGrace > 0, reloadPollMs > 0 else {
-            throw ValidationError("limits and timeouts must be positive")
+        guard maxBodyBytes > 0, maxPixels > 0, maxConcurrentSearches > 0, idleTimeout > 0, shutdownGrace > 0, reloadPollMs > 0,
+              bodyStallSeconds > 0, minBodyRate > 0, maxBufferedBodyBytes >= maxBodyBytes else {
+            throw ValidationError("limits and timeouts must be positive, and --max-buffered-body-bytes at least --max-body-bytes")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
     }
@@ -94,6 +104,8 @@ struct ServeCommand: AsyncParsableCommand {
             maxConcurrentSearches: maxConcurrentSearches, idleTimeoutSeconds: idleTimeout, reloadPollMilliseconds: reloadPollMs,
             shutdownGraceSeconds: shutdownGrace, snapshotPath: database.snapshotPath)
         configuration.allowedHosts = allowedHosts
+        configuration.upload = UploadPolicy(stallSeconds: bodyStallSeconds, minimumBytesPerSecond: minBodyRate,
+                                            bufferedBytesBudget: maxBufferedBodyBytes)
         var logger = Logger(label: "glimpse.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         do {
