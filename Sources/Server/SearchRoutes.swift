@@ -29,7 +29,9 @@ struct SearchRoutes {
         let lease = try await RequestBody.collect(request, limit: state.configuration.maxBodyBytes,
                                                   policy: state.configuration.upload, budget: state.bodyBudget)
         defer { lease.release() }
-        let body = lease.bytes
+        // A browser form's upload carries the image as one part of a multipart body.
+        let body = try MultipartImage.boundary(contentType: request.headers[.contentType])
+            .map { boundary throws(APIError) in try MultipartImage.image(in: lease.bytes, boundary: boundary) } ?? lease.bytes
         return try await state.slots.withSlot {
             let maxPixels = state.configuration.maxPixels, region = parameters.region
             // Decoding and fingerprinting run on threads of their own, never on the ones that
