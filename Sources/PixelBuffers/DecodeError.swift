@@ -17,6 +17,9 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The declared `width × height` exceeds the ``DecodeOptions/maxPixels`` limit; refused
     /// before any pixel memory was allocated.
     case tooLarge(source: String, width: Int, height: Int, limit: Int)
+    /// The declared long side is more than ``DecodeOptions/maxAspectRatio`` times the short
+    /// side; refused before any pixel memory was allocated.
+    case extremeAspectRatio(source: String, width: Int, height: Int, limit: Int)
     /// The requested region reaches outside the image (coordinates of the orientation
     /// the region was given in).
     case regionOutside(source: String, region: PixelRect, imageWidth: Int, imageHeight: Int)
@@ -32,7 +35,7 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
         switch self {
         case .unreadableFile(let s, _), .emptyFile(let s), .unrecognisedFormat(let s, _),
              .corruptData(let s, _, _), .truncated(let s, _, _), .unsupported(let s, _, _),
-             .tooLarge(let s, _, _, _), .regionOutside(let s, _, _, _), .emptyRegion(let s, _),
+             .tooLarge(let s, _, _, _), .extremeAspectRatio(let s, _, _, _), .regionOutside(let s, _, _, _), .emptyRegion(let s, _),
              .invalidOptions(let s, _), .outOfMemory(let s, _):
             s
         }
@@ -49,6 +52,8 @@ public enum DecodeError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupported(let s, let f, let reason): "\(s): unsupported \(f): \(reason)"
         case .tooLarge(let s, let w, let h, let limit):
             "\(s): image too large: declared \(w)x\(h) = \(UInt64(w) * UInt64(h)) pixels exceeds the limit of \(limit)"
+        case .extremeAspectRatio(let s, let w, let h, let limit):
+            "\(s): image too thin: declared \(w)x\(h), its long side is more than \(limit) times its short side"
         case .regionOutside(let s, let r, let w, let h):
             "\(s): region \(r) lies outside the \(w)x\(h) image"
         case .emptyRegion(let s, let r): "\(s): region \(r) is empty"

@@ -64,6 +64,12 @@ public struct DecodeOptions: Sendable, Hashable {
     /// memory (a progressive JPEG's coefficient buffer: at most 8 bytes per allowed pixel)
     /// and a progressive JPEG's scans (scans × pixels at most 10⁹, at least 32 scans).
     public var maxPixels: Int
+    /// Largest ratio of the long side to the short side accepted, checked from the header
+    /// (default 100: a phone's scrolling screenshot is about 1:50). A streamed decode holds
+    /// a few rows of floats of the source's width, so without this a 49,000,000×1 image
+    /// under the pixel cap would need over a gigabyte; fingerprints resample to a square
+    /// working size, so such a sliver carries nothing to search for anyway.
+    public var maxAspectRatio: Int
     /// Return an image whose data is damaged (corrupt entropy data, premature end)
     /// instead of throwing; ``DecodedImage/damage`` then says what was wrong. Default `false`.
     public var allowDamaged: Bool
@@ -75,8 +81,9 @@ public struct DecodeOptions: Sendable, Hashable {
     public init(
         region: Region? = nil, minimumShortSide: Int? = nil, minimumLongSide: Int? = nil,
         smallImageSides: SmallImageSides? = nil, applyOrientation: Bool = true,
-        maxPixels: Int = 150_000_000, allowDamaged: Bool = false, alwaysRGBA: Bool = false
+        maxPixels: Int = 150_000_000, maxAspectRatio: Int = 100, allowDamaged: Bool = false, alwaysRGBA: Bool = false
     ) {
+        self.maxAspectRatio = maxAspectRatio
         self.region = region
         self.minimumShortSide = minimumShortSide
         self.minimumLongSide = minimumLongSide

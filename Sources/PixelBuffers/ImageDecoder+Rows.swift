@@ -69,6 +69,7 @@ extension ImageDecoder {
             return DecodedRows(info: image.info, width: pixels.width, height: pixels.height, format: pixels.format,
                                scale: image.scale, streamed: false)
         }
+        try Self.checkAspectRatio(width: Int(cInfo.width), height: Int(cInfo.height), options: options, source: source)
         let width = Int(plan.width), height = Int(plan.height)
         let format: PixelFormat = plan.channels == 1 ? .gray8 : .rgba8
         sink.begin(width: width, height: height, format: format)

@@ -84,6 +84,7 @@ public struct ImageDecoder: Sendable {
             throw Self.error(status, message: message, info: cInfo, source: source, limit: options.maxPixels)
         }
         let info = Self.imageInfo(cInfo)
+        try Self.checkAspectRatio(width: info.storedWidth, height: info.storedHeight, options: options, source: source)
 
         // 2. Region in output orientation → stored full-resolution coordinates.
         let orientation = options.applyOrientation ? info.orientation : .up
@@ -134,9 +135,20 @@ public struct ImageDecoder: Sendable {
 
     // MARK: Helpers
 
+    /// Refuses an image whose long side exceeds ``DecodeOptions/maxAspectRatio`` times its short side. O(1).
+    static func checkAspectRatio(width: Int, height: Int, options: DecodeOptions, source: String) throws(DecodeError) {
+        let short = max(1, min(width, height)), long = max(width, height)
+        guard long <= short * options.maxAspectRatio else {
+            throw .extremeAspectRatio(source: source, width: width, height: height, limit: options.maxAspectRatio)
+        }
+    }
+
     /// Throws ``DecodeError/invalidOptions(source:reason:)`` for options no decode can
     /// follow (a pixel cap or a minimum side that is not positive). O(1).
     static func validate(_ options: DecodeOptions, source: String) throws(DecodeError) {
+        guard options.maxAspectRatio > 0 else {
+            throw .invalidOptions(source: source, reason: "maxAspectRatio must be positive, not \(options.maxAspectRatio)")
+        }
         guard options.maxPixels > 0 else {
             throw .invalidOptions(source: source, reason: "maxPixels must be positive, not \(options.maxPixels)")
         }

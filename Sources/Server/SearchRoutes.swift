@@ -32,6 +32,8 @@ struct SearchRoutes {
         // A browser form's upload carries the image as one part of a multipart body.
         let body = try MultipartImage.boundary(contentType: request.headers[.contentType])
             .map { boundary throws(APIError) in try MultipartImage.image(in: lease.bytes, boundary: boundary) } ?? lease.bytes
+        // The deadline counts from here: decoding, fingerprinting and the scan share it.
+        let bodyArrived = ContinuousClock.now
         return try await state.slots.withSlot {
             let maxPixels = state.configuration.maxPixels, region = parameters.region
             // Decoding and fingerprinting run on threads of their own, never on the ones that
@@ -55,8 +57,10 @@ struct SearchRoutes {
             case .failure(let error): throw Self.apiError(error)
             }
             let profile = ServedIndex.visualProfile | (parameters.exact ? ServedIndex.exhaustiveFlag : 0)
+            // What decoding left of the deadline goes to the scan; none left: a partial page.
+            let remaining = max(.zero, parameters.deadline - (ContinuousClock.now - bodyArrived))
             return try await page(for: fingerprint, labels: parameters.labels, copyKey: copyKey, profile: profile, pageSize: parameters.pageSize,
-                                  token: nil, deadline: parameters.deadline, index: index, started: started)
+                                  token: nil, deadline: remaining, index: index, started: started)
         }
     }
 
@@ -131,6 +135,8 @@ struct SearchRoutes {
             APIError(.unprocessableContent, "corrupt_image", error.description)
         case .tooLarge:
             APIError(.unprocessableContent, "image_too_large", error.description)
+        case .extremeAspectRatio:
+            APIError(.unprocessableContent, "image_too_thin", error.description)
         case .regionOutside, .emptyRegion, .invalidOptions:
             APIError(.badRequest, "invalid_region", error.description)
         case .outOfMemory:
