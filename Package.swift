@@ -131,7 +131,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "Fingerprints", "Catalog", "Search", "Server", "CatalogStores", "SQLiteStore", "PostgresTestSupport",
+                "PixelBuffers", "Fingerprints", "Catalog", "Search", "Server", "CatalogStores", "SQLiteStore", "PostgresTestSupport",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -1,6 +1,6 @@
 import Foundation
 import HTTPTypes
-import Server
+@testable import Server
 import Testing
 
 /// Every refusal has its status and a JSON `{"error", "message"}` body.
@@ -61,28 +61,25 @@ import Testing
     }
 
     @Test func moreSearchesThanTheLimitAre429WithRetryAfter() async throws {
-        // The idle timeout is raised: one loaded full test run saw no 429 in 100 tries over
-        // 168 s, most likely because its first searches took longer than the default 30 s, so
-        // the server closed the silent holder and freed its slot before any search arrived.
-        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value) {
-            $0.maxConcurrentSearches = 1
-            $0.idleTimeoutSeconds = 3_600
-        }
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value) { $0.maxConcurrentSearches = 1 }
         defer { Task { await server.stop() } }
-        // A search whose body is still arriving holds the only slot.
-        let holder = try RawConnection(port: server.port)
-        holder.send("POST /v1/search HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n4\r\nabcd\r\n")
-        var refused: RunningServer.Answer?
-        for _ in 0..<100 {
-            let answer = try await server.search(file: Harness.screenshot)
-            if answer.status == 429 { refused = answer; break }
-            try await Task.sleep(for: .milliseconds(20))
+        // A search running in the only slot (held here until released; an upload no longer
+        // holds one: slots are taken once the body is in).
+        let (released, release) = AsyncStream.makeStream(of: Void.self)
+        let (hasEntered, entered) = AsyncStream.makeStream(of: Void.self)
+        let running = Task {
+            try await server.state.slots.withSlot {
+                entered.yield()
+                for await _ in released { break }
+            }
         }
-        let answer = try #require(refused, "a second search is refused while the slot is taken")
+        for await _ in hasEntered { break }
+        let answer = try await server.search(file: Harness.screenshot)
+        #expect(answer.status == 429)
         #expect(answer.header("Retry-After") == "1")
         #expect(answer.errorCode == "too_many_requests")
-        holder.send("0\r\n\r\n")
-        #expect(await holder.response().status == 415, "the held request ends normally")
+        release.yield()
+        try await running.value
         #expect(try await server.search(file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)").status == 200)
         let metrics = try await server.request(.get, "/metrics")
         #expect(metrics.text.contains("glimpse_rejected_requests_total{reason=\"too_many_requests\"}"))

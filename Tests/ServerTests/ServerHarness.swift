@@ -146,6 +146,18 @@ final class RawConnection: @unchecked Sendable {
     @discardableResult
     func send(_ text: String) -> Bool { send(Array(text.utf8)) }
 
+    /// The first line of an interim (1xx) answer, reading exactly up to its blank line so
+    /// that the final answer stays unread. Blocks the calling thread (20 s at most).
+    func readLine() -> String? {
+        var data: [UInt8] = []
+        var byte: UInt8 = 0
+        while !data.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            guard recv(fd, &byte, 1, 0) == 1 else { return nil }
+            data.append(byte)
+        }
+        return String(decoding: data, as: UTF8.self).components(separatedBy: "\r\n").first
+    }
+
     /// ``readResponse()`` on a thread of its own: a blocking `recv` must not hold one of
     /// the few cooperative threads the in-process servers need to answer.
     func response() async -> (status: Int, text: String) {
