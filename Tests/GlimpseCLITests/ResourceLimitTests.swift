@@ -66,6 +66,19 @@ import Testing
         expectRefused(run, mentioning: "image too large: declared 65500x65500", seconds: 2)
     }
 
+    /// 49 megapixels under the cap, as one row or one column (48 KB and 95 KB files): a
+    /// streamed decode holds rows of floats of the source's width, so the 49,000,000×1 one
+    /// took 1.2 GB before images thinner than 1:100 were refused from their header.
+    @Test func pngsThinnerThanOneToAHundredAreRefusedFromTheirHeader() throws {
+        for (width, height) in [(49_000_000, 1), (1, 49_000_000), (20_100, 200)] {
+            let rows = height * (1 + width)   // a filter byte per row, grey pixels of zero
+            let png = DecompressionBombs.pngSignature + DecompressionBombs.ihdr(width: UInt32(width), height: UInt32(height))
+                + DecompressionBombs.chunk("IDAT", DecompressionBombs.zlibZeros(rows)) + DecompressionBombs.chunk("IEND", [])
+            let run = try inspect("thin-\(width)x\(height).png", png)
+            expectRefused(run, mentioning: "image too thin: declared \(width)x\(height)", seconds: 2)
+        }
+    }
+
     /// 144 megapixels (under the 150 MP cap) declared by a 100-byte file: the output buffer
     /// is reserved but never touched, and decoding stops where the data does.
     @Test func pngDeclaring12000x12000WithoutTheDataFailsFastWithoutTouchingTheBuffer() throws {

@@ -28,6 +28,24 @@ import Testing
         }
     }
 
+    @Test func imagesThinnerThanTheAspectLimitAreRefusedFromTheirHeader() throws {
+        #expect(throws: DecodeError.extremeAspectRatio(source: "wide.jpg", width: 65_000, height: 1, limit: 100)) {
+            try ImageDecoder().decode(Self.jpegHeader(width: 65_000, height: 1), source: "wide.jpg")
+        }
+        #expect(throws: DecodeError.extremeAspectRatio(source: "tall.jpg", width: 100, height: 10_001, limit: 100)) {
+            try ImageDecoder().decode(Self.jpegHeader(width: 100, height: 10_001), source: "tall.jpg")
+        }
+        // The limit is an option; 1:100 itself passes the check (and fails later, on the missing data).
+        #expect(throws: DecodeError.extremeAspectRatio(source: "p.jpg", width: 1_000, height: 100, limit: 5)) {
+            try ImageDecoder().decode(Self.jpegHeader(width: 1_000, height: 100), source: "p.jpg", options: DecodeOptions(maxAspectRatio: 5))
+        }
+        do {
+            _ = try ImageDecoder().decode(Self.jpegHeader(width: 10_000, height: 100), source: "edge.jpg")
+        } catch {
+            if case .extremeAspectRatio = error { Issue.record("1:100 is accepted: \(error)") }
+        }
+    }
+
     @Test func pngDeclaringTheLargestPossibleSizeIsRefusedWithAReadableMessage() {
         do {
             _ = try ImageDecoder().decode(Self.pngHeader(width: .max, height: .max), source: "max.png")
