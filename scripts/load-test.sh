@@ -11,6 +11,10 @@
 #   (f) GET /healthz while 4 connections upload 12 MP JPEGs (both cores decoding): its
 #       p99 must stay at most 50 ms (full run; reported in --quick)
 #   (g) GET …/thumbnail on 32 connections (rendered once, then kept)
+#   (h) hostile clients: 1080p searches while 24 uploads stall after 10 bytes and 8 drip a
+#       byte a second (each must get 408 and be closed within 20 s, no search 429), then
+#       49,000,000x1 and 1x49,000,000 PNGs, 4 at a time (each 422, the server's peak RSS
+#       must grow by less than 64 MB)
 #
 # Prints one table row per phase: requests/s, p50, p99, errors (non-2xx other than 429,
 # socket errors), 429s, the server's peak RSS, and `uptime` (the machine is shared).
@@ -125,6 +129,7 @@ run_wrk() {
   per_request=$(awk -v c="$(( $(cpu_ms "$server_pid") - cpu_before ))" -v n="$requests" 'BEGIN { printf "%.2f", (n > 0 ? c / n : 0) }')
   echo "| $name | $rps | $p50 | $p99 | $requests | $errors | $busy | $(( $(hwm_kb "$server_pid") / 1024 )) | $per_request | $load |" >> "$report"
   last_p99=$p99
+  last_busy=$busy
   echo "load-test: $name: $out" >&2
   [ "$errors" -eq 0 ] || { echo "load-test: $name: $errors failed requests" >&2; failures=$((failures + 1)); }
 }
@@ -151,6 +156,32 @@ fi
 
 # (g) thumbnails: rendered once per picture, then answered from memory.
 run_wrk "(g) GET /v1/landmarks/{id}/thumbnail, 32 connections" "$base/v1/landmarks/landmarks%2Fhurricane-ridge/thumbnail" 32 "$phase"
+
+# (h) hostile clients. Slow uploads hold no search slot (slots are taken once the body is
+# in) and are answered 408 after --body-stall-seconds (10 s) without a byte, or under
+# --min-body-rate on average after that.
+python3 scripts/lib/hostile_clients.py "$port" 24 8 20 > "$work/hostile.out" &
+hostile_pid=$!
+sleep 1
+run_wrk "(h) POST /v1/search, 1080p JPEG, beside 32 stalled or dripping uploads" "$base/v1/search" 4 "$phase" "$work/1080p.jpg"
+if [ "${last_busy:-0}" -ne 0 ]; then
+  echo "load-test: $last_busy searches refused 429 beside slow uploads" >&2; failures=$((failures + 1))
+fi
+if wait "$hostile_pid"; then
+  echo "load-test: slow uploads: $(cat "$work/hostile.out")" >&2
+else
+  echo "load-test: slow uploads not all answered 408 and closed: $(cat "$work/hostile.out")" >&2; failures=$((failures + 1))
+fi
+python3 scripts/lib/hostile_clients.py --thin-pngs "$work"
+hwm_before=$(hwm_kb "$server_pid")
+thin_statuses=$(for i in 1 2; do for f in wide tall; do
+  curl -s -o /dev/null -w '%{http_code}\n' --data-binary @"$work/$f.png" "$base/v1/search" &
+done; done; wait)
+hwm_growth=$(( ($(hwm_kb "$server_pid") - hwm_before) / 1024 ))
+echo "| (h) 4 thin PNGs at once (49,000,000x1, 1x49,000,000): statuses $(tr '\n' ' ' <<< "$thin_statuses") | | | | 4 | | | +$hwm_growth | | $(uptime | sed 's/.*load average: //') |" >> "$report"
+if [ "$(grep -c '^422$' <<< "$thin_statuses")" -ne 4 ] || [ "$hwm_growth" -ge 64 ]; then
+  echo "load-test: thin PNGs: statuses $thin_statuses, peak RSS +$hwm_growth MB (each must be 422, growth < 64 MB)" >&2; failures=$((failures + 1))
+fi
 
 # (b) the PDQ lookup: on 1,000,000 synthetic views, or the sample catalog in --quick.
 pdq=$("$bin" hash testdata/catalog/landmarks/hurricane-ridge.jpg | cut -d, -f1)
