@@ -23,7 +23,7 @@ struct SearchRoutes {
     /// The first page for an uploaded image (any format ``ImageDecoder`` recognises by its bytes).
     func search(_ request: Request) async throws -> Response {
         let started = ContinuousClock.now
-        let parameters = try SearchParameters(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
+        let parameters = try SearchRequest(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
         guard let index = state.holder.index else { throw APIError.notReady }
         // The body is read before a search slot is taken: a slow upload holds no slot.
         let lease = try await RequestBody.collect(request, limit: state.configuration.maxBodyBytes,
@@ -71,13 +71,11 @@ struct SearchRoutes {
         guard let text = request.uri.queryParameters.get("page_token") else {
             throw APIError.badRequest("missing_parameter", "GET /v1/search needs page_token (the next_page_token of the previous page); start a search with POST /v1/search")
         }
-        let deadline = Duration.milliseconds(try SearchParameters.integer(
-            request.uri.queryParameters, "deadline_ms", default: state.configuration.defaultDeadlineMilliseconds,
-            in: 1...SearchParameters.maximumDeadlineMilliseconds))
+        let deadline = try SearchRequest.deadline(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
         guard let index = state.holder.index else { throw APIError.notReady }
         let continuation: SearchContinuation
         do { continuation = try SearchContinuation(text: text, version: index.prepared.version) } catch { throw Self.apiError(error) }
-        guard (1...SearchParameters.maximumPageSize).contains(continuation.pageSize) else {
+        guard SearchRequest.pageSizes.contains(continuation.pageSize) else {
             throw APIError.badRequest("invalid_page_token", "page token names an invalid page size")
         }
         return try await state.slots.withSlot {
@@ -89,7 +87,7 @@ struct SearchRoutes {
     /// The first page for a fingerprint computed by the client.
     func lookup(_ request: Request) async throws -> Response {
         let started = ContinuousClock.now
-        let parameters = try SearchParameters(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
+        let parameters = try SearchRequest(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
         guard parameters.region == nil else {
             throw APIError.badRequest("invalid_parameter", "region and region_fraction apply to image searches only")
         }

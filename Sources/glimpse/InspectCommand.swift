@@ -19,10 +19,10 @@ struct InspectCommand: AsyncParsableCommand {
     var image: String
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Decode only this rectangle, in pixels.", valueName: "x,y,w,h"))
-    var region: PixelRegionArgument?
+    var region: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Decode only this rectangle, as fractions 0…1 of width and height.", valueName: "x,y,w,h"))
-    var regionFraction: FractionRegionArgument?
+    var regionFraction: String?
 
     @Option(help: "Decode at the smallest DCT scale (1/8, 1/4, 1/2, 1) giving at least this many pixels on the short side (JPEG).")
     var minSide: Int?
@@ -37,18 +37,26 @@ struct InspectCommand: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        // A negative coordinate is read as a value (not an option) and refused here, in words.
-        if let problem = region?.problem { throw ValidationError("--region \(problem)") }
-        if let problem = regionFraction?.problem { throw ValidationError("--region-fraction \(problem)") }
-        if region != nil && regionFraction != nil {
-            throw ValidationError("give either --region or --region-fraction, not both")
-        }
+        _ = try decodeRegion()
         if let minSide, minSide <= 0 { throw ValidationError("--min-side must be positive") }
+    }
+
+    /// The region options in the one region grammar (``DecodeOptions/Region/init(pixelsText:)``); a
+    /// negative coordinate is read as a value (not an option) and refused there, in words.
+    private func decodeRegion() throws -> DecodeOptions.Region? {
+        if region != nil && regionFraction != nil { throw ValidationError("give either --region or --region-fraction, not both") }
+        do {
+            if let region { return try DecodeOptions.Region(pixelsText: region) }
+        } catch { throw ValidationError("--region \(error.reason)") }
+        do {
+            if let regionFraction { return try DecodeOptions.Region(fractionsText: regionFraction) }
+        } catch { throw ValidationError("--region-fraction \(error.reason)") }
+        return nil
     }
 
     func run() async throws {
         let options = DecodeOptions(
-            region: region.map { .pixels($0.rect) } ?? regionFraction.map { .fractions(x: $0.x, y: $0.y, width: $0.width, height: $0.height) },
+            region: try decodeRegion(),
             minimumShortSide: minSide, applyOrientation: !storedOrientation)
         if let dump {
             do { try OutputFile.checkDestination(dump) } catch { throw failure("\(dump): cannot write the PAM dump: \(error.description)") }
@@ -70,41 +78,6 @@ struct InspectCommand: AsyncParsableCommand {
         }
         let report = InspectReport(file: shown(image), image: decoded, milliseconds: milliseconds, dump: dump)
         print(json ? report.json() : report.text())
-    }
-}
-
-/// `X,Y,W,H` in whole pixels.
-struct PixelRegionArgument: ExpressibleByArgument {
-    let rect: PixelRect
-    init?(argument: String) {
-        let parts = argument.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3] else { return nil }
-        rect = PixelRect(x: x, y: y, width: w, height: h)
-    }
-
-    /// Why the rectangle cannot select pixels (negative origin, empty size), or nil.
-    var problem: String? {
-        if rect.x < 0 || rect.y < 0 { return "\(rect.x),\(rect.y),\(rect.width),\(rect.height): x and y must be 0 or more (pixels from the top-left corner)" }
-        if rect.width <= 0 || rect.height <= 0 { return "\(rect.x),\(rect.y),\(rect.width),\(rect.height): width and height must be positive" }
-        return nil
-    }
-}
-
-/// `X,Y,W,H` as fractions of the image width and height.
-struct FractionRegionArgument: ExpressibleByArgument {
-    let x: Double, y: Double, width: Double, height: Double
-    init?(argument: String) {
-        let parts = argument.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3] else { return nil }
-        (self.x, self.y, self.width, self.height) = (x, y, w, h)
-    }
-
-    /// Why the fractions cannot select pixels (outside 0…1, empty), or nil.
-    var problem: String? {
-        let text = [x, y, width, height].map { String($0) }.joined(separator: ",")
-        guard [x, y, width, height].allSatisfy({ $0.isFinite && $0 >= 0 && $0 <= 1 }) else { return "\(text): each value must be a fraction in 0…1" }
-        if width <= 0 || height <= 0 { return "\(text): width and height must be positive" }
-        return nil
     }
 }
 

@@ -61,7 +61,7 @@ struct MatchCommand: AsyncParsableCommand {
     /// `--jobs`, or every core.
     var jobs: Int { jobsOption ?? ProcessInfo.processInfo.activeProcessorCount }
 
-    @Option(help: "Best landmarks kept per photo.")
+    @Option(help: "Best landmarks kept per photo (1…1000, the page sizes of query and the HTTP API).")
     var matches: Int = 3
 
     @Option(help: ArgumentHelp("Also write a self-contained HTML contact sheet of every row in --out (or of this run).", valueName: "report.html"))
@@ -69,7 +69,9 @@ struct MatchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard matches >= 1 else { throw ValidationError("--matches must be at least 1") }
+        guard SearchRequest.pageSizes.contains(matches) else {
+            throw ValidationError("--matches must be a whole number in \(SearchRequest.pageSizes.lowerBound)…\(SearchRequest.pageSizes.upperBound); got \(matches)")
+        }
     }
 
     private var rowFormat: MatchOutputFormat {

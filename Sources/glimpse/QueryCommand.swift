@@ -48,10 +48,10 @@ struct QueryCommand: AsyncParsableCommand {
     var orientations: QueryOrientations = .all
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Search only this rectangle, in pixels of the upright image.", valueName: "X,Y,W,H"))
-    var region: PixelRegionArgument?
+    var region: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Search only this rectangle, as fractions 0…1 of the image.", valueName: "X,Y,W,H"))
-    var regionFraction: FractionRegionArgument?
+    var regionFraction: String?
 
     @Option(help: ArgumentHelp("Words describing the content; matching landmarks with these keywords rank higher.", valueName: "a,b"))
     var labels: String?
@@ -62,28 +62,25 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: "Continue with the page this token (printed by the previous page) names. One image only.")
     var pageToken: String?
 
-    @Option(help: "Time budget per image in milliseconds (decode, fingerprint and scan); a slower scan returns a partial page.")
+    @Option(help: "Time budget per image in milliseconds, 1…60000 (decode, fingerprint and scan); a slower scan returns a partial page.")
     var deadlineMs: Int = 500
 
     @Flag(help: "One JSON object per image per line instead of tables.")
     var json = false
 
     func validate() throws {
-        // A negative coordinate is read as a value (not an option) and refused here, in words.
-        if let problem = region?.problem { throw ValidationError("--region \(problem)") }
-        if let problem = regionFraction?.problem { throw ValidationError("--region-fraction \(problem)") }
-        if region != nil && regionFraction != nil { throw ValidationError("use either --region or --region-fraction, not both") }
-        guard (1...1000).contains(pageSize) else { throw ValidationError("--page-size must be in 1…1000") }
-        guard deadlineMs > 0 else { throw ValidationError("--deadline-ms must be positive") }
+        _ = try searchRequest()
         if pageToken != nil && images.count > 1 { throw ValidationError("--page-token continues one query: give one image") }
     }
 
-    private var labelList: [String] {
-        (labels ?? "").split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-    }
-
-    private var decodeRegion: DecodeOptions.Region? {
-        region.map { .pixels($0.rect) } ?? regionFraction.map { .fractions(x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+    /// The options as the one ``SearchRequest`` (the limits and grammar `POST /v1/search` uses too).
+    private func searchRequest() throws -> SearchRequest {
+        do {
+            return try SearchRequest(parsing: .init(region: region, regionFraction: regionFraction, labels: labels, pageSize: String(pageSize),
+                                                    deadlineMilliseconds: String(deadlineMs), exact: String(exact)))
+        } catch {
+            throw ValidationError(error.message(naming: \.optionName))
+        }
     }
 
     func run() async throws {
@@ -95,7 +92,9 @@ struct QueryCommand: AsyncParsableCommand {
         // Maps and checks the snapshot beside the catalog (or builds the index) while the first
         // image is decoded and fingerprinted: both take milliseconds and need different cores.
         let loading = Task { await noteOutdatedFingerprints(search, database: database) }
-        let request = PageRequest(size: pageSize, token: pageToken.map(PageToken.init), deadline: .milliseconds(deadlineMs))
+        let searchRequest = try searchRequest()
+        let labelList = searchRequest.labels, decodeRegion = searchRequest.region
+        let request = PageRequest(size: searchRequest.pageSize, token: pageToken.map(PageToken.init), deadline: searchRequest.deadline)
         var failed = 0
         var unmatched = 0
         var cutShort = 0
@@ -140,7 +139,7 @@ struct QueryCommand: AsyncParsableCommand {
                 print(record.jsonLine)
             } else {
                 if number > 0 { print() }
-                printTable(record, page: page)
+                printTable(record, page: page, request: searchRequest)
             }
         }
         await loading.value // every image may have failed before the index was needed
@@ -150,19 +149,22 @@ struct QueryCommand: AsyncParsableCommand {
         if cutShort > 0 { throw ExitCode(ExitStatus.partialNothingFound.rawValue) }
     }
 
-    private func regionText(_ region: PixelRegionArgument) -> String {
-        "\(region.rect.x),\(region.rect.y),\(region.rect.width),\(region.rect.height)"
+    /// The region as the option that gives it, normalised (`--region x,y,w,h`).
+    private static func regionArguments(_ region: DecodeOptions.Region?) -> [String] {
+        switch region {
+        case .pixels(let rect)?: ["--region", "\(rect.x),\(rect.y),\(rect.width),\(rect.height)"]
+        case .fractions(let x, let y, let width, let height)?: ["--region-fraction", [x, y, width, height].map { String($0) }.joined(separator: ",")]
+        case nil: []
+        }
     }
 
-    private func fractionText(_ region: FractionRegionArgument) -> String {
-        [region.x, region.y, region.width, region.height].map { String($0) }.joined(separator: ",")
-    }
-
-    private func printTable(_ record: QueryResultRecord, page: ResultPage<VisualSearchResult>) {
+    private func printTable(_ record: QueryResultRecord, page: ResultPage<VisualSearchResult>, request: SearchRequest) {
         var heading = shown(record.query ?? "")
-        if let region { heading += " (region \(regionText(region)))" }
-        if let regionFraction { heading += " (region fraction \(fractionText(regionFraction)))" }
-        if labels != nil { heading += " [labels: \(labelList.joined(separator: ", "))]" }
+        let regionArguments = Self.regionArguments(request.region)
+        if regionArguments.count == 2 {
+            heading += regionArguments[0] == "--region" ? " (region \(regionArguments[1]))" : " (region fraction \(regionArguments[1]))"
+        }
+        if labels != nil { heading += " [labels: \(request.labels.joined(separator: ", "))]" }
         if record.results.isEmpty {
             if record.isPartial {
                 print("\(heading): nothing found yet: the deadline (\(deadlineMs) ms) cut the scan short (partial, \(record.elapsedMilliseconds) ms); "
@@ -184,8 +186,7 @@ struct QueryCommand: AsyncParsableCommand {
         print(TextTable(header: ["RANK", "KIND", "ID", "TITLE", "SCORE", "URL"], rows: rows, rightAligned: [0, 4]).text)
         if let token = record.nextPageToken {
             var arguments = ["glimpse", "query", record.query ?? ""] + database.arguments
-            if let region { arguments += ["--region", regionText(region)] }
-            if let regionFraction { arguments += ["--region-fraction", fractionText(regionFraction)] }
+            arguments += regionArguments
             if let labels { arguments += ["--labels", labels] }
             if orientations != .all { arguments += ["--orientations", orientations.rawValue] }
             if pageSize != 10 { arguments += ["--page-size", String(pageSize)] }

@@ -16,6 +16,27 @@ struct MisleadingMessageTests {
         }
     }
 
+    /// `glimpse query` reads the one `SearchRequest` that `POST /v1/search` reads: the same
+    /// limits, refused in the same words with the option's name.
+    @Test func queryRefusesWhatTheHTTPAPIRefusesNamingTheOption() throws {
+        let image = Glimpse.testdata("catalog/food/apricot.jpg")
+        let catalog = try Glimpse.sampleCatalog.get()
+        let cases: [([String], String)] = [
+            (["--page-size", "1001"], "--page-size must be a whole number in 1…1000; got '1001'"),
+            (["--deadline-ms", "60001"], "--deadline-ms must be a whole number in 1…60000; got '60001'"),
+            (["--labels", (0..<33).map { "l\($0)" }.joined(separator: ",")], "--labels at most 32 labels of at most 64 bytes each"),
+            (["--region", "0,0,10,2000000"], "--region 0,0,10,2000000: each value must be at most 1048576"),
+            (["--region-fraction", "0,0,1.5,1"], "--region-fraction 0,0,1.5,1: each value must be a fraction in 0…1"),
+        ]
+        for (options, message) in cases {
+            let run = try Glimpse.run(["query", image, "--db", catalog] + options)
+            #expect(run.status == 1, "\(options): \(run.stderr)")
+            #expect(run.stderr.contains(message), "\(options): \(run.stderr)")
+        }
+        let matches = try Glimpse.run(["match", Glimpse.testdata("catalog/food"), "--db", catalog, "--matches", "1001"])
+        #expect(matches.status == 1 && matches.stderr.contains("--matches must be a whole number in 1…1000"), "\(matches.stderr)")
+    }
+
     @Test func dumpAndReportIntoAFolderSayItIsAFolder() throws {
         let scratch = try Glimpse.scratchFolder("dump-dir")
         let dump = try Glimpse.run(["inspect", Glimpse.testdata("catalog/food/apricot.jpg"), "--dump", scratch])

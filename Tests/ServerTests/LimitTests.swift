@@ -41,7 +41,7 @@ import Testing
         let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
         defer { Task { await server.stop() } }
         for query in ["region=1,2,3", "region=a,b,c,d", "region=0,0,0,10", "region_fraction=0,0,2,1", "region=0,0,1,1&region_fraction=0,0,1,1",
-                      "page_size=0", "page_size=101", "page_size=x", "deadline_ms=0", "deadline_ms=99999999999999999999", "exact=yes", "exact=1", "page_size=1&page_size=3", "labels=a&labels=b"] {
+                      "page_size=0", "page_size=1001", "page_size=x", "deadline_ms=0", "deadline_ms=60001", "deadline_ms=99999999999999999999", "exact=yes", "exact=1", "page_size=1&page_size=3", "labels=a&labels=b"] {
             let answer = try await server.search(file: Harness.screenshot, query: query)
             #expect(answer.status == 400, "\(query)")
             #expect(answer.errorCode == "invalid_parameter", "\(query)")
