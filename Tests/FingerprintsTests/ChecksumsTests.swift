@@ -22,7 +22,7 @@ import Testing
         return table
     }
 
-    @Test func eachTableEntryIsItsBlocksChecksumOnEveryPath() {
+    @Test(.comparingEveryInstructionSet) func eachTableEntryIsItsBlocksChecksumOnEveryPath() {
         let data = Self.bytes(4096 * 5 + 777, seed: 1)
         for isa in InstructionSet.allCases where isa.isSupported {
             let table = Self.table(data, blockSize: 4096, using: isa)

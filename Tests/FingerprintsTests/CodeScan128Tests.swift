@@ -13,7 +13,7 @@ import Testing
         }
     }
 
-    @Test func distancesAndRadiusFilterMatchTheScalarDefinitionOnEveryInstructionSet() {
+    @Test(.comparingEveryInstructionSet) func distancesAndRadiusFilterMatchTheScalarDefinitionOnEveryInstructionSet() {
         let supported = InstructionSet.allCases.filter(\.isSupported)
         #expect(supported.contains(.portable))
         let query = Self.words(2, seed: 7)

@@ -5,7 +5,7 @@ import Fingerprints
 import Foundation
 
 @Suite struct FingerprinterTests {
-    @Test func fingerprintsAreIdenticalOnEveryInstructionSet() {
+    @Test(.comparingEveryInstructionSet) func fingerprintsAreIdenticalOnEveryInstructionSet() {
         for buffer in [syntheticPhoto(width: 700, height: 530, seed: 1), syntheticPhoto(width: 90, height: 200, seed: 2)] {
             let portable = Fingerprinter(using: .portable).fingerprint(of: buffer)
             for isa in supportedInstructionSets {
@@ -64,7 +64,7 @@ import Foundation
     /// The fused fast path (working planes, in-place view regions, histogram cells) gives the
     /// documented pipeline's fingerprint bit for bit: downsampled on both axes, on one axis,
     /// not at all, RGBA and grey, padded rows.
-    @Test(arguments: [(700, 530, PixelFormat.rgba8), (500, 375, .rgba8), (1920, 1080, .rgba8), (2000, 33, .rgba8),
+    @Test(.comparingEveryInstructionSet, arguments: [(700, 530, PixelFormat.rgba8), (500, 375, .rgba8), (1920, 1080, .rgba8), (2000, 33, .rgba8),
                       (90, 700, .gray8), (513, 300, .gray8), (300, 200, .gray8), (6, 5, .rgba8)])
     func fingerprintEqualsTheComposedKernelPipeline(size: (Int, Int, PixelFormat)) {
         let buffer = size.2 == .rgba8 && size.0 * size.1 < 1_000_000
@@ -87,7 +87,7 @@ import Foundation
     /// 32nd of pHash's 64), as a full sort gives it, also with many ties, negative zeros and
     /// wide ranges, on every instruction set (each selects it its own way: bisection,
     /// partitions).
-    @Test func hashBitsThresholdAtTheSortedMedianOnEveryPath() {
+    @Test(.comparingEveryInstructionSet) func hashBitsThresholdAtTheSortedMedianOnEveryPath() {
         var rng = SeededGenerator(seed: 9)
         for trial in 0..<400 {
             let levels = UInt64([3, 17, 1000, 1 << 20][trial % 4])
@@ -193,7 +193,7 @@ import Foundation
     /// Fingerprinting straight from the decoder's rows gives the fingerprint of the decoded
     /// buffer; a whole non-interlaced PNG or a whole upright JPEG is streamed (never
     /// stored), everything else is decoded into a buffer first.
-    @Test func fingerprintWhileDecodingEqualsDecodeThenFingerprint() throws {
+    @Test(.comparingEveryInstructionSet) func fingerprintWhileDecodingEqualsDecodeThenFingerprint() throws {
         let photo = try ImageDecoder().decode(file: testdataURL.appendingPathComponent("catalog/landmarks/hurricane-ridge.jpg").path).pixels
         let gray = try PixelBuffer(format: .gray8, width: 613, height: 301,
                                    bytes: (0..<(613 * 301)).map { UInt8(truncatingIfNeeded: $0 &* 7 / 5 + $0 / 613) })

@@ -24,7 +24,7 @@ import Fingerprints
 
     static let sizes = [(5, 5), (48, 36), (36, 48), (64, 64), (64, 5), (7, 63), (33, 17), (48, 48), (27, 48), (64, 41)]
 
-    @Test(arguments: sizes)
+    @Test(.comparingEveryInstructionSet, arguments: sizes)
     func foldedQualityEqualsTheQualityOfTheDecimatedBlock(size: (Int, Int)) {
         for kind in 0..<3 {
             let luma = Self.plane(width: size.0, height: size.1, kind: kind, seed: UInt64(size.0 * 100 + size.1 + kind))
@@ -56,7 +56,7 @@ import Fingerprints
         }
     }
 
-    @Test(arguments: sizes)
+    @Test(.comparingEveryInstructionSet, arguments: sizes)
     func foldedHashesAreIdenticalOnEveryInstructionSet(size: (Int, Int)) {
         for kind in 0..<3 {
             let luma = Self.plane(width: size.0, height: size.1, kind: kind, seed: UInt64(size.0 + size.1 * 3 + kind))

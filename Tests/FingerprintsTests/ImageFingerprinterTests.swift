@@ -105,7 +105,7 @@ import Testing
     /// when the AVX paths were written), with a width that leaves a padded tail
     /// (1045 = 32·32 + 16 + 5: the AVX-512 row's 32-pixel steps, then one AVX2 16-pixel step,
     /// then 5 pixels).
-    @Test func streamedUnresampledPlanesAreIdenticalOnEveryPathOverTheColourCube() {
+    @Test(.comparingEveryInstructionSet) func streamedUnresampledPlanesAreIdenticalOnEveryPathOverTheColourCube() {
         let width = 1024 + 21, height = 1024
         var pixels = [UInt8](repeating: 0, count: width * 4)
         func planes(_ isa: InstructionSet) -> WorkingPlanes {

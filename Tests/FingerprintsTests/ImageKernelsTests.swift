@@ -7,7 +7,7 @@ import Fingerprints
 /// Every float kernel: the fast paths equal the portable path bit for bit, and the
 /// portable path computes what it claims.
 @Suite struct ImageKernelsTests {
-    @Test(arguments: [(1, 1), (7, 3), (33, 17), (200, 61)])
+    @Test(.comparingEveryInstructionSet, arguments: [(1, 1), (7, 3), (33, 17), (200, 61)])
     func lumaIsBitIdenticalOnEveryPathAndFollowsThePDQFormula(size: (Int, Int)) {
         for format in PixelFormat.allCases {
             let buffer = randomBuffer(format: format, width: size.0, height: size.1, seed: UInt64(size.0 * 31 + size.1))
@@ -23,7 +23,7 @@ import Fingerprints
         }
     }
 
-    @Test(arguments: [(640, 480, 64, 64), (97, 13, 8, 8), (31, 33, 32, 32), (50, 50, 50, 50), (5, 8, 12, 3)])
+    @Test(.comparingEveryInstructionSet, arguments: [(640, 480, 64, 64), (97, 13, 8, 8), (31, 33, 32, 32), (50, 50, 50, 50), (5, 8, 12, 3)])
     func areaResampleIsBitIdenticalOnEveryPathAndPreservesMeans(case c: (Int, Int, Int, Int)) {
         let buffer = randomBuffer(format: .rgba8, width: c.0, height: c.1, seed: 9)
         let portable = ImageKernels.areaResample(buffer, width: c.2, height: c.3, using: .portable)
@@ -86,7 +86,7 @@ import Fingerprints
         #expect(bitIdentical(a.samples, b.samples))
     }
 
-    @Test(arguments: [1, 2, 3, 7, 8, 40])
+    @Test(.comparingEveryInstructionSet, arguments: [1, 2, 3, 7, 8, 40])
     func boxFilterIsBitIdenticalOnEveryPathAndMatchesPDQRunningMean(window: Int) {
         var rng = SeededGenerator(seed: UInt64(window))
         let rows = 45, cols = 300
@@ -107,7 +107,7 @@ import Fingerprints
         }
     }
 
-    @Test(arguments: [(3, 2), (1, 1), (8, 9), (40, 17), (333, 250)])
+    @Test(.comparingEveryInstructionSet, arguments: [(3, 2), (1, 1), (8, 9), (40, 17), (333, 250)])
     func jaroszFilterIsBitIdenticalOnEveryPath(windows: (Int, Int)) {
         // 333 columns, 250 rows: neither a multiple of the 8-row strips nor of the 8x8 transposes.
         let luma = ImageKernels.luma(of: syntheticPhoto(width: 333, height: 250, seed: 2), using: .portable)
@@ -120,7 +120,7 @@ import Fingerprints
         }
     }
 
-    @Test(arguments: [DCTMatrix.pdq, DCTMatrix.pHash])
+    @Test(.comparingEveryInstructionSet, arguments: [DCTMatrix.pdq, DCTMatrix.pHash])
     func dctIsBitIdenticalOnEveryPathAndMatchesTheDefinition(matrix: DCTMatrix) {
         var rng = SeededGenerator(seed: 12)
         let n = matrix.size, f = matrix.frequencies
@@ -143,7 +143,7 @@ import Fingerprints
         }
     }
 
-    @Test func histogramCountsAreIdenticalOnEveryPathAndBinAsDocumented() throws {
+    @Test(.comparingEveryInstructionSet) func histogramCountsAreIdenticalOnEveryPathAndBinAsDocumented() throws {
         let color = ImageKernels.areaResample(randomBuffer(format: .rgba8, width: 300, height: 200, seed: 5), width: 300, height: 200, using: .portable)
         let portable = ImageKernels.hsvHistogramCounts(color, using: .portable)
         #expect(portable.reduce(0, +) == 300 * 200)

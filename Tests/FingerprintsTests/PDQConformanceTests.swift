@@ -52,7 +52,7 @@ import Fingerprints
         #expect(exact * 10 >= total * 9, "\(exact) of \(total) bit-exact")
     }
 
-    @Test func portableAndFastPathsGiveTheSameHashesOnRealPhotos() throws {
+    @Test(.comparingEveryInstructionSet) func portableAndFastPathsGiveTheSameHashesOnRealPhotos() throws {
         for ref in try Self.references().prefix(12) {
             let pixels = try ImageDecoder().decode(file: testdataURL.appendingPathComponent(ref.path).path).pixels
             let portable = PDQHasher(using: .portable).hash(pixels)

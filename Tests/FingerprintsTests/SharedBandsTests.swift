@@ -6,7 +6,7 @@ import Testing
 /// a region hashed from a shared band must give the bits of the region hashed alone, on
 /// every instruction set, wherever the region sits in the band.
 @Suite struct SharedBandsTests {
-    @Test(arguments: [(96, 72), (101, 67), (333, 250)])
+    @Test(.comparingEveryInstructionSet, arguments: [(96, 72), (101, 67), (333, 250)])
     func regionsHashedFromSharedBandsEqualRegionsHashedAlone(size: (Int, Int)) {
         let luma = ImageKernels.luma(of: randomBuffer(format: .rgba8, width: size.0, height: size.1, seed: UInt64(size.0 + size.1)))
         let w = luma.width * 3 / 4, h = luma.height * 3 / 4
@@ -34,7 +34,7 @@ import Testing
     /// regions starting on and off a strip, heights that end inside a strip, planes whose
     /// last strip is short, windows of 1 to 3 pixels; on every path, though the fingerprinter
     /// builds strips only where they pay.
-    @Test(arguments: [(96, 72), (101, 67), (333, 250), (128, 9)])
+    @Test(.comparingEveryInstructionSet, arguments: [(96, 72), (101, 67), (333, 250), (128, 9)])
     func regionsFilteredFromPlaneStripsEqualRegionsFilteredAlone(size: (Int, Int)) {
         let luma = ImageKernels.luma(of: randomBuffer(format: .rgba8, width: size.0, height: size.1, seed: UInt64(3 * size.0 + size.1)))
         let (pw, ph) = (luma.width, luma.height)

@@ -20,7 +20,7 @@ import Testing
         }
     }
 
-    @Test func aSearchSplitAcrossThreadsGivesTheOneThreadAnswer() throws {
+    @Test(.comparingEveryInstructionSet) func aSearchSplitAcrossThreadsGivesTheOneThreadAnswer() throws {
         // Every landmark holds its fingerprint twice (62 views), the second copy's regions a
         // little smaller: a view and its copy score the same against any query but report
         // different regions. The landmark across the split has one in each part, and the lower

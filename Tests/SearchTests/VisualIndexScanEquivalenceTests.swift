@@ -99,7 +99,7 @@ import Testing
         }
     }
 
-    @Test func randomCatalogGivesTheSameMatchesAsTheOneQueryAtATimeScan() throws {
+    @Test(.comparingEveryInstructionSet) func randomCatalogGivesTheSameMatchesAsTheOneQueryAtATimeScan() throws {
         let entries = Self.syntheticEntries(count: 300, seed: 42)
         let index = VisualIndex(version: Self.version, entries: entries)
         #expect(index.viewCount == entries.reduce(0) { $0 + $1.fingerprints.count * 31 })
@@ -109,7 +109,7 @@ import Testing
         ])
     }
 
-    @Test func realPhotosGiveTheSameMatchesAsTheOneQueryAtATimeScan() throws {
+    @Test(.comparingEveryInstructionSet) func realPhotosGiveTheSameMatchesAsTheOneQueryAtATimeScan() throws {
         let folder = SearchFixtures.root.deletingLastPathComponent().appendingPathComponent("catalog")
         let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".jpg") }.sorted().prefix(8)
         let fingerprinter = Fingerprinter()
@@ -124,7 +124,7 @@ import Testing
         try Self.expectSame(index, entries, queries, scorings: [(.default, SimilarityScoring.defaultNoMatchThreshold), (.default, 0)])
     }
 
-    @Test func planeScanFindsExactlyTheCodesWithinTheRadiusOnEveryPath() {
+    @Test(.comparingEveryInstructionSet) func planeScanFindsExactlyTheCodesWithinTheRadiusOnEveryPath() {
         var generator = SeededGenerator(seed: 11)
         let count = 1_003
         let codes = (0..<count).map { _ in PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next())) }
@@ -155,7 +155,7 @@ import Testing
         }
     }
 
-    @Test func checksumIsTheSameOnEveryPathAndSeesDamage() {
+    @Test(.comparingEveryInstructionSet) func checksumIsTheSameOnEveryPathAndSeesDamage() {
         var generator = SeededGenerator(seed: 3)
         var bytes = (0..<70_000).map { _ in UInt8(truncatingIfNeeded: generator.next()) }
         // Whole 1 KiB stripes, a block or a byte either side, and lengths where the vector

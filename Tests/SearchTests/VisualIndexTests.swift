@@ -68,7 +68,7 @@ import Testing
         #expect(!full.isPartial && full.matches.map(\.landmarkID) == ["l5"])
     }
 
-    @Test func everyInstructionSetGivesTheSameMatches() throws {
+    @Test(.comparingEveryInstructionSet) func everyInstructionSetGivesTheSameMatches() throws {
         let index = index((0..<300).map { ("l\($0)", UInt64($0)) })
         let query = SearchFixtures.perturbed(SearchFixtures.fingerprint(seed: 42), bits: 4)
         let reference = try index.search(query, minimumScore: 0, using: .portable)
