@@ -80,8 +80,11 @@ struct ReplicaTests {
         indexRun.standardOutput = FileHandle.nullDevice
         indexRun.standardError = FileHandle.nullDevice
         try indexRun.run()
-        defer { if indexRun.isRunning { kill(indexRun.processIdentifier, SIGKILL) } }
+        defer { if indexRun.isRunning { kill(indexRun.processIdentifier, SIGCONT); kill(indexRun.processIdentifier, SIGKILL) } }
+        // Let the run get going, then hold it (SIGSTOP) while the replica starts: it cannot
+        // finish first however fast or loaded the machine is. Reads never wait for its writes.
         try await Task.sleep(for: .milliseconds(300))
+        kill(indexRun.processIdentifier, SIGSTOP)
 
         let replica = try Replica(db: db)
         defer { replica.kill() }
@@ -91,6 +94,7 @@ struct ReplicaTests {
         #expect(indexRun.isRunning, "the index run was still going when the replica became ready")
         #expect(during["generation"] as? Int == generation, "the previous catalog: \(during)")
         #expect(try await replica.http("POST", Self.screenshotSearch, body: image).body.contains("\"landmarks/hurricane-ridge\""))
+        kill(indexRun.processIdentifier, SIGCONT)
 
         while indexRun.isRunning { try await Task.sleep(for: .milliseconds(50)) }
         #expect(indexRun.terminationStatus == 0)
