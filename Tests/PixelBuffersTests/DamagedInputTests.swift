@@ -96,10 +96,14 @@ import Testing
         }
     }
 
-    @Test func randomGarbageAfterAValidSignatureNeverCrashes() throws {
+    /// Damaged and cut copies of a JPEG and a PNG: each either decodes to a plausible image
+    /// or fails with a typed error naming its source, the same way twice (no crash, no
+    /// state carried from one decode to the next).
+    @Test func randomGarbageAfterAValidSignatureDecodesOrFailsTheSameWayTwice() throws {
         var generator = SeededGenerator(seed: 42)
         let seeds = [try TestData.readFile(TestData.path("jpeg/testorig.jpg")),
                      try TestData.readFile(TestData.path("pngsuite/basn6a08.png"))]
+        var failures = 0, decoded = 0
         for seed in seeds {
             for _ in 0..<100 {
                 var bytes = seed
@@ -107,9 +111,25 @@ import Testing
                     let i = Int(generator.next() % UInt64(bytes.count - 4)) + 4
                     bytes[i] = UInt8(truncatingIfNeeded: generator.next())
                 }
-                let cut = Int(generator.next() % UInt64(bytes.count)) + 1
-                _ = try? ImageDecoder().decode(Array(bytes.prefix(cut)))
+                let cut = Array(bytes.prefix(Int(generator.next() % UInt64(bytes.count)) + 1))
+                func attempt() -> Result<DecodedImage, DecodeError> {
+                    Result { () throws(DecodeError) -> DecodedImage in try ImageDecoder().decode(cut, source: "garbage") }
+                }
+                switch (attempt(), attempt()) {
+                case (.success(let a), .success(let b)):
+                    decoded += 1
+                    #expect(a.pixels == b.pixels)
+                    #expect(a.pixels.width > 0 && a.pixels.height > 0 && a.pixels.width * a.pixels.height <= DecodeOptions().maxPixels)
+                case (.failure(let a), .failure(let b)):
+                    failures += 1
+                    #expect(a == b)
+                    #expect(a.source == "garbage" && a.description.hasPrefix("garbage: "), "\(a)")
+                default:
+                    Issue.record("the same \(cut.count) bytes decoded once and failed once")
+                }
             }
         }
+        #expect(failures + decoded == 200)
+        #expect(failures > 100, "most cut copies end before their image: \(failures) failed, \(decoded) decoded")
     }
 }
