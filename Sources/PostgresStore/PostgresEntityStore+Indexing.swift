@@ -112,7 +112,7 @@ extension PostgresEntityStore {
                 let batch = positioned[start..<min(start + Self.commitBatch, positioned.count)]
                 let rows = batch.map { position, landmark in
                     LandmarkRow(id: landmark.id, name: landmark.name, continent: landmark.continent, description: landmark.description,
-                                keywords: String(decoding: (try? encoder.encode(landmark.keywords)) ?? Data("[]".utf8), as: UTF8.self),
+                                keywords: StoredStringList.text(landmark.keywords),
                                 latitude: landmark.location?.latitude, longitude: landmark.location?.longitude, position: position)
                 }
                 let json = String(decoding: try encoder.encode(rows), as: UTF8.self)

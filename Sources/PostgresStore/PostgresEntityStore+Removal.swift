@@ -58,7 +58,7 @@ extension PostgresEntityStore {
         return try await read("reading removals") { connection in
             var out: [Removal] = []
             let rows = try await connection.query("SELECT id, reason, removed_at, undone_at, entities FROM removal ORDER BY id DESC", logger: logger)
-            for try await row in rows.decode((Int64, String, Double, Double?, String).self) { out.append(Self.removal(row)) }
+            for try await row in rows.decode((Int64, String, Double, Double?, String).self) { out.append(try Self.removal(row)) }
             return out
         }
     }
@@ -70,7 +70,7 @@ extension PostgresEntityStore {
     }
 
     static func insertRemoval(_ connection: PostgresConnection, reason: Removal.Reason, entities: [EntityReference], _ logger: Logger) async throws -> Int64 {
-        let urls = String(decoding: (try? JSONEncoder().encode(entities.map(\.url))) ?? Data("[]".utf8), as: UTF8.self)
+        let urls = StoredStringList.text(entities.map(\.url))
         let rows = try await connection.query("""
             INSERT INTO removal (reason, removed_at, entities) VALUES (\(reason.rawValue), \(Date().timeIntervalSince1970), \(urls)) RETURNING id
             """, logger: logger)
@@ -80,12 +80,12 @@ extension PostgresEntityStore {
 
     static func removal(id: Int64, _ connection: PostgresConnection, _ logger: Logger) async throws -> Removal {
         let rows = try await connection.query("SELECT id, reason, removed_at, undone_at, entities FROM removal WHERE id = \(id)", logger: logger)
-        for try await row in rows.decode((Int64, String, Double, Double?, String).self) { return removal(row) }
+        for try await row in rows.decode((Int64, String, Double, Double?, String).self) { return try removal(row) }
         return Removal(id: id, reason: .removedByUser, date: Date(timeIntervalSince1970: 0), entities: [], isUndone: false)
     }
 
-    static func removal(_ row: (Int64, String, Double, Double?, String)) -> Removal {
-        let urls = (try? JSONDecoder().decode([String].self, from: Data(row.4.utf8))) ?? []
+    static func removal(_ row: (Int64, String, Double, Double?, String)) throws -> Removal {
+        let urls = try StoredStringList.values(row.4, column: "entities of removal \(row.0)")
         return Removal(id: row.0, reason: Removal.Reason(rawValue: row.1) ?? .removedByUser, date: Date(timeIntervalSince1970: row.2),
                        entities: urls.compactMap { try? EntityReference(url: $0) }, isUndone: row.3 != nil)
     }

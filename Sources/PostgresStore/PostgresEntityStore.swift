@@ -274,7 +274,7 @@ public final class PostgresEntityStore: EntityStore, Sendable {
             WHERE l.removal_id IS NULL AND \(condition) ORDER BY l.id
             """), logger: logger)
         for try await (id, name, continent, description, keywordsJSON, latitude, longitude) in rows.decode((String, String, String?, String, String, Double?, Double?).self) {
-            let keywords = (try? JSONDecoder().decode([String].self, from: Data(keywordsJSON.utf8))) ?? []
+            let keywords = try StoredStringList.values(keywordsJSON, column: "keywords of a landmark")
             var location: GeoLocation?
             if let latitude, let longitude { location = GeoLocation(latitude: latitude, longitude: longitude) }
             out.append(LandmarkEntity(id: id, name: name, continent: continent, description: description, keywords: keywords,

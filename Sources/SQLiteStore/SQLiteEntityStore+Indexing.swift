@@ -75,7 +75,7 @@ extension SQLiteEntityStore {
             let existingCollections = try existingReasons("collection")
             for (position, landmark) in content.landmarks.enumerated() {
                 let existing = existingLandmarks[landmark.id]
-                let keywords = String(decoding: (try? JSONEncoder().encode(landmark.keywords)) ?? Data("[]".utf8), as: UTF8.self)
+                let keywords = StoredStringList.text(landmark.keywords)
                 let arguments: StatementArguments = [
                     landmark.name, landmark.continent, landmark.description, keywords,
                     landmark.location?.latitude, landmark.location?.longitude, position, landmark.id,

@@ -61,7 +61,7 @@ extension SQLiteEntityStore {
     }
 
     static func insertRemoval(_ db: Database, reason: Removal.Reason, entities: [EntityReference]) throws -> Int64 {
-        let urls = String(decoding: (try? JSONEncoder().encode(entities.map(\.url))) ?? Data("[]".utf8), as: UTF8.self)
+        let urls = StoredStringList.text(entities.map(\.url))
         var record = RemovalRecord(id: nil, reason: reason.rawValue, removedAt: Date().timeIntervalSince1970, undoneAt: nil, entities: urls)
         try record.insert(db)
         return record.id ?? db.lastInsertedRowID
@@ -72,11 +72,11 @@ extension SQLiteEntityStore {
         guard let record = try RemovalRecord.fetchOne(db, key: id) else {
             return Removal(id: id, reason: .removedByUser, date: Date(timeIntervalSince1970: 0), entities: [], isUndone: false)
         }
-        return removal(record)
+        return try removal(record)
     }
 
-    static func removal(_ record: RemovalRecord) -> Removal {
-        let urls = (try? JSONDecoder().decode([String].self, from: Data(record.entities.utf8))) ?? []
+    static func removal(_ record: RemovalRecord) throws -> Removal {
+        let urls = try StoredStringList.values(record.entities, column: "entities of removal \(record.id ?? 0)")
         return Removal(
             id: record.id ?? 0, reason: Removal.Reason(rawValue: record.reason) ?? .removedByUser,
             date: Date(timeIntervalSince1970: record.removedAt),

@@ -425,8 +425,8 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
                                             arguments: StatementArguments(chunk)))
             }
         }
-        return records.map { record in
-            let keywords = (try? JSONDecoder().decode([String].self, from: Data(record.keywords.utf8))) ?? []
+        return try records.map { record in
+            let keywords = try StoredStringList.values(record.keywords, column: "keywords of landmark \(record.id)")
             var location: GeoLocation?
             if let latitude = record.latitude, let longitude = record.longitude {
                 location = GeoLocation(latitude: latitude, longitude: longitude)
