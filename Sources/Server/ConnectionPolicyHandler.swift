@@ -11,7 +11,7 @@ import Search
 ///   closed once it is written;
 /// - **`Expect: 100-continue`**: `100 Continue` is sent at once when the declared body fits
 ///   the body limit (otherwise the route's 413 is the answer); any other expectation is
-///   417 `expectation_failed`;
+///   417 `expectation_failed`; an HTTP/1.0 request's expectation is ignored (RFC 9110);
 /// - **a response written before its request's body ended** (413, 408, an error before the
 ///   body was read) says `Connection: close` and the connection closes after it: the rest
 ///   of the body is never read;
@@ -77,9 +77,10 @@ final class ConnectionPolicyHandler: ChannelDuplexHandler, RemovableChannelHandl
                 // Hummingbird ends its request loop on `Connection: close`.
                 head.headers.replaceOrAdd(name: "connection", value: "close")
             }
-            let expectations = head.headers[canonicalForm: "expect"].map { $0.lowercased() }
+            // RFC 9110 §10.1.1: an HTTP/1.0 request's expectation is ignored.
+            let expectations = isHTTP10 ? [] : head.headers[canonicalForm: "expect"].map { $0.lowercased() }
             if !expectations.isEmpty {
-                guard expectations.allSatisfy({ $0 == "100-continue" }), !isHTTP10 else {
+                guard expectations.allSatisfy({ $0 == "100-continue" }) else {
                     answerDirectly(context: context, status: .expectationFailed, code: "expectation_failed",
                                    message: "the server cannot meet Expect: \(expectations.joined(separator: ", ")); send the request without it",
                                    detail: "expectation")
