@@ -36,18 +36,19 @@ import Testing
             let changed = ContinuousClock.now
             try await SQLiteEntityStore(path: catalog).remove(EntityReference(kind: .landmark, id: "landmarks/hurricane-ridge"), reason: .archivedByUser)
             var served: Duration?
-            while ContinuousClock.now - changed < .seconds(10) {
+            // The figure (1 s target) comes from scripts/load-test.sh; this window only
+            // catches a reload that never lands, on a machine shared by busy builds (one
+            // search alone took seconds in a full parallel test run on 2 cores).
+            while ContinuousClock.now - changed < .seconds(20) {
                 let page = try WireJSON.decode(QueryResultRecord.self, from: try await server.search(file: Harness.screenshot, query: query).body)
-                if !page.results.contains(where: { $0.id == "landmarks/hurricane-ridge" }) {
+                // A complete page without the archived landmark (a partial one proves nothing).
+                if !page.isPartial && !page.results.contains(where: { $0.id == "landmarks/hurricane-ridge" }) {
                     served = ContinuousClock.now - changed
                     break
                 }
                 try await Task.sleep(for: .milliseconds(10))
             }
-            let elapsed = try #require(served, "the change is served")
-            // The figure (1 s target) comes from scripts/load-test.sh; this bound only
-            // catches a reload that never lands, on a machine shared by busy builds.
-            #expect(elapsed < .seconds(15), "served \(elapsed) after the change")
+            _ = try #require(served, "the change is served within 20 s")
             try await Task.sleep(for: .milliseconds(200))
             stop.update { $0 = true }
             try await group.waitForAll()

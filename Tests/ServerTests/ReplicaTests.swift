@@ -13,7 +13,7 @@ import Glibc
        .enabled(if: PostgresTestCluster.isEnabled))
 struct ReplicaTests {
     /// The screenshot search of the README (first page of 3).
-    static let screenshotSearch = "/v1/search?region=\(Harness.screenshotRegion)&page_size=3"
+    static let screenshotSearch = "/v1/search?region=\(Harness.screenshotRegion)&page_size=3&deadline_ms=30000"
 
     @Test func aRemovalThroughOneReplicaIsGoneFromTheOtherWithinSecondsAndTokensAndAnswersMoveAcross() async throws {
         let db = try await ReplicaCluster.sampleCatalogCopy()

@@ -45,6 +45,10 @@ enum Harness {
     static func start(catalog: String, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> RunningServer {
         var configuration = ServerConfiguration(port: 0, catalog: catalog)
         configuration.reloadPollMilliseconds = 50
+        // The deadline covers decoding, which takes seconds when the whole suite runs in
+        // parallel on two cores: tests that want complete pages must not depend on timing
+        // (the deadline's own tests pass deadline_ms).
+        configuration.defaultDeadlineMilliseconds = 30_000
         configure(&configuration)
         var logger = Logger(label: "glimpse.serve.test")
         logger.logLevel = .warning
