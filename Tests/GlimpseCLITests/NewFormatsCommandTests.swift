@@ -56,8 +56,8 @@ struct NewFormatsCommandTests {
         let run = try Glimpse.run(["inspect", "--json", "--region", "0,200,128,56", Glimpse.testdata("heif/exif6.heic")])
         #expect(run.status == 0, "\(run.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
-        #expect(object["decodedWidth"] as? Int == 128 && object["decodedHeight"] as? Int == 56)
-        #expect(object["orientationApplied"] as? Bool == true)
+        #expect(object["decoded_width"] as? Int == 128 && object["decoded_height"] as? Int == 56)
+        #expect(object["orientation_applied"] as? Bool == true)
     }
 
     @Test func inspectJsonReportsFormatBitDepthAndGrid() throws {
@@ -69,9 +69,9 @@ struct NewFormatsCommandTests {
             #expect(run.status == 0, "\(run.stderr)")
             let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
             #expect(object["format"] as? String == format, "\(file)")
-            #expect(object["bitDepth"] as? Int == depth, "\(file)")
+            #expect(object["bit_depth"] as? Int == depth, "\(file)")
             #expect(object["grid"] as? Bool == grid, "\(file)")
-            #expect(object["pixelFormat"] as? String == "rgba8")
+            #expect(object["pixel_format"] as? String == "rgba8")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import PixelBuffers
 import Testing
 @testable import Catalog
 @testable import Search
@@ -41,6 +42,15 @@ import Testing
         #expect(try WireJSON.decode(QueryResultRecord.self, from: Array(record.jsonLine.utf8)) == QueryResultRecord(
             query: record.query, results: Self.rows.map { var r = $0; r.score = WireJSON.score(r.score); return r },
             nextPageToken: "R0EB", isPartial: false, elapsedMilliseconds: 12))
+    }
+
+    @Test func anInspectReport() throws {
+        let rgba = try PixelBuffer(format: .rgba8, width: 2, height: 1, bytes: [UInt8](repeating: 200, count: 8))
+        let png = try PNGEncoder().encode(rgba)
+        let image = try ImageDecoder().decode(png, source: "two.png")
+        let record = DecodeReportRecord(file: "testdata/two pixels.png", image: image, milliseconds: 1.23456, dump: nil)
+        try Self.check(WireJSON.line(record), golden: "inspect.json")
+        #expect(try WireJSON.decode(DecodeReportRecord.self, from: WireJSON.bytes(record)) == record)
     }
 
     @Test func anHTTPPageHasNoQueryAndANullToken() throws {
