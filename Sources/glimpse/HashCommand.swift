@@ -116,27 +116,10 @@ struct HashCommand: AsyncParsableCommand {
     }
 
     func json(path: String, pixels: PixelBuffer, pdq: PDQHasher.Result, view: FingerprintView) -> String {
-        let dihedral = Dihedral.allCases.map { #""\#($0.rawValue)":"\#(pdq.hash(for: $0).hex)""# }.joined(separator: ",")
-        let fields = [
-            #""path":\#(jsonString(Self.rowName(path)))"#,
-            #""width":\#(pixels.width)"#,
-            #""height":\#(pixels.height)"#,
-            #""quality":\#(pdq.quality)"#,
-            #""informative":\#(view.isInformative)"#,
-            #""pdq":"\#(pdq.hash.hex)""#,
-            #""ahash":"\#(hex64(view.aHash))""#,
-            #""dhash":"\#(hex64(view.dHash))""#,
-            #""phash":"\#(hex64(view.pHash))""#,
-            #""histogram":[\#(view.histogram.bins.map(String.init).joined(separator: ","))]"#,
-            #""dihedral":{\#(dihedral)}"#,
-        ]
-        return "{" + fields.joined(separator: ",") + "}"
-    }
-
-    func jsonString(_ s: String) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .withoutEscapingSlashes
-        let data = (try? encoder.encode(s)) ?? Data("\"\"".utf8)
-        return String(decoding: data, as: UTF8.self)
+        WireJSON.line(HashRecord(
+            path: Self.rowName(path), width: pixels.width, height: pixels.height, quality: pdq.quality, informative: view.isInformative,
+            pdq: pdq.hash.hex, ahash: hex64(view.aHash), dhash: hex64(view.dHash), phash: hex64(view.pHash),
+            histogram: view.histogram.bins.map { Int($0) },
+            dihedral: Dictionary(uniqueKeysWithValues: Dihedral.allCases.map { ($0.rawValue, pdq.hash(for: $0).hex) })))
     }
 }

@@ -53,6 +53,14 @@ import Testing
         #expect(try WireJSON.decode(DecodeReportRecord.self, from: WireJSON.bytes(record)) == record)
     }
 
+    @Test func aHashLine() throws {
+        let record = HashRecord(path: "testdata/catalog/food/apricot.jpg", width: 640, height: 480, quality: 100, informative: true,
+                                pdq: String(repeating: "ab", count: 32), ahash: "00ff00ff00ff00ff", dhash: "0123456789abcdef",
+                                phash: "fedcba9876543210", histogram: [3, 0, 1], dihedral: ["identity": String(repeating: "ab", count: 32)])
+        try Self.check(WireJSON.line(record), golden: "hash.json")
+        #expect(try WireJSON.decode(HashRecord.self, from: WireJSON.bytes(record)) == record)
+    }
+
     @Test func anHTTPPageHasNoQueryAndANullToken() throws {
         let record = QueryResultRecord(query: nil, results: [Self.rows[0]], nextPageToken: nil, isPartial: true, elapsedMilliseconds: 501)
         try Self.check(record.jsonLine, golden: "query-page-http.json")
