@@ -1,8 +1,9 @@
 // swift-tools-version:6.0
 // Glimpse: image search over pixel buffers. One module per stage of the data flow
 // (see docs/ARCHITECTURE.md):
-//   CImageCodecs → PixelBuffers → Fingerprints (+ CSIMDKernels) → Catalog → Search → glimpse (CLI)
-// with the stores beside the Catalog: SQLiteStore, PostgresStore (CatalogStores opens either).
+//   CImageCodecs → PixelBuffers → Fingerprints (+ CSIMDKernels) → Catalog → Search → Matching → glimpse (CLI)
+// with the stores beside the Catalog: SQLiteStore, PostgresStore (CatalogStores opens either),
+// and SyntheticData (seeded generators, synthetic catalogs) for benchmarks, evaluation and tests.
 // Each target lists every module it imports (nothing is re-exported: see the end).
 import PackageDescription
 
@@ -17,6 +18,8 @@ let package = Package(
         .library(name: "PostgresStore", targets: ["PostgresStore"]),
         .library(name: "CatalogStores", targets: ["CatalogStores"]),
         .library(name: "Search", targets: ["Search"]),
+        .library(name: "Matching", targets: ["Matching"]),
+        .library(name: "SyntheticData", targets: ["SyntheticData"]),
         .executable(name: "glimpse", targets: ["glimpse"]),
     ],
     dependencies: [
@@ -69,8 +72,13 @@ let package = Package(
         // Opens the store a location names: a file path (SQLite) or a postgres:// URL.
         .target(name: "CatalogStores", dependencies: ["Catalog", "SQLiteStore", "PostgresStore"]),
         .target(name: "Search", dependencies: ["PixelBuffers", "Fingerprints", "Catalog"]),
+        // Batch matching (glimpse match): photo folders, one row per photo, CSV / JSON Lines output.
+        .target(name: "Matching", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search"]),
+        // Seeded generators and synthetic catalogs: reproducible inputs for benchmarks, the
+        // evaluation's transformations and tests.
+        .target(name: "SyntheticData", dependencies: ["Fingerprints", "Catalog"]),
         // Presentations of search data: thumbnails, entity details and exports, the HTML contact sheet.
-        .target(name: "Rendering", dependencies: ["PixelBuffers", "Catalog", "Search"]),
+        .target(name: "Rendering", dependencies: ["PixelBuffers", "Catalog", "Search", "Matching"]),
         // glimpse serve: the HTTP API over Search/Rendering (Hummingbird 2).
         .target(
             name: "Server",
@@ -93,20 +101,23 @@ let package = Package(
             resources: [.embedInCode("openapi.yaml")]
         ),
         // Accuracy evaluation: transformed queries from a catalog, recall/MRR/TPR@FPR.
-        .target(name: "Evaluation", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SQLiteStore"]),
+        .target(name: "Evaluation", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SyntheticData", "SQLiteStore"]),
         .executableTarget(
             name: "glimpse",
             dependencies: [
-                "PixelBuffers", "Fingerprints", "Catalog", "Search", "Rendering", "Evaluation", "Server", "CatalogStores", "SQLiteStore",
+                "PixelBuffers", "Fingerprints", "Catalog", "Search", "Matching", "SyntheticData", "Rendering", "Evaluation", "Server",
+                "CatalogStores", "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers", "Search"]),
-        .testTarget(name: "FingerprintsTests", dependencies: ["PixelBuffers", "Fingerprints", "Search"]),
+        // The trait that makes a cross-instruction-set test report the paths this CPU lacks; never shipped.
+        .target(name: "InstructionSetTesting", dependencies: ["Fingerprints"], path: "Tests/InstructionSetTesting"),
+        .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers", "SyntheticData"]),
+        .testTarget(name: "FingerprintsTests", dependencies: ["PixelBuffers", "Fingerprints", "SyntheticData", "InstructionSetTesting"]),
         // Fixtures and the synthetic fingerprinter shared by the Catalog tests and the store
         // conformance suite (test targets cannot import each other); never shipped.
-        .target(name: "CatalogTestSupport", dependencies: ["Fingerprints", "Catalog", "Search"], path: "Tests/CatalogTestSupport"),
+        .target(name: "CatalogTestSupport", dependencies: ["Fingerprints", "Catalog", "SyntheticData"], path: "Tests/CatalogTestSupport"),
         .testTarget(name: "CatalogTests", dependencies: ["Catalog", "CatalogTestSupport"]),
         // The throwaway PostgreSQL test cluster (GLIMPSE_TEST_POSTGRES_URL) and `psql` on it,
         // shared by the CLI, server and store conformance tests; never shipped.
@@ -118,16 +129,17 @@ let package = Package(
             name: "StoreConformanceTests",
             dependencies: ["Fingerprints", "Catalog", "CatalogStores", "PostgresStore", "CatalogTestSupport", "PostgresTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "SearchTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SQLiteStore"]),
-        .testTarget(name: "RenderingTests", dependencies: ["PixelBuffers", "Catalog", "Search", "Rendering"]),
+        .testTarget(name: "SearchTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SyntheticData", "SQLiteStore", "InstructionSetTesting"]),
+        .testTarget(name: "MatchingTests", dependencies: ["Catalog", "Search", "Matching"]),
+        .testTarget(name: "RenderingTests", dependencies: ["PixelBuffers", "Catalog", "Search", "Matching", "Rendering"]),
         // Test tool: runs a program and reports its own peak RSS (ResourceLimitTests).
         .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
         .testTarget(
             name: "GlimpseCLITests",
             // GRDB: the crash-safety test runs PRAGMA integrity_check on its own connection.
-            dependencies: ["PixelBuffers", "Catalog", "Search", "SQLiteStore", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PixelBuffers", "Catalog", "Search", "SyntheticData", "SQLiteStore", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "EvaluationTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "Evaluation", "SQLiteStore"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SyntheticData", "Evaluation", "SQLiteStore"]),
         .testTarget(
             name: "ServerTests",
             dependencies: [

@@ -31,6 +31,7 @@ let package = Package(
                 .product(name: "Catalog", package: root),
                 .product(name: "Fingerprints", package: root),
                 .product(name: "Search", package: root),
+                .product(name: "SyntheticData", package: root),
             ],
             path: "Benchmarks/SearchBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]

@@ -2,7 +2,7 @@ import Catalog
 import Foundation
 import Fingerprints
 import PixelBuffers
-import Search
+import SyntheticData
 
 /// A catalog of real-looking distractors for scale benchmarks: `count` distinct images, each
 /// a crop of a real photograph at its own scale, aspect and position, fingerprinted in memory

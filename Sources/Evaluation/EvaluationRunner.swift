@@ -1,6 +1,7 @@
 import Foundation
 import PixelBuffers
 import Search
+import SyntheticData
 
 /// Runs the accuracy evaluation: every catalog image is altered by every
 /// ``ImageTransformation`` and queried; every negative image is queried as it is and

@@ -1,6 +1,6 @@
 import Fingerprints
 import PixelBuffers
-import Search
+import SyntheticData
 
 /// One way the evaluation alters a catalog image to make a query, modelled on what
 /// happens to photos in the wild: re-compression, resizing, cropping, screenshots,

@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Matching
 import Search
 
 /// A self-contained HTML contact sheet of a batch match (`glimpse match --report`): a

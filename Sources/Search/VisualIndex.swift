@@ -41,7 +41,8 @@ public struct VisualIndex: Sendable {
     /// (catalog id, quality threshold and section sizes, FNV-1a): what a ``CandidateIndex``
     /// file is bound to. O(catalog id).
     public var identity: UInt64 {
-        var hash = SeededGenerator.seed(for: version.catalogID, salt: UInt64(bitPattern: Int64(minimumViewQuality)))
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ UInt64(bitPattern: Int64(minimumViewQuality))
+        for byte in version.catalogID.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         for value in [layout.views, layout.fullViews, layout.landmarks, layout.regions, layout.collections, layout.memberships,
                       layout.landmarkIDBytes, layout.collectionIDBytes, layout.length] {
             hash = (hash ^ UInt64(value)) &* 0x0000_0100_0000_01B3

@@ -1,6 +1,7 @@
 import Catalog
 import Fingerprints
 import Foundation
+import Matching
 import Search
 import SQLiteStore
 

@@ -4,6 +4,7 @@ import Fingerprints
 import Foundation
 import Search
 import SQLiteStore
+import SyntheticData
 
 /// `glimpse bench-search`: times ``VisualIndex/search(_:scoring:minimumScore:deadline:limit:threads:using:)``
 /// and the many-code stage-1 scan over a synthetic in-memory index, per instruction set, for

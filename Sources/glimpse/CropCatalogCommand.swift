@@ -3,6 +3,7 @@ import Catalog
 import Evaluation
 import Fingerprints
 import Foundation
+import Matching
 import PixelBuffers
 import Search
 

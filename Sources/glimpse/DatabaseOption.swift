@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import CatalogStores
 import Foundation
+import Matching
 import PixelBuffers
 import Search
 

@@ -2,6 +2,7 @@ import ArgumentParser
 import Catalog
 import Fingerprints
 import Foundation
+import Matching
 import PixelBuffers
 import Rendering
 import Search
@@ -31,6 +32,7 @@ struct MatchCommand: AsyncParsableCommand {
             Example:
               glimpse match ~/Photos --out matches.jsonl --report matches.html
               glimpse match testdata/negatives --format csv --jobs 2
+              glimpse match scans/ --region-fraction 0.1,0.1,0.8,0.8 --matches 1
 
             Exit codes: 0 success; 1 usage or input error (missing folder or catalog, unusable \
             --out); 2 some photos failed (their rows say why) or a sub-folder could not be read \
@@ -64,13 +66,24 @@ struct MatchCommand: AsyncParsableCommand {
     @Option(help: "Best landmarks kept per photo (1…1000, the page sizes of query and the HTTP API).")
     var matches: Int = 3
 
+    @Option(help: ArgumentHelp("Search only this part of every photo, as fractions of the upright photo (0…1; the grammar of query's --region-fraction).", valueName: "x,y,w,h"))
+    var regionFraction: String?
+
     @Option(help: ArgumentHelp("Also write a self-contained HTML contact sheet of every row in --out (or of this run).", valueName: "report.html"))
     var report: String?
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
-        guard SearchRequest.pageSizes.contains(matches) else {
-            throw ValidationError("--matches must be a whole number in \(SearchRequest.pageSizes.lowerBound)…\(SearchRequest.pageSizes.upperBound); got \(matches)")
+        _ = try searchRequest()
+    }
+
+    /// Each photo's search as the one ``SearchRequest`` (the limits and grammar of `glimpse query`
+    /// and `POST /v1/search`); `--matches` is its page size.
+    private func searchRequest() throws -> SearchRequest {
+        do {
+            return try SearchRequest(parsing: .init(regionFraction: regionFraction, pageSize: String(matches), exact: String(exact)))
+        } catch {
+            throw ValidationError(error.message(naming: { $0 == .pageSize ? "--matches" : $0.optionName }))
         }
     }
 
@@ -100,12 +113,13 @@ struct MatchCommand: AsyncParsableCommand {
 
         let fingerprinting = ImageFingerprinter.query(orientations: orientations)
         // --jobs photos at once: each search scans on its share of the cores.
+        let request = try searchRequest()
         var configuration = SearchConfiguration()
-        if exact { configuration.strategy = .exhaustive }
+        if request.exact { configuration.strategy = .exhaustive }
         let search = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: database.snapshotPath,
                                        scanThreads: AvailableCores.share(among: jobs), fingerprinter: fingerprinting)
         await noteOutdatedFingerprints(search, database: database)
-        let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, matchesPerPhoto: matches)
+        let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, request: request)
         let progress = ProgressDisplay(command: "match", unit: "photos")
         var records: [PhotoMatchRecord] = []
         let started = ContinuousClock.now

@@ -3,6 +3,7 @@ import Catalog
 import Fingerprints
 import Foundation
 import Search
+import SyntheticData
 
 /// `glimpse debug-synthesize-catalog`: writes a large, seeded synthetic catalog
 /// (``SyntheticCatalog``) through the store's normal index-write path, for load tests and

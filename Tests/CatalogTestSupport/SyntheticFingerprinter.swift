@@ -1,8 +1,8 @@
 import Catalog
 import Fingerprints
 import Foundation
-import Search
 import Synchronization
+import SyntheticData
 
 /// Deterministic stand-in for the real fingerprinter: codes derived from the file's
 /// bytes, so equal content gives equal fingerprints and any change gives new ones.

@@ -1,4 +1,4 @@
-import Search
+import SyntheticData
 import Testing
 @testable import Evaluation
 

@@ -1,4 +1,5 @@
 import Dispatch
+import InstructionSetTesting
 import Testing
 @testable import Fingerprints
 

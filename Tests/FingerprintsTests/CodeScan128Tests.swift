@@ -1,3 +1,4 @@
+import InstructionSetTesting
 import Testing
 @testable import Fingerprints
 

@@ -1,6 +1,6 @@
+import SyntheticData
 import Testing
 import Fingerprints
-import Search
 
 @Suite struct ColorHistogramTests {
     /// The documented normalisation, in integers: bin = ⌊(510·count + total) / (2·total)⌋.

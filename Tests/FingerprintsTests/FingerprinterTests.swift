@@ -1,5 +1,6 @@
+import InstructionSetTesting
 import PixelBuffers
-import Search
+import SyntheticData
 import Testing
 import Fingerprints
 import Foundation

@@ -1,5 +1,6 @@
 import Foundation
-import Search
+import InstructionSetTesting
+import SyntheticData
 import Testing
 import Fingerprints
 

@@ -1,4 +1,5 @@
 import Foundation
+import InstructionSetTesting
 import PixelBuffers
 import Testing
 @testable import Fingerprints

@@ -1,6 +1,7 @@
 import Foundation
+import InstructionSetTesting
 import PixelBuffers
-import Search
+import SyntheticData
 import Testing
 import Fingerprints
 

@@ -1,3 +1,4 @@
+import InstructionSetTesting
 import PixelBuffers
 import Testing
 @testable import Fingerprints

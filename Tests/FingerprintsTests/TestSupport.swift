@@ -1,7 +1,7 @@
 import Foundation
 import Fingerprints
 import PixelBuffers
-import Search
+import SyntheticData
 
 /// The project's testdata folder, found from this file's path.
 let testdataURL = URL(fileURLWithPath: #filePath)

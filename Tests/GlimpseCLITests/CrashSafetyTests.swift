@@ -1,8 +1,8 @@
 import Catalog
 import Foundation
 import GRDB
-import Search
 import SQLiteStore
+import SyntheticData
 import Testing
 
 /// `glimpse index` killed with SIGKILL at random moments never leaves a broken or mixed

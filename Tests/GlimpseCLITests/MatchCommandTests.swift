@@ -50,6 +50,29 @@ struct MatchCommandTests {
         #expect(run.stderr.contains("match: matching 5/5 (100%)"))
     }
 
+    @Test func aRegionFractionSearchesThatPartOfEveryPhotoExactlyAsQueryDoes() throws {
+        let db = try Glimpse.sampleCatalog.get()
+        let folder = try Glimpse.scratchFolder("match-region") + "/photos"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Glimpse.testdata("catalog/food/apricot.jpg"), toPath: folder + "/apricot.jpg")
+        let region = "0.1,0.15,0.7,0.75"
+        let run = try Glimpse.run(["match", folder, "--db", db, "--region-fraction", region, "--matches", "2"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let row = try #require(try Self.rows(run.stdout).first)
+        let matches = try #require(row["matches"] as? [[String: Any]])
+        #expect(matches.count <= 2 && matches.first?["id"] as? String == "food/apricot", "\(row)")
+        // The same request through `glimpse query` scores the same landmark the same.
+        let query = try Glimpse.run(["query", folder + "/apricot.jpg", "--db", db, "--region-fraction", region, "--json"])
+        #expect(query.status == 0, "\(query.stderr)")
+        let page = try #require(try JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [String: Any])
+        let best = try #require((page["results"] as? [[String: Any]])?.first { $0["kind"] as? String == "landmark" })
+        #expect(best["id"] as? String == "food/apricot")
+        #expect(best["score"] as? Double == matches.first?["score"] as? Double)
+        // The region grammar and its errors are query's.
+        let bad = try Glimpse.run(["match", folder, "--db", db, "--region-fraction", "0.5,0.5,0,0.2"])
+        #expect(bad.status == 1 && bad.stderr.contains("--region-fraction 0.5,0.5,0,0.2: width and height must be positive"), "\(bad.stderr)")
+    }
+
     @Test func rerunningWithTheSameOutSkipsPhotosAlreadyWrittenAndRedoesAPartialLine() throws {
         let db = try Glimpse.sampleCatalog.get()
         let folder = try Self.photoFolder()

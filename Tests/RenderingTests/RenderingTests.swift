@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Matching
 import PixelBuffers
 import Search
 import Testing

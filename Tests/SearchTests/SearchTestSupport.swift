@@ -3,6 +3,7 @@ import Fingerprints
 import Foundation
 import SQLiteStore
 @testable import Search
+import SyntheticData
 
 /// Synthetic fingerprints with controlled similarity, and small catalogs built from the
 /// fixture images in `testdata/catalog-fixtures`.

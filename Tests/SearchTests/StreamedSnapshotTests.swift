@@ -1,6 +1,7 @@
 import Catalog
 import Fingerprints
 import Foundation
+import SyntheticData
 import Testing
 import SQLiteStore
 @testable import Search

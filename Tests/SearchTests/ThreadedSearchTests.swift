@@ -1,5 +1,7 @@
 import Catalog
 import Fingerprints
+import InstructionSetTesting
+import SyntheticData
 import Testing
 @testable import Search
 

@@ -1,7 +1,9 @@
 import Catalog
 import Fingerprints
 import Foundation
+import InstructionSetTesting
 import PixelBuffers
+import SyntheticData
 import Testing
 @testable import Search
 

@@ -1,5 +1,6 @@
 import Catalog
 import Fingerprints
+import InstructionSetTesting
 import Testing
 @testable import Search
 

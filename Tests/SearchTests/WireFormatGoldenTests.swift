@@ -90,16 +90,6 @@ import Testing
         try Self.check(IndexReportRecord(report, elapsed: .milliseconds(1234)).jsonLine, golden: "index-report.json")
     }
 
-    @Test func batchMatchLines() throws {
-        let lines = [
-            PhotoMatchRecord.matches([Self.rows[0]], photo: "photos/a, \"b\".jpg").jsonLine,
-            PhotoMatchRecord.matches([], photo: "photos/flat.png").jsonLine,
-            PhotoMatchRecord.failure("photos/bad.jpg: truncated JPEG file: premature end", photo: "photos/bad.jpg").jsonLine,
-        ]
-        try Self.check(lines.joined(separator: "\n"), golden: "photo-match.jsonl")
-        for line in lines { #expect(PhotoMatchRecord(jsonLine: line)?.jsonLine == line) }
-    }
-
     @Test func entityDocuments() throws {
         let landmark = EntityDocument(entity: .landmark(Self.landmark), related: [.collection(Self.collection)])
         try Self.check(landmark.json, golden: "entity-landmark.json")

@@ -10,6 +10,7 @@ import Catalog
 import Fingerprints
 import Foundation
 import Search
+import SyntheticData
 
 /// A fingerprint of `views` random, informative views; view 0 is the full frame.
 func syntheticFingerprint(_ generator: inout SeededGenerator, views: Int) -> Fingerprint {

@@ -5,8 +5,13 @@ import Testing
 /// CPU allows, then, where the CPU lacks a path (no AVX-512, or `GLIMPSE_ISA` capping it),
 /// ends cancelled with a comment naming the paths not compared, so a machine without them
 /// cannot pass it silently.
-struct InstructionSetCoverage: TestTrait, TestScoping {
-    func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+public struct InstructionSetCoverage: TestTrait, TestScoping {
+    /// Creates the trait; use ``Trait/comparingEveryInstructionSet``.
+    public init() {}
+
+    /// Runs the test, then cancels it naming the instruction sets this CPU could not compare.
+    /// - Complexity: the test's own, plus O(instruction sets).
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
         try await function()
         let missing = InstructionSet.allCases.filter { !$0.isSupported }
         if !missing.isEmpty {
@@ -17,5 +22,5 @@ struct InstructionSetCoverage: TestTrait, TestScoping {
 
 extension Trait where Self == InstructionSetCoverage {
     /// The test compares every instruction set this CPU has; see ``InstructionSetCoverage``.
-    static var comparingEveryInstructionSet: Self { Self() }
+    public static var comparingEveryInstructionSet: Self { Self() }
 }

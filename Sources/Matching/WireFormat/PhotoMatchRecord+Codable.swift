@@ -1,3 +1,5 @@
+import Search
+
 /// The JSON Lines form of a batch-match row (`glimpse match --format jsonl`):
 ///
 ///     {"error": TEXT|null, "matches": [{"id", "kind", "score", "subtitle", "title", "url"}],

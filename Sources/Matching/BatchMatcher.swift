@@ -2,10 +2,17 @@ import Catalog
 import Fingerprints
 import Foundation
 import PixelBuffers
+import Search
 
 /// Matches many photos against the catalog (`glimpse match`): each photo is read,
-/// decoded at the DCT scale the fingerprint needs, fingerprinted (query layout) and
-/// searched; its best landmarks become one ``PhotoMatchRecord``.
+/// decoded at the DCT scale the fingerprint needs (only the ``SearchRequest/region`` when
+/// the request names one), fingerprinted (query layout) and searched; its best landmarks
+/// (at most the request's page size) become one ``PhotoMatchRecord``.
+///
+/// The one ``SearchRequest`` of every front door describes each photo's search; a batch has
+/// no labels (the request must have none) and no per-photo deadline (every photo is searched
+/// in full), and the request's `exact` is the ``VisualSearchQuery``'s strategy, set by the
+/// caller.
 ///
 /// Up to ``jobs`` photos are in flight at once (decode, fingerprint and scan run on the
 /// caller's concurrency pool, so `jobs` beyond the core count adds nothing). Records are
@@ -22,21 +29,21 @@ public struct BatchMatcher: Sendable {
     public var fingerprinter: ImageFingerprinter
     /// Most photos processed at once (≥ 1).
     public var jobs: Int
-    /// Most landmarks kept per photo (≥ 1).
-    public var matchesPerPhoto: Int
+    /// What each photo's search asks: its region and page size (most landmarks kept per photo).
+    public var request: SearchRequest
 
     /// Creates a batch matcher.
     public init(query: VisualSearchQuery, fingerprinter: ImageFingerprinter,
-                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, matchesPerPhoto: Int = 3) {
+                jobs: Int = ProcessInfo.processInfo.activeProcessorCount, request: SearchRequest) {
         self.query = query
         self.fingerprinter = fingerprinter
         self.jobs = max(1, jobs)
-        self.matchesPerPhoto = max(1, matchesPerPhoto)
+        self.request = request
     }
 
     /// Matches one photo. Cost: reading it, one scaled decode, one fingerprint, one index
-    /// scan, one exact-copy lookup (``CopyKey``), one store lookup of at most
-    /// ``matchesPerPhoto`` landmarks.
+    /// scan, one exact-copy lookup (``CopyKey``, whole photos only), one store lookup of at
+    /// most the request's page size of landmarks.
     ///
     /// - Throws: ``BatchMatchError/search(_:)`` only when the catalog fails; a bad photo
     ///   gives a failed record.
@@ -49,21 +56,21 @@ public struct BatchMatcher: Sendable {
     /// values from `group.next()` (see the evaluation runner); values avoid that.
     func outcome(photo path: String) async -> Result<PhotoMatchRecord, BatchMatchError> {
         let fingerprint: Fingerprint
-        let copyKey: CopyKey
+        let copyKey: CopyKey?
         switch Result(catching: { () throws(DecodeError) -> ([UInt8], Fingerprint) in
             let bytes = try FileBytes.contents(ofFile: path)
-            return (bytes, try fingerprinter.fingerprint(decoding: bytes, source: path))
+            return (bytes, try fingerprinter.fingerprint(decoding: bytes, source: path, region: request.region))
         }) {
         case .success(let (bytes, value)):
             fingerprint = value
-            // An exact copy of a catalog image matches whatever its detail.
-            copyKey = CopyKey(bytes: bytes, queryFingerprint: value)
+            // A whole photo that is an exact copy of a catalog image matches whatever its detail.
+            copyKey = request.region == nil ? CopyKey(bytes: bytes, queryFingerprint: value) : nil
         case .failure(let error): return .success(.failure(error.description, photo: path))
         }
         let matches: [LandmarkMatch]
         do {
             matches = try await query.landmarkMatches(
-                for: fingerprint, minimumScore: query.configuration.scoring.noMatchThreshold, limit: matchesPerPhoto, copyKey: copyKey)
+                for: fingerprint, minimumScore: query.configuration.scoring.noMatchThreshold, limit: request.pageSize, copyKey: copyKey)
         } catch { return .failure(.search(error)) }
         let landmarks: [LandmarkEntity]
         do { landmarks = try await query.store.landmarks(ids: matches.map(\.landmarkID)) } catch { return .failure(.search(.store(error))) }

@@ -1,5 +1,6 @@
 import Foundation
 import PixelBuffers
+import Search
 
 /// The format of batch match rows.
 public enum MatchOutputFormat: String, Sendable, Hashable, CaseIterable {

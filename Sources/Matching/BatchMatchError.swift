@@ -1,3 +1,5 @@
+import Search
+
 /// Why a batch match stopped. Failures of single photos are not errors: they are rows
 /// (``PhotoMatchRecord/Status/failed``).
 public enum BatchMatchError: Error, Sendable, Hashable, CustomStringConvertible {

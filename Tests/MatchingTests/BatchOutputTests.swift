@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import Matching
 import Testing
 @testable import Search
 
@@ -60,7 +61,8 @@ struct BatchOutputTests {
     }
 
     @Test func thePhotoFolderFindsImagesByTheirBytesAndNamesButNotHiddenOnes() throws {
-        let root = SearchFixtures.root.deletingLastPathComponent()
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("testdata")
         let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-photos-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: scratch + "/deep/er", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: scratch + "/.hidden", withIntermediateDirectories: true)
