@@ -4,23 +4,7 @@
  * has a portable, an AVX2 (scalar POPCNT) and an AVX-512 (VPOPCNTDQ) variant with
  * identical results (integer arithmetic only).
  */
-#include "CSIMDKernels.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#define CODE_X86 1
-#include <immintrin.h>
-#define CODE_POPCNT_FN __attribute__((target("popcnt")))
-#define CODE_AVX512_FN __attribute__((target("avx512f,avx512bw,avx512vpopcntdq,avx2,popcnt")))
-#else
-#define CODE_X86 0
-#endif
-
-static inline unsigned code_popcount64(uint64_t x) {
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
-}
+#include "kernel_variants.h"
 
 /* The body of both kernels for one code k at distance d, per variant. */
 #define CODE_FILTER_TAIL(popcount)                                                            \
@@ -34,24 +18,24 @@ static inline unsigned code_popcount64(uint64_t x) {
     }
 
 static void code_distances_portable(uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out) {
-    for (size_t k = 0; k < count; k++) out[k] = (uint8_t)(code_popcount64(codes2[2 * k] ^ low) + code_popcount64(codes2[2 * k + 1] ^ high));
+    for (size_t k = 0; k < count; k++) out[k] = (uint8_t)(popcount64_portable(codes2[2 * k] ^ low) + popcount64_portable(codes2[2 * k + 1] ^ high));
 }
 
 static size_t code_within_portable(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
                                    uint32_t required, unsigned radius, uint32_t *hits, uint8_t *distances) {
     size_t found = 0, k = 0;
-    CODE_FILTER_TAIL(code_popcount64)
+    CODE_FILTER_TAIL(popcount64_portable)
     return found;
 }
 
-#if CODE_X86
-CODE_POPCNT_FN static inline unsigned code_popcnt(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
+#if GLIMPSE_X86
+AVX2_FN static inline unsigned code_popcnt(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
 
-CODE_POPCNT_FN static void code_distances_popcnt(uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out) {
+AVX2_FN static void code_distances_avx2(uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out) {
     for (size_t k = 0; k < count; k++) out[k] = (uint8_t)(code_popcnt(codes2[2 * k] ^ low) + code_popcnt(codes2[2 * k + 1] ^ high));
 }
 
-CODE_POPCNT_FN static size_t code_within_popcnt(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
+AVX2_FN static size_t code_within_avx2(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
                                                 uint32_t required, unsigned radius, uint32_t *hits, uint8_t *distances) {
     size_t found = 0, k = 0;
     CODE_FILTER_TAIL(code_popcnt)
@@ -59,7 +43,7 @@ CODE_POPCNT_FN static size_t code_within_popcnt(uint64_t low, uint64_t high, con
 }
 
 /* Distances of 8 codes (16 words at p), one per 64-bit lane: popcounts per word, each pair summed. */
-CODE_AVX512_FN static inline __m512i code_distances8_avx512(const uint64_t *p, __m512i query) {
+AVX512_FN static inline __m512i code_distances8_avx512(const uint64_t *p, __m512i query) {
     __m512i a = _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_loadu_si512((const void *)p), query));
     __m512i b = _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_loadu_si512((const void *)(p + 8)), query));
     /* a = (l0,h0,l1,h1,l2,h2,l3,h3): even lanes plus odd lanes, of a then b. */
@@ -67,7 +51,7 @@ CODE_AVX512_FN static inline __m512i code_distances8_avx512(const uint64_t *p, _
     return _mm512_add_epi64(_mm512_permutex2var_epi64(a, even, b), _mm512_permutex2var_epi64(a, odd, b));
 }
 
-CODE_AVX512_FN static void code_distances_avx512(uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out) {
+AVX512_FN static void code_distances_avx512(uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out) {
     const __m512i query = _mm512_set_epi64((long long)high, (long long)low, (long long)high, (long long)low,
                                            (long long)high, (long long)low, (long long)high, (long long)low);
     size_t k = 0;
@@ -75,7 +59,7 @@ CODE_AVX512_FN static void code_distances_avx512(uint64_t low, uint64_t high, co
     for (; k < count; k++) out[k] = (uint8_t)(code_popcnt(codes2[2 * k] ^ low) + code_popcnt(codes2[2 * k + 1] ^ high));
 }
 
-CODE_AVX512_FN static size_t code_within_avx512(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
+AVX512_FN static size_t code_within_avx512(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
                                                 uint32_t required, unsigned radius, uint32_t *hits, uint8_t *distances) {
     const __m512i query = _mm512_set_epi64((long long)high, (long long)low, (long long)high, (long long)low,
                                            (long long)high, (long long)low, (long long)high, (long long)low);
@@ -103,26 +87,12 @@ CODE_AVX512_FN static size_t code_within_avx512(uint64_t low, uint64_t high, con
 #endif
 
 void glimpse_code128_distances(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out) {
-#if CODE_X86
-    switch (glimpse_isa_effective(isa)) {
-    case GLIMPSE_ISA_AVX512: code_distances_avx512(low, high, codes2, count, out); return;
-    case GLIMPSE_ISA_AVX2: code_distances_popcnt(low, high, codes2, count, out); return;
-    default: break;
-    }
-#endif
-    code_distances_portable(low, high, codes2, count, out);
+    VARIANT(isa, code_distances)(low, high, codes2, count, out);
 }
 
 size_t glimpse_code128_within(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
                               uint32_t required, int radius, uint32_t *hits, uint8_t *distances) {
     if (radius < 0 || count == 0) return 0;
     const unsigned r = (unsigned)(radius > 128 ? 128 : radius);
-#if CODE_X86
-    switch (glimpse_isa_effective(isa)) {
-    case GLIMPSE_ISA_AVX512: return code_within_avx512(low, high, codes2, refs, count, required, r, hits, distances);
-    case GLIMPSE_ISA_AVX2: return code_within_popcnt(low, high, codes2, refs, count, required, r, hits, distances);
-    default: break;
-    }
-#endif
-    return code_within_portable(low, high, codes2, refs, count, required, r, hits, distances);
+    return VARIANT(isa, code_within)(low, high, codes2, refs, count, required, r, hits, distances);
 }

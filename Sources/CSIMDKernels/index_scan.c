@@ -3,24 +3,7 @@
  * one pass over the catalog's memory) and the snapshot checksum. Each has a portable,
  * an AVX2 and an AVX-512 variant with identical results (integer arithmetic only).
  */
-#include "CSIMDKernels.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#define SCAN_X86 1
-#include <immintrin.h>
-#define SCAN_AVX2_FN __attribute__((target("avx2,popcnt")))
-#define SCAN_AVX512_FN __attribute__((target("avx512f,avx512bw,avx512vpopcntdq,avx2,popcnt")))
-#else
-#define SCAN_X86 0
-#endif
-
-static inline unsigned scan_popcount64(uint64_t x) {
-    /* Bit trick: the portable path never depends on a POPCNT instruction. */
-    x = x - ((x >> 1) & 0x5555555555555555ULL);
-    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-    return (unsigned)((x * 0x0101010101010101ULL) >> 56);
-}
+#include "kernel_variants.h"
 
 /* ---- PDQ plane scan ------------------------------------------------------------------ */
 
@@ -34,8 +17,8 @@ static inline unsigned scan_popcount64(uint64_t x) {
     } while (0)
 
 static inline unsigned plane_distance_portable(const uint64_t *q, const uint64_t *p, size_t stride, size_t i) {
-    return scan_popcount64(q[0] ^ p[i]) + scan_popcount64(q[1] ^ p[stride + i]) +
-           scan_popcount64(q[2] ^ p[2 * stride + i]) + scan_popcount64(q[3] ^ p[3 * stride + i]);
+    return popcount64_portable(q[0] ^ p[i]) + popcount64_portable(q[1] ^ p[stride + i]) +
+           popcount64_portable(q[2] ^ p[2 * stride + i]) + popcount64_portable(q[3] ^ p[3 * stride + i]);
 }
 
 static size_t planes_within_portable(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride, size_t n,
@@ -47,8 +30,8 @@ static size_t planes_within_portable(const uint64_t *q, size_t nq, const uint64_
         const uint64_t w0 = p[i], w1 = p[stride + i], w2 = p[2 * stride + i], w3 = p[3 * stride + i];
         for (size_t j = 0; j < nq; j++) {
             const uint64_t *qj = q + 4 * j;
-            const unsigned d = scan_popcount64(qj[0] ^ w0) + scan_popcount64(qj[1] ^ w1) + scan_popcount64(qj[2] ^ w2) +
-                               scan_popcount64(qj[3] ^ w3);
+            const unsigned d = popcount64_portable(qj[0] ^ w0) + popcount64_portable(qj[1] ^ w1) + popcount64_portable(qj[2] ^ w2) +
+                               popcount64_portable(qj[3] ^ w3);
             if (d <= maxd) PLANE_PUSH(i, j, d);
         }
     }
@@ -56,7 +39,7 @@ static size_t planes_within_portable(const uint64_t *q, size_t nq, const uint64_
     return found;
 }
 
-#if SCAN_X86
+#if GLIMPSE_X86
 /* Hits of the codes i0 + k (k a set bit of `any`), code-major then query order, with the
  * distances the vector loop stored (dist[g·j + k], written only for queries with a hit). */
 static inline size_t planes_emit_stored(size_t nq, size_t i0, uint32_t any, const uint32_t *masks, const uint64_t *dist,
@@ -75,7 +58,7 @@ static inline size_t planes_emit_stored(size_t nq, size_t i0, uint32_t any, cons
  * are split into low and high nibbles once per step and every query's nibbles once per call,
  * so per query and word only two xors and two lookups remain; the 8 lookups (≤ 4 each) are
  * added bytewise (≤ 32), one vpsadbw gives the 4 distances, one compare with the radius. */
-SCAN_AVX2_FN static size_t planes_within_avx2(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride, size_t n,
+AVX2_FN static size_t planes_within_avx2(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride, size_t n,
                                               unsigned maxd, uint32_t *indices, uint16_t *queries_out,
                                               uint16_t *distances, size_t capacity, size_t *scanned) {
     size_t found = 0, i = 0;
@@ -136,7 +119,7 @@ SCAN_AVX2_FN static size_t planes_within_avx2(const uint64_t *q, size_t nq, cons
 /* 8 codes per step (one zmm per plane): VPOPCNTQ of the four planes added, one unsigned
  * compare with the radius per query; only the rare hits leave the vector unit (their
  * distances stored as computed, never recomputed). */
-SCAN_AVX512_FN static size_t planes_within_avx512(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride,
+AVX512_FN static size_t planes_within_avx512(const uint64_t *q, size_t nq, const uint64_t *p, size_t stride,
                                                   size_t n, unsigned maxd, uint32_t *indices, uint16_t *queries_out,
                                                   uint16_t *distances, size_t capacity, size_t *scanned) {
     size_t found = 0, i = 0;
@@ -188,18 +171,7 @@ size_t glimpse_pdq_planes_within(int isa, const uint64_t *queries4, size_t query
         return 0;
     }
     const unsigned maxd = (unsigned)max_distance;
-#if SCAN_X86
-    switch (glimpse_isa_effective(isa)) {
-    case GLIMPSE_ISA_AVX512:
-        return planes_within_avx512(queries4, query_count, planes, plane_stride, count, maxd, indices, query_indices,
-                                    distances, capacity, scanned);
-    case GLIMPSE_ISA_AVX2:
-        return planes_within_avx2(queries4, query_count, planes, plane_stride, count, maxd, indices, query_indices,
-                                  distances, capacity, scanned);
-    default: break;
-    }
-#endif
-    return planes_within_portable(queries4, query_count, planes, plane_stride, count, maxd, indices, query_indices,
+    return VARIANT(isa, planes_within)(queries4, query_count, planes, plane_stride, count, maxd, indices, query_indices,
                                   distances, capacity, scanned);
 }
 
@@ -261,7 +233,7 @@ static uint64_t checksum_portable(const uint8_t *data, size_t n) {
     return checksum_finish(acc, data + 64 * blocks, n % 64, blocks, n);
 }
 
-#if SCAN_X86
+#if GLIMPSE_X86
 /* The vector paths take one stripe (16 blocks, 1 KiB) per iteration: a stripe's blocks are
  * summed into the lanes mod 2^64 before its scramble, so they may be summed in any order
  * (here into independent accumulators, so the adds do not wait on each other), and the
@@ -279,12 +251,12 @@ static inline void checksum_prefetch(const uint8_t *data, size_t n, size_t s) {
 }
 
 /* One block's term per lane, (w ^ key)_lo · (w ^ key)_hi + w (checksum_block_portable). */
-SCAN_AVX2_FN static inline __m256i checksum_term_avx2(__m256i w, __m256i key) {
+AVX2_FN static inline __m256i checksum_term_avx2(__m256i w, __m256i key) {
     const __m256i v = _mm256_xor_si256(w, key);
     return _mm256_add_epi64(_mm256_mul_epu32(v, _mm256_srli_epi64(v, 32)), w);
 }
 
-SCAN_AVX2_FN static inline __m256i checksum_scramble_avx2(__m256i a) {
+AVX2_FN static inline __m256i checksum_scramble_avx2(__m256i a) {
     const __m256i prime = _mm256_set1_epi64x((long long)CHECKSUM_PRIME);
     a = _mm256_xor_si256(a, _mm256_srli_epi64(a, 47));
     const __m256i lo = _mm256_mul_epu32(a, prime);
@@ -292,7 +264,7 @@ SCAN_AVX2_FN static inline __m256i checksum_scramble_avx2(__m256i a) {
     return _mm256_add_epi64(lo, hi);
 }
 
-SCAN_AVX2_FN static uint64_t checksum_avx2(const uint8_t *data, size_t n) {
+AVX2_FN static uint64_t checksum_avx2(const uint8_t *data, size_t n) {
     const __m256i k0 = _mm256_loadu_si256((const __m256i *)checksum_keys);
     const __m256i k1 = _mm256_loadu_si256((const __m256i *)(checksum_keys + 4));
     __m256i a0 = _mm256_setzero_si256(), a1 = _mm256_setzero_si256();
@@ -319,18 +291,18 @@ SCAN_AVX2_FN static uint64_t checksum_avx2(const uint8_t *data, size_t n) {
     return checksum_finish(acc, data + 64 * blocks, n % 64, blocks, n);
 }
 
-SCAN_AVX512_FN static inline __m512i checksum_term_avx512(__m512i w, __m512i keys) {
+AVX512_FN static inline __m512i checksum_term_avx512(__m512i w, __m512i keys) {
     const __m512i v = _mm512_xor_si512(w, keys);
     return _mm512_add_epi64(_mm512_mul_epu32(v, _mm512_srli_epi64(v, 32)), w);
 }
 
-SCAN_AVX512_FN static inline __m512i checksum_scramble_avx512(__m512i a) {
+AVX512_FN static inline __m512i checksum_scramble_avx512(__m512i a) {
     const __m512i prime = _mm512_set1_epi64((long long)CHECKSUM_PRIME);
     a = _mm512_xor_si512(a, _mm512_srli_epi64(a, 47));
     return _mm512_add_epi64(_mm512_mul_epu32(a, prime), _mm512_slli_epi64(_mm512_mul_epu32(_mm512_srli_epi64(a, 32), prime), 32));
 }
 
-SCAN_AVX512_FN static uint64_t checksum_avx512(const uint8_t *data, size_t n) {
+AVX512_FN static uint64_t checksum_avx512(const uint8_t *data, size_t n) {
     const __m512i keys = _mm512_loadu_si512(checksum_keys);
     __m512i acc = _mm512_setzero_si512();
     const size_t blocks = n / 64, stripes = blocks / CHECKSUM_STRIPE;
@@ -353,14 +325,7 @@ SCAN_AVX512_FN static uint64_t checksum_avx512(const uint8_t *data, size_t n) {
 
 uint64_t glimpse_checksum64(int isa, const void *data, size_t n) {
     const uint8_t *bytes = (const uint8_t *)data;
-#if SCAN_X86
-    switch (glimpse_isa_effective(isa)) {
-    case GLIMPSE_ISA_AVX512: return checksum_avx512(bytes, n);
-    case GLIMPSE_ISA_AVX2: return checksum_avx2(bytes, n);
-    default: break;
-    }
-#endif
-    return checksum_portable(bytes, n);
+    return VARIANT(isa, checksum)(bytes, n);
 }
 
 /* ---- Block checksums -------------------------------------------------------------------- */
