@@ -54,7 +54,7 @@ public enum GlimpseServer {
                                      metrics: metrics, logger: logger)
         let state = ServerState(store: served, holder: holder, health: health, configuration: configuration,
                                 slots: SearchSlots(capacity: configuration.maxConcurrentSearches),
-                                bodyBudget: BodyBudget(capacity: configuration.upload.bufferedBytesBudget), metrics: metrics,
+                                bodyBudget: BodyBudget(capacity: configuration.upload.bufferedBytesBudget, metrics: metrics), metrics: metrics,
                                 reloader: reloader, logger: logger)
         let application = Application(
             router: makeRouter(state: state),

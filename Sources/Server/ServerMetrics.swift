@@ -9,6 +9,7 @@ import Search
 /// - `glimpse_http_requests_total{method,route,status}` and
 ///   `glimpse_http_request_duration_seconds{method,route,status}` (histogram);
 /// - `glimpse_rejected_requests_total{reason}` (429, 413, 503 not ready…);
+/// - `glimpse_request_body_bytes_held` (request bodies being read or held, in bytes);
 /// - `glimpse_index_views`, `glimpse_index_landmarks`, `glimpse_index_generation`,
 ///   `glimpse_index_build_seconds`, `glimpse_index_reloads_total`,
 ///   `glimpse_index_reload_failures_total`.
@@ -38,6 +39,11 @@ public final class ServerMetrics: Sendable {
     /// Counts a request refused by a limit (`reason` is the error code).
     func recordRejection(_ reason: String) {
         Counter(label: "glimpse_rejected_requests_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
+    /// Records the request body bytes held by all requests together. O(1).
+    func bodyBytesHeld(_ bytes: Int) {
+        Gauge(label: "glimpse_request_body_bytes_held", factory: factory).record(bytes)
     }
 
     /// Records a newly installed index.

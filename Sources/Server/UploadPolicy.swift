@@ -34,25 +34,35 @@ public struct UploadPolicy: Sendable {
     }
 }
 
-/// The body bytes all requests hold at once, bounded by ``UploadPolicy/bufferedBytesBudget``.
+/// The body bytes all requests hold at once, bounded by ``UploadPolicy/bufferedBytesBudget``
+/// and shown as the gauge `glimpse_request_body_bytes_held` (a declared length counts from
+/// the moment its request starts reading the body).
 final class BodyBudget: Sendable {
     private let held = Mutex(0)
+    private let metrics: ServerMetrics?
     /// The budget in bytes.
     let capacity: Int
 
-    init(capacity: Int) { self.capacity = max(1, capacity) }
+    init(capacity: Int, metrics: ServerMetrics? = nil) {
+        self.capacity = max(1, capacity)
+        self.metrics = metrics
+    }
 
     /// Takes `bytes` of the budget, or returns false when they do not fit. O(1).
     func reserve(_ bytes: Int) -> Bool {
         held.withLock { total in
             guard bytes <= capacity - total else { return false }
             total += bytes
+            metrics?.bodyBytesHeld(total)
             return true
         }
     }
 
     /// Gives `bytes` back. O(1).
     func release(_ bytes: Int) {
-        held.withLock { $0 -= bytes }
+        held.withLock { total in
+            total -= bytes
+            metrics?.bodyBytesHeld(total)
+        }
     }
 }

@@ -51,6 +51,31 @@ import Testing
         return false
     }
 
+    /// Waits (up to about 15 s) until `/metrics` shows at least `bytes` of request bodies
+    /// held: the event that a request's handler has started reading its body.
+    static func bodyBytesHeld(atLeast bytes: Int, port: Int) async throws -> Bool {
+        for _ in 0..<300 {
+            let probe = try RawConnection(port: port)
+            probe.send("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            let text = await probe.response().text
+            let held = text.split(separator: "\n").first { $0.hasPrefix("glimpse_request_body_bytes_held ") }
+                .flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+            if held >= Double(bytes) { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
+    /// Waits (up to about 15 s) until the server refuses new connections: the event that
+    /// its graceful shutdown has begun (the listener closes first).
+    static func refusesConnections(port: Int) async throws -> Bool {
+        for _ in 0..<300 {
+            guard (try? RawConnection(port: port)) != nil else { return true }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        return false
+    }
+
     @Test func sigtermDrainsTheInFlightRequestAndExits0() async throws {
         let (process, port, errors) = try Self.serve(try await Harness.sharedCatalog.value)
         #expect(try await Self.becomesReady(port: port))
@@ -59,9 +84,9 @@ import Testing
         let connection = try RawConnection(port: port)
         connection.send("POST /v1/search?region=\(Harness.screenshotRegion) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(image.count)\r\n\r\n")
         connection.send(Array(image.prefix(1000)))
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await Self.bodyBytesHeld(atLeast: image.count, port: port), "the search never started reading its body")
         kill(process.processIdentifier, SIGTERM)
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await Self.refusesConnections(port: port), "the server kept accepting connections after SIGTERM")
         // …is answered in full,
         connection.send(Array(image.dropFirst(1000)))
         let response = await connection.response()
@@ -82,7 +107,7 @@ import Testing
         let connection = try RawConnection(port: port)
         connection.send("POST /v1/search HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100000\r\n\r\n")
         connection.send(Array(repeating: UInt8(0xFF), count: 10))
-        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await Self.bodyBytesHeld(atLeast: 100_000, port: port), "the search never started reading its body")
         let signalled = Date()
         kill(process.processIdentifier, SIGTERM)
         let deadline = Date().addingTimeInterval(20)

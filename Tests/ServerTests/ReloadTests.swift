@@ -31,8 +31,9 @@ import Testing
                     }
                 }
             }
-            // Another process archives the best match while searches run.
-            try await Task.sleep(for: .milliseconds(300))
+            // Another process archives the best match while searches run (once every worker has
+            // been answered at least once).
+            while statuses.get().count < 3 { try await Task.sleep(for: .milliseconds(10)) }
             let changed = ContinuousClock.now
             try await SQLiteEntityStore(path: catalog).remove(EntityReference(kind: .landmark, id: "landmarks/hurricane-ridge"), reason: .archivedByUser)
             var served: Duration?
@@ -49,7 +50,9 @@ import Testing
                 try await Task.sleep(for: .milliseconds(10))
             }
             _ = try #require(served, "the change is served within 20 s")
-            try await Task.sleep(for: .milliseconds(200))
+            // A few more requests on the new index before stopping.
+            let answered = statuses.get().count
+            while statuses.get().count < answered + 3 { try await Task.sleep(for: .milliseconds(10)) }
             stop.update { $0 = true }
             try await group.waitForAll()
         }

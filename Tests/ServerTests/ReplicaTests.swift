@@ -78,13 +78,24 @@ struct ReplicaTests {
         indexRun.executableURL = URL(fileURLWithPath: try #require(ProcessShutdownTests.binary))
         indexRun.arguments = ["index", folder, "--db", db, "--jobs", "1"]
         indexRun.standardOutput = FileHandle.nullDevice
-        indexRun.standardError = FileHandle.nullDevice
+        let progress = Pipe()
+        indexRun.standardError = progress
         try indexRun.run()
         defer { if indexRun.isRunning { kill(indexRun.processIdentifier, SIGCONT); kill(indexRun.processIdentifier, SIGKILL) } }
-        // Let the run get going, then hold it (SIGSTOP) while the replica starts: it cannot
-        // finish first however fast or loaded the machine is. Reads never wait for its writes.
-        try await Task.sleep(for: .milliseconds(300))
+        // Once the run reports progress (its first plain progress line, after a second of
+        // fingerprinting), hold it (SIGSTOP) while the replica starts: it cannot finish first
+        // however fast or loaded the machine is. Reads never wait for its writes.
+        var reported = ""
+        while !reported.contains("index: ") {
+            let data = progress.fileHandleForReading.availableData
+            if data.isEmpty { break }
+            reported += String(decoding: data, as: UTF8.self)
+        }
+        try #require(reported.contains("index: "), "the index run ended without reporting progress: \(reported)")
         kill(indexRun.processIdentifier, SIGSTOP)
+        progress.fileHandleForReading.readabilityHandler = { handle in
+            if handle.availableData.isEmpty { handle.readabilityHandler = nil }
+        }
 
         let replica = try Replica(db: db)
         defer { replica.kill() }
