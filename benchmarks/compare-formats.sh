@@ -90,7 +90,7 @@ print("| file | reference: wall / CPU ms | Glimpse full decode: wall / CPU ms | 
 print("| --- | --- | --- | --- | --- | --- | --- | --- |")
 for f, ref, g in (("photo.heic", "heif-convert", "glimpse-heic"), ("photo.avif", "avifdec", "glimpse-avif"),
                   ("photo.webp", "dwebp", "glimpse-webp")):
-    part, fpm = g + "-region", fp[f]["medianMs"]
+    part, fpm = g + "-region", fp[f]["median_ms"]
     print(f"| {f} | {ref} {ms(ref):.0f} / {cpu(ref):.0f} | {ms(g):.0f} / {cpu(g):.0f} | {ms(g) / ms(ref):.2f} / {cpu(g) / cpu(ref):.2f} | "
           f"{ms(part):.0f} / {cpu(part):.0f} | {ms(part) / ms(ref):.2f} / {cpu(part) / cpu(ref):.2f} | "
           f"{fpm:.0f} ms (scale {fp[f]['scale']}) | {fpm / ms(ref):.2f} |")

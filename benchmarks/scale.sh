@@ -119,12 +119,15 @@ at_threshold=$(grep "At the search's no-match threshold" "$cache/eval-exact.txt"
 stage_recall=$(awk -F'|' '/\*\*overall\*\*/ { gsub(/ /, "", $4); print $4 }' "$cache/eval.txt")
 stage_threshold=$(grep "At the search's no-match threshold" "$cache/eval.txt" | sed -E 's/.*true-positive rate ([0-9.]+), false-positive rate ([0-9.]+%).*/\1 \2/')
 agreement=$(grep "First stage against the exhaustive scan" "$cache/eval.txt" | sed -E 's/.*top-1 agreement ([0-9]+\.[0-9]+), top-10 agreement ([0-9]+\.[0-9]+).*/\1 \/ \2/')
-stage_bytes=$(sed -E 's/.*"firstStage":\{"lists":[0-9]+,"bytes":([0-9]+).*/\1/' <<<"$json")
-
-landmarks=$(sed -E 's/.*"landmarks":([0-9]+).*/\1/' <<<"$json")
-views=$(sed -E 's/.*"views":([0-9]+).*/\1/' <<<"$json")
-index_bytes=$(sed -E 's/.*"indexBytes":([0-9]+).*/\1/' <<<"$json")
-query_count=$(sed -E 's/.*"queries":([0-9]+).*/\1/' <<<"$json")
+# bench-search's line is a BenchmarkRecord (snake_case JSON): read its fields with Python.
+field() { python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(eval(sys.argv[2], {}, {"d": d}))' "$json" "$1"; }
+stage_bytes=$(field 'd["first_stage"]["bytes"]')
+landmarks=$(field 'd["landmarks"]')
+views=$(field 'd["views"]')
+index_bytes=$(field 'd["index_bytes"]')
+query_count=$(field 'd["queries"]')
+# "ISA P50 P99" per row whose name starts with $1.
+timed_rows() { field "'\\n'.join(f'{r[\"isa\"]} {r[\"p50_ms\"]:.3f} {r[\"p99_ms\"]:.3f}' for r in d['rows'] if r['name'].startswith('$1'))"; }
 catalog_images=$((images + 46))
 db_bytes=$(stat -c %s "$db")
 vindex_bytes=$(stat -c %s "$db.vindex")
@@ -144,20 +147,14 @@ printf '| %-44s | %-24s |\n' "disk: visual-index snapshot per image" "$(per_imag
 printf '| %-44s | %-24s |\n' "resident: index scanned per image" "$(per_image "$index_bytes") B"
 printf '| %-44s | %-24s |\n' "exact search: recall@1 of the eval queries" "$recall"
 printf '| %-44s | %-24s |\n' "exact search: TPR / FPR at the threshold" "$(sed 's| | / |' <<<"$at_threshold")"
-while IFS= read -r row; do
-  isa=$(sed -E 's/.*"isa":"([a-z0-9]+)".*/\1/' <<<"$row")
-  p50=$(sed -E 's/.*"p50Ms":([0-9.]+).*/\1/' <<<"$row")
-  p99=$(sed -E 's/.*"p99Ms":([0-9.]+).*/\1/' <<<"$row")
+while read -r isa p50 p99; do
   printf '| %-44s | %-24s |\n' "exact search, 1 thread, $isa: p50 / p99" "$p50 / $p99 ms"
-done < <(grep -o '{"name":"exact search[^}]*}' <<<"$json")
+done < <(timed_rows "exact search")
 printf '| %-44s | %-24s |\n' "first stage: build from the snapshot" "$stage_seconds s"
 printf '| %-44s | %-24s |\n' "first stage: resident index per image" "$(per_image "$stage_bytes") B"
-while IFS= read -r row; do
-  isa=$(sed -E 's/.*"isa":"([a-z0-9]+)".*/\1/' <<<"$row")
-  p50=$(sed -E 's/.*"p50Ms":([0-9.]+).*/\1/' <<<"$row")
-  p99=$(sed -E 's/.*"p99Ms":([0-9.]+).*/\1/' <<<"$row")
+while read -r isa p50 p99; do
   printf '| %-44s | %-24s |\n' "first stage + exact scores, 1 thread, $isa" "$p50 / $p99 ms"
-done < <(grep -o '{"name":"first stage, then exact scores[^}]*}' <<<"$json")
+done < <(timed_rows "first stage, then exact scores")
 printf '| %-44s | %-24s |\n' "first stage: recall@1 of the eval queries" "$stage_recall"
 printf '| %-44s | %-24s |\n' "first stage: TPR / FPR at the threshold" "$(sed 's| | / |' <<<"$stage_threshold")"
 printf '| %-44s | %-24s |\n' "first stage: top-1 / top-10 agreement" "$agreement"

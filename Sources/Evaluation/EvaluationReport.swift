@@ -6,6 +6,17 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
     /// Metrics of one transformation's queries (flat, so JSON readers find `recallAt1`
     /// beside `transformation`).
     public struct Row: Sendable, Hashable, Codable {
+        /// Wire keys: snake_case like every JSON Glimpse writes (golden `testdata/wire/`).
+        enum CodingKeys: String, CodingKey {
+            case transformation
+            case queries
+            case recallAt1 = "recall_at_1"
+            case recallAt10 = "recall_at_10"
+            case meanReciprocalRank = "mean_reciprocal_rank"
+            case medianTopScore = "median_top_score"
+            case maxNegativeTopScore = "max_negative_top_score"
+        }
+
         /// The transformation's name.
         public var transformation: String
         /// Number of positive queries.
@@ -68,8 +79,11 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
     /// (``FirstStageAgreement``); `nil` otherwise.
     public var firstStageAgreement: FirstStageAgreement?
 
+    /// Wire keys (snake_case; the outcomes are written on their own, `eval --outcomes`).
     enum CodingKeys: String, CodingKey {
-        case catalogImages, negativeImages, rows, overall, operatingPoint, atSearchThreshold, misses, highestNegatives, firstStageAgreement
+        case catalogImages = "catalog_images", negativeImages = "negative_images", rows, overall
+        case operatingPoint = "operating_point", atSearchThreshold = "at_search_threshold", misses
+        case highestNegatives = "highest_negatives", firstStageAgreement = "first_stage_agreement"
     }
 
     /// Builds the report from every query's outcome. O(queries log queries).

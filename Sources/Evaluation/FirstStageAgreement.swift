@@ -4,6 +4,14 @@ import Foundation
 /// on the same queries, at the no-match threshold (what a user is shown): `glimpse eval
 /// --db CATALOG --compare-exhaustive`.
 public struct FirstStageAgreement: Sendable, Hashable, Codable {
+    /// Wire keys: snake_case like every JSON Glimpse writes (golden `testdata/wire/`).
+    enum CodingKeys: String, CodingKey {
+        case queries
+        case top1 = "top_1"
+        case top10 = "top_10"
+        case rows
+    }
+
     /// Queries compared (positives and negatives).
     public var queries: Int
     /// Share of queries whose first landmark is the same (or both answered no match).
@@ -16,6 +24,14 @@ public struct FirstStageAgreement: Sendable, Hashable, Codable {
 
     /// One transformation's recall@1 both ways.
     public struct Row: Sendable, Hashable, Codable {
+        /// Wire keys: snake_case like every JSON Glimpse writes (golden `testdata/wire/`).
+        enum CodingKeys: String, CodingKey {
+            case transformation
+            case queries
+            case recallAt1 = "recall_at_1"
+            case exhaustiveRecallAt1 = "exhaustive_recall_at_1"
+        }
+
         /// The transformation's name.
         public var transformation: String
         /// Positive queries of it.

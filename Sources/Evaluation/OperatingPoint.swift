@@ -8,6 +8,17 @@
 /// match's score is above the threshold. The threshold is the lowest that keeps the
 /// false positives at or under `⌊target × negatives⌋`. O(n log n) to compute.
 public struct OperatingPoint: Sendable, Hashable, Codable {
+    /// Wire keys: snake_case like every JSON Glimpse writes (golden `testdata/wire/`).
+    enum CodingKeys: String, CodingKey {
+        case targetFalsePositiveRate = "target_false_positive_rate"
+        case threshold
+        case truePositiveRate = "true_positive_rate"
+        case falsePositiveRate = "false_positive_rate"
+        case positives
+        case negatives
+        case acceptsThresholdScore = "accepts_threshold_score"
+    }
+
     /// The false-positive rate asked for (for example 0.01).
     public var targetFalsePositiveRate: Double
     /// Accept a result only when its score is strictly above this; `nil` when every

@@ -1,6 +1,19 @@
 /// What one evaluation query returned: the landmark ids in rank order and the score of
 /// the first one. Positives know which landmark they should find; negatives do not.
 public struct QueryOutcome: Sendable, Hashable, Codable {
+    /// Wire keys: snake_case like every JSON Glimpse writes (golden `testdata/wire/`).
+    enum CodingKeys: String, CodingKey {
+        case image
+        case transformation
+        case expectedID = "expected_id"
+        case rankedIDs = "ranked_ids"
+        case topScore = "top_score"
+        case topID = "top_id"
+        case topDistances = "top_distances"
+        case exhaustiveIDs = "exhaustive_ids"
+        case queryCodes = "query_codes"
+    }
+
     /// The source image, relative to its folder (for example `animals/otter.jpg`).
     public var image: String
     /// The transformation's name (``ImageTransformation/rawValue``, or `original`).

@@ -1,6 +1,14 @@
 /// Retrieval quality over a set of positive queries: recall@1, recall@10 and mean
 /// reciprocal rank. O(queries × results) to compute.
 public struct RankingMetrics: Sendable, Hashable, Codable {
+    /// Wire keys: snake_case like every JSON Glimpse writes (golden `testdata/wire/`).
+    enum CodingKeys: String, CodingKey {
+        case queries
+        case recallAt1 = "recall_at_1"
+        case recallAt10 = "recall_at_10"
+        case meanReciprocalRank = "mean_reciprocal_rank"
+    }
+
     /// Number of positive queries measured.
     public var queries: Int
     /// Fraction of queries whose first landmark is the right one (0…1).

@@ -2,6 +2,7 @@ import ArgumentParser
 import Fingerprints
 import Foundation
 import PixelBuffers
+import Search
 
 /// `glimpse bench-fingerprint`: times reading + decoding + fingerprinting one image file
 /// in-process, for `benchmarks/compare-peers.sh` (no process start-up in the figure).
@@ -16,8 +17,8 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
             is at least ImageFingerprinter.decodeShortSide pixels (smaller for small images with the \
             query layout, querySmallImageSides, which --decode-only follows too) unless --min-side says otherwise, \
             PNGs at full size — and computes every view and every code of the layout, with the \
-            rows going from the decoder straight into the working image (ImageFingerprinter). Prints one JSON line: {"file", "medianMs", \
-            "bestMs", "runs", "scale", "decodedWidth", "decodedHeight", "views", "decodeOnly"}.
+            rows going from the decoder straight into the working image (ImageFingerprinter). Prints one JSON line (FingerprintTimingRecord): {"file", "median_ms", \
+            "best_ms", "runs", "scale", "decoded_width", "decoded_height", "views", "decode_only", "isa"}.
             """,
         shouldDisplay: false
     )
@@ -69,9 +70,9 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
         } catch {
             throw failure("\(error)")
         }
-        let escaped = image.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        print(#"{"file":"\#(escaped)","medianMs":\#(timing.medianMs),"bestMs":\#(timing.bestMs),"runs":\#(timing.runs),"#
-            + #""scale":"\#(last.scale)","decodedWidth":\#(last.pixels.width),"decodedHeight":\#(last.pixels.height),"#
-            + #""views":\#(viewCount),"decodeOnly":\#(decodeOnly),"isa":"\#(InstructionSet.best)"}"#)
+        print(WireJSON.line(FingerprintTimingRecord(
+            file: image, medianMilliseconds: timing.medianMs, bestMilliseconds: timing.bestMs, runs: timing.runs, scale: "\(last.scale)",
+            decodedWidth: last.pixels.width, decodedHeight: last.pixels.height, views: viewCount, decodeOnly: decodeOnly,
+            isa: "\(InstructionSet.best)")))
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Fingerprints
 import Foundation
+import Search
 
 /// `glimpse bench-scan`: times the index's Hamming scan over synthetic 64-bit codes, for
 /// `benchmarks/compare-peers.sh` (which sets it beside a C popcount limit). Hidden from
@@ -10,8 +11,8 @@ struct BenchScanCommand: AsyncParsableCommand {
         commandName: "bench-scan",
         abstract: "Time the Hamming scan of one query over N synthetic 64-bit codes (benchmark tool).",
         discussion: """
-            Prints one JSON line: {"codes", "kernel", "rows": [{"name", "bestMs", "medianMs", \
-            "codesPerSecond"}]} for the distance pass (one UInt16 per code) and the top-10 scan. \
+            Prints one JSON line (BenchmarkRecord): {"codes", "kernel", "rows": [{"name", "best_ms", "median_ms", \
+            "codes_per_second"}]} for the distance pass (one UInt16 per code) and the top-10 scan. \
             Codes are the same xorshift sequence the C limit in benchmarks/peers/limits uses.
             """,
         shouldDisplay: false
@@ -45,11 +46,11 @@ struct BenchScanCommand: AsyncParsableCommand {
             }
         }
         let rows = [("distances, one UInt16 per code", distancePass), ("top-10 nearest (index scan)", topK)]
-        let rowJSON = rows.map { name, timing in
-            let perSecond = Double(codes) / (timing.bestMs / 1000)
-            return #"{"name":"\#(name)","bestMs":\#(timing.bestMs),"medianMs":\#(timing.medianMs),"codesPerSecond":\#(perSecond)}"#
-        }
-        print(#"{"codes":\#(codes),"kernel":"\#(InstructionSet.best)","check":\#(sink & 1),"rows":[\#(rowJSON.joined(separator: ","))]}"#)
+        let record = BenchmarkRecord(codes: codes, kernel: "\(InstructionSet.best)", check: sink & 1, rows: rows.map { name, timing in
+            BenchmarkRecord.Row(name: name, bestMilliseconds: timing.bestMs, medianMilliseconds: timing.medianMs,
+                                codesPerSecond: Double(codes) / (timing.bestMs / 1000))
+        })
+        print(WireJSON.line(record))
     }
 }
 

@@ -38,7 +38,7 @@ extension BenchSearchCommand {
         let threshold = SimilarityScoring.defaultNoMatchThreshold
         /// Times `search` over every query (one warm-up, then `runs` runs each): the row's JSON
         /// fields and the last run's matches per query.
-        func timed(_ search: (Fingerprint) throws -> (ids: [String], compared: Int)) throws -> (fields: String, answers: [[String]]) {
+        func timed(_ name: String, _ set: InstructionSet, _ search: (Fingerprint) throws -> (ids: [String], compared: Int)) throws -> (row: BenchmarkRecord.Row, answers: [[String]]) {
             var samples: [Double] = []
             var matched = 0, compared = 0
             var answers: [[String]] = []
@@ -59,38 +59,37 @@ extension BenchSearchCommand {
             }
             samples.sort()
             func percentile(_ p: Double) -> Double { RunTiming.percentile(p, ofSorted: samples) }
-            let fields = #""p50Ms":\#(String(format: "%.3f", percentile(0.5))),"p99Ms":\#(String(format: "%.3f", percentile(0.99))),"#
-                + #""meanMatched":\#(String(format: "%.2f", Double(matched) / Double(samples.count))),"#
-                + #""meanComparedPairs":\#(compared / max(samples.count, 1))"#
-            return (fields, answers)
+            let row = BenchmarkRecord.Row(name: name, isa: "\(set)", threads: 1, p50Milliseconds: percentile(0.5), p99Milliseconds: percentile(0.99),
+                                          meanMatched: Double(matched) / Double(max(samples.count, 1)), meanComparedPairs: compared / max(samples.count, 1))
+            return (row, answers)
         }
-        var rows: [String] = []
+        var rows: [BenchmarkRecord.Row] = []
         var exactAnswers: [[String]] = []
         for set in sets.reversed() {
-            let (fields, answers) = try timed { query in
+            let (row, answers) = try timed("exact search, \(queries.count) real queries, default query layout", set) { query in
                 let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .exhaustive)
                 return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
             }
             exactAnswers = answers
-            rows.append(#"{"name":"exact search, \#(queries.count) real queries, default query layout","isa":"\#(set)","threads":1,\#(fields)}"#)
+            rows.append(row)
         }
-        var firstStage = ""
+        var firstStage: BenchmarkRecord.FirstStage?
         if let stage = index.firstStage {
             let parameters = try firstStageParameters.map(CandidateIndex.SearchParameters.init(parsing:)) ?? CandidateIndex.SearchParameters()
             var answers: [[String]] = []
             for set in sets.reversed() {
-                let (fields, found) = try timed { query in
+                let (row, found) = try timed("first stage, then exact scores, \(queries.count) real queries", set) { query in
                     let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(parameters))
                     return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
                 }
                 answers = found
-                rows.append(#"{"name":"first stage, then exact scores, \#(queries.count) real queries","isa":"\#(set)","threads":1,\#(fields)}"#)
-                // The first stage alone (candidates proposed, none scored): "meanMatched" is
+                rows.append(row)
+                // The first stage alone (candidates proposed, none scored): "mean_matched" is
                 // then the mean number of candidates.
-                let (alone, _) = try timed { query in
+                let (alone, _) = try timed("first stage alone (mean_matched: candidates), \(queries.count) real queries", set) { query in
                     (stage.candidates(for: query, minimumViewQuality: index.minimumViewQuality, parameters: parameters, using: set).map { "\($0)" }, 0)
                 }
-                rows.append(#"{"name":"first stage alone (meanMatched: candidates), \#(queries.count) real queries","isa":"\#(set)","threads":1,\#(alone)}"#)
+                rows.append(alone)
             }
             // Agreement with the exhaustive scan: the same first answer (or none for both),
             // and the share of the exhaustive top 10 the first stage also returns.
@@ -101,12 +100,12 @@ extension BenchSearchCommand {
                 reference += top.count
                 kept += top.intersection(approximate.prefix(10)).count
             }
-            firstStage = #","firstStage":{"lists":\#(stage.listCount),"bytes":\#(stage.bytesUsed),"probes":\#(parameters.probes),"innerProbeFactor":\#(parameters.innerProbeFactor),"#
-                + #""radius":\#(parameters.radius),"maximumCandidates":\#(parameters.maximumCandidates),"#
-                + #""top1Agreement":\#(String(format: "%.4f", Double(sameFirst) / Double(queries.count))),"#
-                + #""top10Agreement":\#(String(format: "%.4f", reference == 0 ? 1 : Double(kept) / Double(reference)))}"#
+            firstStage = BenchmarkRecord.FirstStage(
+                lists: stage.listCount, bytes: stage.bytesUsed, probes: parameters.probes, innerProbeFactor: parameters.innerProbeFactor,
+                radius: parameters.radius, maximumCandidates: parameters.maximumCandidates,
+                top1Agreement: Double(sameFirst) / Double(queries.count), top10Agreement: reference == 0 ? 1 : Double(kept) / Double(reference))
         }
-        print(#"{"landmarks":\#(index.landmarkCount),"views":\#(index.viewCount),"indexBytes":\#(index.bytesUsed),"#
-              + #""queries":\#(queries.count)\#(firstStage),"rows":[\#(rows.joined(separator: ","))]}"#)
+        print(WireJSON.line(BenchmarkRecord(views: index.viewCount, landmarks: index.landmarkCount, indexBytes: index.bytesUsed,
+                                            queries: queries.count, firstStage: firstStage, rows: rows)))
     }
 }

@@ -22,7 +22,7 @@ struct BenchSearchCommand: AsyncParsableCommand {
             every view in one pass (what several query views × 8 orientations need); the two \
             searches on one thread, then again on --threads threads when that is more than one. \
             Prints one JSON line: \
-            {"views", "bytesPerView", "rows": [{"name", "isa", "threads", "bestMs", "medianMs", "hits"}]}.
+            {"views", "bytes_per_view", "rows": [{"name", "isa", "threads", "best_ms", "median_ms", "hits"}]} (BenchmarkRecord).
             """,
         shouldDisplay: false
     )
@@ -85,7 +85,7 @@ struct BenchSearchCommand: AsyncParsableCommand {
         }
         let sets = isa.flatMap(InstructionSet.init(named:)).map { [$0] }
             ?? InstructionSet.allCases.filter(\.isSupported)
-        var rows: [String] = []
+        var rows: [BenchmarkRecord.Row] = []
         for set in sets.reversed() {
             var hits = 0
             let fullCodes = query.views.filter { $0.region == .full }.count
@@ -107,7 +107,7 @@ struct BenchSearchCommand: AsyncParsableCommand {
             rows.append(Self.row("scan, \(codes) codes x all views", set, scan, hits))
         }
         let bytesPerView = Double(index.bytesUsed) / Double(index.viewCount)
-        print(#"{"views":\#(index.viewCount),"bytesPerView":\#(String(format: "%.1f", bytesPerView)),"rows":[\#(rows.joined(separator: ","))]}"#)
+        print(WireJSON.line(BenchmarkRecord(views: index.viewCount, bytesPerView: bytesPerView, rows: rows)))
     }
 
     /// Rows for a catalog on disk: opening the store and reading its version, mapping and
@@ -127,10 +127,10 @@ struct BenchSearchCommand: AsyncParsableCommand {
             viewCount = index.viewCount
         }
         let rows = [Self.row("open catalog + read version", .best, open, 0), Self.row("map + check snapshot on open (planes and lines are checked by the scan)", .best, map, viewCount)]
-        print(#"{"views":\#(viewCount),"rows":[\#(rows.joined(separator: ","))]}"#)
+        print(WireJSON.line(BenchmarkRecord(views: viewCount, rows: rows)))
     }
 
-    static func row(_ name: String, _ isa: InstructionSet, _ timing: RunTiming, _ hits: Int, threads: Int = 1) -> String {
-        #"{"name":"\#(name)","isa":"\#(isa)","threads":\#(threads),"bestMs":\#(String(format: "%.3f", timing.bestMs)),"medianMs":\#(String(format: "%.3f", timing.medianMs)),"hits":\#(hits)}"#
+    static func row(_ name: String, _ isa: InstructionSet, _ timing: RunTiming, _ hits: Int, threads: Int = 1) -> BenchmarkRecord.Row {
+        BenchmarkRecord.Row(name: name, isa: "\(isa)", threads: threads, bestMilliseconds: timing.bestMs, medianMilliseconds: timing.medianMs, hits: hits)
     }
 }

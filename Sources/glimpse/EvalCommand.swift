@@ -130,19 +130,14 @@ struct EvalCommand: AsyncParsableCommand {
             throw failure(error.description)
         }
         if let outcomes {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
             var text = ""
-            for outcome in report.outcomes { text += String(decoding: try encoder.encode(outcome), as: UTF8.self) + "\n" }
+            for outcome in report.outcomes { text += WireJSON.line(outcome) + "\n" }
             do { try text.write(toFile: outcomes, atomically: true, encoding: .utf8) } catch {
                 throw failure("eval: cannot write \(outcomes): \(error.localizedDescription)")
             }
         }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.sortedKeys]
-            let data = try encoder.encode(report)
-            print(String(decoding: data, as: UTF8.self))
+            print(WireJSON.line(report))
             return
         }
         print(report.table)

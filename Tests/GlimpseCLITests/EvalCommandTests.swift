@@ -43,10 +43,10 @@ import Testing
         let rows = try #require(object["rows"] as? [[String: Any]])
         #expect(rows.compactMap { $0["transformation"] as? String } == ["grayscale", "jpeg-q75"])
         for row in rows {
-            let recall = try #require(row["recallAt1"] as? Double)
+            let recall = try #require(row["recall_at_1"] as? Double)
             #expect(recall > 0.9, "\(row)")
         }
-        let point = try #require(object["operatingPoint"] as? [String: Any])
+        let point = try #require(object["operating_point"] as? [String: Any])
         #expect(point["negatives"] as? Int == 28 * 3)
     }
 

@@ -119,4 +119,21 @@ import Testing
         try Self.check(lines.joined(separator: "\n"), golden: "catalog-list.jsonl")
         for line in lines { #expect(try WireJSON.line(WireJSON.decode(EntitySummary.self, from: Array(line.utf8))) == line) }
     }
+
+    @Test func benchmarkLines() throws {
+        let search = BenchmarkRecord(views: 25_758_777, landmarks: 1_000_046, indexBytes: 3_142_570_794, queries: 29,
+                                     firstStage: .init(lists: 8192, bytes: 515_175_540, probes: 128, innerProbeFactor: 4, radius: 48,
+                                                       maximumCandidates: 1024, top1Agreement: 0.965_517, top10Agreement: 0.981_1),
+                                     rows: [.init(name: "exact search, 29 real queries, default query layout", isa: "avx512", threads: 1,
+                                                  p50Milliseconds: 61.234_567, p99Milliseconds: 80.5, meanMatched: 3.456, meanComparedPairs: 123_456)])
+        try Self.check(WireJSON.line(search), golden: "bench-search.json")
+        let scan = BenchmarkRecord(codes: 1_000_000, kernel: "avx512", check: 1, rows: [
+            .init(name: "distances, one UInt16 per code", bestMilliseconds: 0.3921, medianMilliseconds: 0.409, codesPerSecond: 2_550_369_803.3)])
+        try Self.check(WireJSON.line(scan), golden: "bench-scan.json")
+        let fingerprint = FingerprintTimingRecord(file: "testdata/catalog/landmarks/hurricane-ridge.jpg", medianMilliseconds: 1.761_234,
+                                                  bestMilliseconds: 1.61, runs: 30, scale: "1/4", decodedWidth: 512, decodedHeight: 384,
+                                                  views: 31, decodeOnly: false, isa: "avx512")
+        try Self.check(WireJSON.line(fingerprint), golden: "bench-fingerprint.json")
+        #expect(try WireJSON.decode(BenchmarkRecord.self, from: WireJSON.bytes(search)) == search)
+    }
 }

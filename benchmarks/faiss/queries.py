@@ -22,10 +22,10 @@ def main() -> int:
     with open(sys.argv[1], encoding="utf-8") as f:
         for line_number, line in enumerate(f, 1):
             outcome = json.loads(line)
-            codes = outcome.get("queryCodes")
+            codes = outcome.get("query_codes")
             if codes is None:
                 continue
-            exhaustive = outcome.get("exhaustiveIDs") or []
+            exhaustive = outcome.get("exhaustive_ids") or []
             if exhaustive and exhaustive[0] not in numbers:
                 print(f"queries.py: {sys.argv[1]}:{line_number}: landmark {exhaustive[0]!r} is not in {sys.argv[2]}", file=sys.stderr)
                 return 1

@@ -263,11 +263,11 @@ def glimpse_fingerprint(glimpse, path, decode_only, cell_detail, isa=None, layou
 
     def sample(budget, estimate):
         if estimate is None:
-            estimate = glimpse_json(glimpse, ["bench-fingerprint", str(path), "--repeat", "3"] + extra, isa)["medianMs"]
+            estimate = glimpse_json(glimpse, ["bench-fingerprint", str(path), "--repeat", "3"] + extra, isa)["median_ms"]
         result = glimpse_json(glimpse, ["bench-fingerprint", str(path), "--repeat", str(budget.runs_for(estimate))]
                               + extra, isa)
         cell_detail.update(result)
-        return result["medianMs"], result["bestMs"]
+        return result["median_ms"], result["best_ms"]
 
     return sample
 
@@ -420,7 +420,7 @@ def main():
             rows.append((f"popcount limit: {kernel}", float(best), float(median)))
         if has_scan:
             out = glimpse_json(args.glimpse, ["bench-scan", "--codes", str(SCAN_CODES), "--repeat", "40"])
-            rows += [(f"Glimpse {r['name']} ({out['kernel']})", r["bestMs"], r["medianMs"]) for r in out["rows"]]
+            rows += [(f"Glimpse {r['name']} ({out['kernel']})", r["best_ms"], r["median_ms"]) for r in out["rows"]]
         for label, best, median in rows:
             cell = scan.setdefault(label, {"bestMs": math.inf, "medians": []})
             cell["bestMs"] = min(cell["bestMs"], best)
@@ -438,8 +438,8 @@ def main():
     print(f"Images: {', '.join(d for _, d in IMAGES)}; files: {sizes}")
     if has_fingerprint:
         scales = ", ".join(f"{n} at {details[f'{FINGERPRINT_ROW} {n}'].get('scale', '?')} "
-                           f"({details[f'{FINGERPRINT_ROW} {n}'].get('decodedWidth')}×"
-                           f"{details[f'{FINGERPRINT_ROW} {n}'].get('decodedHeight')}), "
+                           f"({details[f'{FINGERPRINT_ROW} {n}'].get('decoded_width')}×"
+                           f"{details[f'{FINGERPRINT_ROW} {n}'].get('decoded_height')}), "
                            f"{details[f'{FINGERPRINT_ROW} {n}'].get('views')} views" for n in names)
         print(f"Glimpse decodes: {scales}")
     print(f"Method: {budget.rounds} interleaved rounds per cell, each ≥ {budget.slice_time:.2f} s and "
