@@ -24,9 +24,10 @@ public struct APIError: HTTPResponseError, Sendable {
 
     /// The JSON response. O(message).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var fields = headers
-        fields[.contentType] = "application/json"
-        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: WireJSON.bytes(ErrorBody(error: code, message: message)))))
+        var response = WireResponseEncoder().encode(ErrorBody(error: code, message: message), from: request, context: context)
+        response.status = status
+        for field in headers { response.headers[field.name] = field.value }
+        return response
     }
 
     /// 400 with `code`.

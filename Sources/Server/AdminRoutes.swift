@@ -19,15 +19,15 @@ struct AdminRoutes {
 
     func add(to router: Router<GlimpseRequestContext>) {
         let group = router.group("/v1/admin").add(middleware: AdminAuthMiddleware(token: state.configuration.adminToken))
-        group.post("remove") { request, _ in try await remove(request) }
-        group.post("undo") { _, _ in try await undo() }
+        group.post("remove") { request, context in try await remove(request, context) }
+        group.post("undo") { request, context in try await undo(request, context) }
     }
 
-    func remove(_ request: Request) async throws -> Response {
+    func remove(_ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
         let lease = try await RequestBody.collect(request, limit: 16 << 10, policy: state.configuration.upload, budget: state.bodyBudget)
         defer { lease.release() }
         let parsed: RemoveBody
-        do { parsed = try JSONDecoder().decode(RemoveBody.self, from: Data(lease.bytes.readableBytesView)) } catch {
+        do { parsed = try await context.requestDecoder.decode(RemoveBody.self, collected: lease.bytes, from: request, context: context) } catch {
             throw APIError.badRequest("invalid_body", "the body must be {\"id\": ID, \"kind\": \"landmark\"|\"collection\", \"mode\": \"archive\"|\"delete\"}")
         }
         guard let kind = EntityKind(rawValue: parsed.kind) else {
@@ -44,18 +44,18 @@ struct AdminRoutes {
             let removal = try await state.store.remove(reference, reason: reason)
             state.reloader.requestCheck()
             state.logger.notice("catalog change over HTTP", metadata: ["removed": "\(reference.url)", "mode": "\(parsed.mode)"])
-            return JSONResponse.make(RemovalBody(removal))
+            return context.json(RemovalBody(removal), for: request)
         } catch {
             if case .unknownEntity = error { throw APIError.notFound(error.description) }
             throw APIError.store(error)
         }
     }
 
-    func undo() async throws -> Response {
+    func undo(_ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
         do {
             let removal = try await state.store.undoLastRemoval()
             state.reloader.requestCheck()
-            return JSONResponse.make(RemovalBody(removal))
+            return context.json(RemovalBody(removal), for: request)
         } catch { throw APIError.store(error) }
     }
 }

@@ -25,7 +25,7 @@ struct EntityRoutes {
             router.get(RouterPath(base + "/thumbnail")) { request, context in try await thumbnail(kind, request, context) }
             router.get(RouterPath(base + "/export")) { request, context in try await export(kind, request, context) }
         }
-        router.get("/v1/entities") { request, _ in try await entities(request) }
+        router.get("/v1/entities") { request, context in try await entities(request, context) }
     }
 
     /// The reference named by the `{id}` path segment (percent-decoded).
@@ -49,11 +49,11 @@ struct EntityRoutes {
             deferred.append(property)
         }
         do {
-            return JSONResponse.make(try await EntityDetails.open(reference, in: state.store, with: deferred).document)
+            return context.json(try await EntityDetails.open(reference, in: state.store, with: deferred).document, for: request)
         } catch { throw Self.apiError(error) }
     }
 
-    func entities(_ request: Request) async throws -> Response {
+    func entities(_ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
         guard let list = request.uri.queryParameters.get("ids") else {
             throw APIError.badRequest("missing_parameter", "ids is required: comma-separated entity ids or glimpse:// URLs")
         }
@@ -77,7 +77,7 @@ struct EntityRoutes {
                 }
                 documents.append(EntityDocument(entity: entity, related: related))
             }
-            return JSONResponse.make(EntityList(entities: documents))
+            return context.json(EntityList(entities: documents), for: request)
         } catch let error as EntityResolutionError {
             throw Self.apiError(.resolution(error))
         } catch let error as CatalogStoreError {

@@ -24,9 +24,9 @@ struct FingerprintLookup {
     /// Parses and validates a JSON body.
     ///
     /// - Throws: 400 `invalid_body` naming the field that is wrong.
-    init(json: ByteBuffer) throws(APIError) {
+    init(json: ByteBuffer, of request: Request, context: GlimpseRequestContext) async throws(APIError) {
         let body: Body
-        do { body = try JSONDecoder().decode(Body.self, from: Data(json.readableBytesView)) } catch {
+        do { body = try await context.requestDecoder.decode(Body.self, collected: json, from: request, context: context) } catch {
             throw .badRequest("invalid_body", "the body must be a JSON object with \"pdq\" (64 hex digits) and optionally \"phash\", \"dhash\" (16 hex digits), \"histogram\" (128 hex digits), \"quality\" (0…100)")
         }
         guard body.pdq.utf8.count == 64, let pdq = PDQHash(hex: body.pdq) else {

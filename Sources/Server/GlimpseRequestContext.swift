@@ -16,4 +16,19 @@ public struct GlimpseRequestContext: RequestContext {
 
     /// Bodies are read by the handlers themselves with their own limits.
     public var maxUploadSize: Int { 64 << 10 }
+
+    /// JSON bodies are decoded through the wire-format home (``WireRequestDecoder``).
+    public var requestDecoder: WireRequestDecoder { WireRequestDecoder() }
+
+    /// JSON answers are encoded through the wire-format home (``WireResponseEncoder``).
+    public var responseEncoder: WireResponseEncoder { WireResponseEncoder() }
+
+    /// `value` as a JSON answer through ``responseEncoder``, with `status` and extra `headers`.
+    /// - Complexity: O(size of the value).
+    public func json(_ value: some Encodable, for request: Request, status: HTTPResponse.Status = .ok, headers: HTTPFields = [:]) -> Response {
+        var response = responseEncoder.encode(value, from: request, context: self)
+        response.status = status
+        for field in headers { response.headers[field.name] = field.value }
+        return response
+    }
 }

@@ -29,8 +29,8 @@ struct OperationalRoutes {
     }
 
     func add(to router: Router<GlimpseRequestContext>) {
-        router.get("/healthz") { _, _ in JSONResponse.make(Status(status: "ok")) }
-        router.get("/readyz") { _, _ in
+        router.get("/healthz") { request, context in context.json(Status(status: "ok"), for: request) }
+        router.get("/readyz") { request, context in
             guard let index = state.holder.index else { throw APIError.notReady }
             let version = index.prepared.version
             if let reason = state.health.unreachableReason {
@@ -39,9 +39,9 @@ struct OperationalRoutes {
                                headers: [.retryAfter: "1"])
             }
             let unsearchable = state.unsearchable.counts(for: version.generation, store: state.store)
-            return JSONResponse.make(Status(status: "ready", catalog: version.catalogID, generation: version.generation,
+            return context.json(Status(status: "ready", catalog: version.catalogID, generation: version.generation,
                                             views: index.prepared.viewCount, landmarks: index.prepared.landmarkCount,
-                                            unsearchableImages: unsearchable?.images, unsearchableLandmarks: unsearchable?.landmarks))
+                                            unsearchableImages: unsearchable?.images, unsearchableLandmarks: unsearchable?.landmarks), for: request)
         }
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4; charset=utf-8"],

@@ -15,13 +15,13 @@ struct SearchRoutes {
     static let maximumLookupBodyBytes = 64 << 10
 
     func add(to router: Router<GlimpseRequestContext>) {
-        router.post("/v1/search") { request, _ in try await search(request) }
-        router.get("/v1/search") { request, _ in try await nextPage(request) }
-        router.post("/v1/search/fingerprint") { request, _ in try await lookup(request) }
+        router.post("/v1/search") { request, context in try await search(request, context) }
+        router.get("/v1/search") { request, context in try await nextPage(request, context) }
+        router.post("/v1/search/fingerprint") { request, context in try await lookup(request, context) }
     }
 
     /// The first page for an uploaded image (any format ``ImageDecoder`` recognises by its bytes).
-    func search(_ request: Request) async throws -> Response {
+    func search(_ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
         let started = ContinuousClock.now
         let parameters = try SearchRequest(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
         guard let index = state.holder.index else { throw APIError.notReady }
@@ -60,13 +60,13 @@ struct SearchRoutes {
             // What decoding left of the deadline goes to the scan; none left: a partial page.
             let remaining = max(.zero, parameters.deadline - (ContinuousClock.now - bodyArrived))
             return try await page(for: fingerprint, labels: parameters.labels, copyKey: copyKey, profile: profile, pageSize: parameters.pageSize,
-                                  token: nil, deadline: remaining, index: index, started: started)
+                                  token: nil, deadline: remaining, index: index, started: started, request: request, context: context)
         }
     }
 
     /// The page a ``SearchContinuation`` token names, recomputing the ranking from the
     /// fingerprint it carries when this replica has not cached it.
-    func nextPage(_ request: Request) async throws -> Response {
+    func nextPage(_ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
         let started = ContinuousClock.now
         guard let text = request.uri.queryParameters.get("page_token") else {
             throw APIError.badRequest("missing_parameter", "GET /v1/search needs page_token (the next_page_token of the previous page); start a search with POST /v1/search")
@@ -80,12 +80,12 @@ struct SearchRoutes {
         }
         return try await state.slots.withSlot {
             try await page(for: continuation.fingerprint, labels: continuation.labels, copyKey: continuation.copyKey, profile: continuation.profile,
-                           pageSize: continuation.pageSize, token: continuation.pageToken, deadline: deadline, index: index, started: started)
+                           pageSize: continuation.pageSize, token: continuation.pageToken, deadline: deadline, index: index, started: started, request: request, context: context)
         }
     }
 
     /// The first page for a fingerprint computed by the client.
-    func lookup(_ request: Request) async throws -> Response {
+    func lookup(_ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
         let started = ContinuousClock.now
         let parameters = try SearchRequest(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
         guard parameters.region == nil else {
@@ -94,17 +94,18 @@ struct SearchRoutes {
         let lease = try await RequestBody.collect(request, limit: Self.maximumLookupBodyBytes,
                                                   policy: state.configuration.upload, budget: state.bodyBudget)
         defer { lease.release() }
-        let lookup = try FingerprintLookup(json: lease.bytes)
+        let lookup = try await FingerprintLookup(json: lease.bytes, of: request, context: context)
         guard let index = state.holder.index else { throw APIError.notReady }
         return try await state.slots.withSlot {
             try await page(for: lookup.fingerprint, labels: parameters.labels, copyKey: nil,
                            profile: lookup.profile | (parameters.exact ? ServedIndex.exhaustiveFlag : 0), pageSize: parameters.pageSize,
-                           token: nil, deadline: parameters.deadline, index: index, started: started)
+                           token: nil, deadline: parameters.deadline, index: index, started: started, request: request, context: context)
         }
     }
 
     private func page(for fingerprint: Fingerprint, labels: [String], copyKey: CopyKey?, profile: UInt8, pageSize: Int, token: PageToken?,
-                      deadline: Duration, index: ServedIndex, started: ContinuousClock.Instant) async throws -> Response {
+                      deadline: Duration, index: ServedIndex, started: ContinuousClock.Instant,
+                      request: Request, context: GlimpseRequestContext) async throws -> Response {
         guard let query = index.query(profile: profile) else {
             throw APIError.badRequest("invalid_page_token", "page token names an unknown scoring profile")
         }
@@ -118,7 +119,7 @@ struct SearchRoutes {
                 .text(signedWith: page.catalogVersion.tokenKey)
         }
         let record = QueryResultRecord(query: nil, page: page, elapsed: ContinuousClock.now - started, nextPageToken: next)
-        return JSONResponse.make(record)
+        return context.json(record, for: request)
     }
 
     /// The HTTP error of a decode failure: 415 not an image / unsupported, 422 corrupt,
