@@ -32,7 +32,7 @@ struct MatchCommand: AsyncParsableCommand {
             Example:
               glimpse match ~/Photos --out matches.jsonl --report matches.html
               glimpse match testdata/negatives --format csv --jobs 2
-              glimpse match scans/ --region-fraction 0.1,0.1,0.8,0.8 --matches 1
+              glimpse match testdata/catalog/food --region-fraction 0.1,0.1,0.8,0.8
 
             Exit codes: 0 success; 1 usage or input error (missing folder or catalog, unusable \
             --out); 2 some photos failed (their rows say why) or a sub-folder could not be read \
