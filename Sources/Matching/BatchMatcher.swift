@@ -9,10 +9,9 @@ import Search
 /// the request names one), fingerprinted (query layout) and searched; its best landmarks
 /// (at most the request's page size) become one ``PhotoMatchRecord``.
 ///
-/// The one ``SearchRequest`` of every front door describes each photo's search; a batch has
-/// no labels (the request must have none) and no per-photo deadline (every photo is searched
-/// in full), and the request's `exact` is the ``VisualSearchQuery``'s strategy, set by the
-/// caller.
+/// The one ``SearchRequest`` of every front door describes each photo's search: its region
+/// and page size are used here; its labels and deadline are not (every photo is searched in
+/// full), and its `exact` is the ``VisualSearchQuery``'s strategy, which the caller sets.
 ///
 /// Up to ``jobs`` photos are in flight at once (decode, fingerprint and scan run on the
 /// caller's concurrency pool, so `jobs` beyond the core count adds nothing). Records are
