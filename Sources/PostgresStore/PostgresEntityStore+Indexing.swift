@@ -101,7 +101,6 @@ extension PostgresEntityStore {
             }
             let existingLandmarks = try await existingReasons("landmark")
             let existingCollections = try await existingReasons("collection")
-            let missing = Removal.Reason.missingFromSource.rawValue
             let total = content.landmarks.count + content.collections.count
             var done = 0
             var restored: [EntityReference] = []
@@ -124,7 +123,7 @@ extension PostgresEntityStore {
                       keywords = EXCLUDED.keywords, latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude, position = EXCLUDED.position
                     """, logger: logger)
                 let ids = batch.map(\.element.id)
-                let revived = ids.filter { existingLandmarks[$0] == missing }
+                let revived = ids.filter { CatalogRules.sourceRevives(removedFor: existingLandmarks[$0]) }
                 if !revived.isEmpty {
                     try await connection.query("UPDATE landmark SET removal_id = NULL WHERE id = ANY(\(revived))", logger: logger)
                     restored += revived.map { EntityReference(kind: .landmark, id: $0) }
@@ -160,7 +159,7 @@ extension PostgresEntityStore {
                     SELECT * FROM unnest(\(ids)::text[], \(batch.map(\.element.name))::text[], \(batch.map { Int32($0.offset) })::integer[])
                     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, position = EXCLUDED.position
                     """, logger: logger)
-                let revived = ids.filter { existingCollections[$0] == missing }
+                let revived = ids.filter { CatalogRules.sourceRevives(removedFor: existingCollections[$0]) }
                 if !revived.isEmpty {
                     try await connection.query("UPDATE collection SET removal_id = NULL WHERE id = ANY(\(revived))", logger: logger)
                     restored += revived.map { EntityReference(kind: .collection, id: $0) }
@@ -192,17 +191,12 @@ extension PostgresEntityStore {
             // Entities gone from the source: soft-delete them as one undoable removal.
             let landmarkIDs = Set(content.landmarks.map(\.id))
             let collectionIDs = Set(content.collections.map(\.id))
-            let goneLandmarks = existingLandmarks.filter { $0.value.isEmpty && !landmarkIDs.contains($0.key) }.map(\.key).sorted()
-            let goneCollections = existingCollections.filter { $0.value.isEmpty && !collectionIDs.contains($0.key) }.map(\.key).sorted()
+            let goneLandmarks = CatalogRules.goneFromSource(live: existingLandmarks.filter { $0.value.isEmpty }.keys, source: landmarkIDs)
+            let goneCollections = CatalogRules.goneFromSource(live: existingCollections.filter { $0.value.isEmpty }.keys, source: collectionIDs)
             if !goneLandmarks.isEmpty || !goneCollections.isEmpty {
                 let references = goneLandmarks.map { EntityReference(kind: .landmark, id: $0) } + goneCollections.map { EntityReference(kind: .collection, id: $0) }
-                let removalID = try await Self.insertRemoval(connection, reason: .missingFromSource, entities: references, logger)
-                if !goneLandmarks.isEmpty {
-                    try await connection.query("UPDATE landmark SET removal_id = \(removalID) WHERE id = ANY(\(goneLandmarks))", logger: logger)
-                }
-                if !goneCollections.isEmpty {
-                    try await connection.query("UPDATE collection SET removal_id = \(removalID) WHERE id = ANY(\(goneCollections))", logger: logger)
-                }
+                let transaction = PostgresCatalogTransaction(connection: connection, logger: logger)
+                try await transaction.markRemoved(references, by: try await transaction.insertRemoval(reason: .missingFromSource, at: Date(), entities: references))
             }
 
             // Cache rows nothing refers to any more.
@@ -215,12 +209,11 @@ extension PostgresEntityStore {
             // Move the generation only when what readers see changed (including fingerprints
             // recomputed for a newer layout), log what did, and announce it.
             let digestsAfter = try await Self.entityDigests(connection, logger)
-            let touched = Set(digestsBefore.keys).union(digestsAfter.keys).filter { digestsBefore[$0] != digestsAfter[$0] }
             let updatedPaths = Set(report.updated.map(paths.stored))  // the report names files resolved
             let refingerprinted = content.landmarks.filter { $0.referenceImages.contains { updatedPaths.contains($0.path) } }.map(\.reference)
-            let changed = touched.union(refingerprinted)
+            let changed = CatalogRules.changed(before: digestsBefore, after: digestsAfter, refingerprinted: refingerprinted)
             if !changed.isEmpty {
-                try await Self.bumpGeneration(connection, touching: Array(changed), logger)
+                try await Self.bumpGeneration(connection, touching: changed, logger)
             }
             let version = try await Self.version(connection, logger)
             try await connection.query("""

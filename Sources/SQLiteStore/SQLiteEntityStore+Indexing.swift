@@ -82,7 +82,7 @@ extension SQLiteEntityStore {
                 ]
                 if existing != nil {
                     var revive = false
-                    if existing == Removal.Reason.missingFromSource.rawValue {
+                    if CatalogRules.sourceRevives(removedFor: existing) {
                         revive = true
                         restored.append(landmark.reference)
                     }
@@ -109,7 +109,7 @@ extension SQLiteEntityStore {
                 let existing = existingCollections[collection.id]
                 if existing != nil {
                     var revive = false
-                    if existing == Removal.Reason.missingFromSource.rawValue {
+                    if CatalogRules.sourceRevives(removedFor: existing) {
                         revive = true
                         restored.append(collection.reference)
                     }
@@ -132,8 +132,8 @@ extension SQLiteEntityStore {
             // Entities gone from the source: soft-delete them as one undoable removal.
             let landmarkIDs = Set(content.landmarks.map(\.id))
             let collectionIDs = Set(content.collections.map(\.id))
-            let goneLandmarks = try String.fetchAll(db, sql: "SELECT id FROM landmark WHERE removal_id IS NULL ORDER BY id").filter { !landmarkIDs.contains($0) }
-            let goneCollections = try String.fetchAll(db, sql: "SELECT id FROM collection WHERE removal_id IS NULL ORDER BY id").filter { !collectionIDs.contains($0) }
+            let goneLandmarks = CatalogRules.goneFromSource(live: try String.fetchAll(db, sql: "SELECT id FROM landmark WHERE removal_id IS NULL"), source: landmarkIDs)
+            let goneCollections = CatalogRules.goneFromSource(live: try String.fetchAll(db, sql: "SELECT id FROM collection WHERE removal_id IS NULL"), source: collectionIDs)
             if !goneLandmarks.isEmpty || !goneCollections.isEmpty {
                 let references = goneLandmarks.map { EntityReference(kind: .landmark, id: $0) } + goneCollections.map { EntityReference(kind: .collection, id: $0) }
                 let removalID = try Self.insertRemoval(db, reason: .missingFromSource, entities: references)
@@ -154,14 +154,13 @@ extension SQLiteEntityStore {
 
             // Move the generation only when what readers see changed, and log what did.
             let digestsAfter = try Self.entityDigests(db)
-            let touched = Set(digestsBefore.keys).union(digestsAfter.keys).filter { digestsBefore[$0] != digestsAfter[$0] }
             // Fingerprints recomputed for a newer layout (same content, reported as updated)
             // change what readers see too.
             let updatedPaths = Set(report.updated.map(paths.stored))  // the report names files resolved
             let refingerprinted = content.landmarks.filter { $0.referenceImages.contains { updatedPaths.contains($0.path) } }.map(\.reference)
-            let changed = touched.union(refingerprinted)
+            let changed = CatalogRules.changed(before: digestsBefore, after: digestsAfter, refingerprinted: refingerprinted)
             if !changed.isEmpty {
-                try Self.bumpGeneration(db, touching: changed.sorted { ($0.kind.rawValue, $0.id) < ($1.kind.rawValue, $1.id) })
+                try Self.bumpGeneration(db, touching: changed)
             }
             let version = try Self.version(db)
             try db.execute(sql: """

@@ -3,48 +3,23 @@ import Foundation
 import GRDB
 
 extension SQLiteEntityStore {
-    /// Removes or archives an entity (soft: ``undoLastRemoval()`` restores it), in one transaction.
+    /// Removes or archives an entity (soft: ``undoLastRemoval()`` restores it), in one
+    /// transaction, by ``CatalogRules/remove(_:reason:in:at:)``.
     /// - Complexity: O(entities touched).
     @discardableResult
-    public func remove(_ reference: EntityReference, reason: Removal.Reason) throws(CatalogStoreError) -> Removal {
-        let operation = "\(reason == .archivedByUser ? "archive" : "remove") \(reference.url)"
-        do {
-            return try write(operation) { db in
-                let live: Bool
-                switch reference.kind {
-                case .landmark: live = try LandmarkRecord.filter(LandmarkRecord.Columns.id == reference.id && LandmarkRecord.Columns.removalID == nil).fetchCount(db) > 0
-                case .collection: live = try CollectionRecord.filter(CollectionRecord.Columns.id == reference.id && CollectionRecord.Columns.removalID == nil).fetchCount(db) > 0
-                }
-                guard live else { throw CatalogStoreError.unknownEntity(reference) }
-                let id = try Self.insertRemoval(db, reason: reason, entities: [reference])
-                try db.execute(sql: "UPDATE \(Self.table(reference.kind)) SET removal_id = ? WHERE id = ?", arguments: [id, reference.id])
-                try Self.bumpGeneration(db, touching: [reference])
-                return try Self.removal(id: id, db)
-            }
-        } catch let error as CatalogStoreError { throw error } catch {
-            throw .database("\(operation) in \(path)", reason: Self.message(error))
+    public func remove(_ reference: EntityReference, reason: Removal.Reason) async throws(CatalogStoreError) -> Removal {
+        try await transaction("\(reason == .archivedByUser ? "archive" : "remove") \(reference.url)") { transaction in
+            try await CatalogRules.remove(reference, reason: reason, in: transaction)
         }
     }
 
-    /// Restores the most recent removal not yet undone; `nil` when there is none.
+    /// Restores the most recent removal not yet undone (``CatalogRules/undoLatestRemoval(in:at:)``);
+    /// `nil` when there is none.
     /// - Complexity: O(entities restored).
     @discardableResult
-    public func undoLastRemoval() throws(CatalogStoreError) -> Removal? {
-        do {
-            return try write("undo the last removal") { db in
-                guard let record = try RemovalRecord.filter(RemovalRecord.Columns.undoneAt == nil).order(RemovalRecord.Columns.id.desc).fetchOne(db),
-                      let id = record.id else { return nil }
-                let removal = try Self.removal(id: id, db)
-                try db.execute(sql: "UPDATE landmark SET removal_id = NULL WHERE removal_id = ?", arguments: [id])
-                try db.execute(sql: "UPDATE collection SET removal_id = NULL WHERE removal_id = ?", arguments: [id])
-                try db.execute(sql: "UPDATE removal SET undone_at = ? WHERE id = ?", arguments: [Date().timeIntervalSince1970, id])
-                try Self.bumpGeneration(db, touching: removal.entities)
-                var undone = removal
-                undone.isUndone = true
-                return undone
-            }
-        } catch let error as CatalogStoreError { throw error } catch {
-            throw .database("undoing the last removal in \(path)", reason: Self.message(error))
+    public func undoLastRemoval() async throws(CatalogStoreError) -> Removal? {
+        try await transaction("undo the last removal") { transaction in
+            try await CatalogRules.undoLatestRemoval(in: transaction)
         }
     }
 
@@ -56,13 +31,38 @@ extension SQLiteEntityStore {
         }
     }
 
+    /// Runs `body` (the catalog's rules) in one write transaction: all of it commits, or
+    /// nothing when it throws. Errors become ``CatalogStoreError`` naming `operation`.
+    func transaction<T: Sendable>(_ operation: String,
+                                  _ body: (SQLiteCatalogTransaction) async throws -> T) async throws(CatalogStoreError) -> T {
+        guard mode == .readWrite else { throw CatalogStoreError.readOnly(path, operation: operation) }
+        let session = SQLiteWriteSession(writer: database)
+        let result: T
+        do {
+            do {
+                result = try await body(SQLiteCatalogTransaction(session: session))
+            } catch {
+                try? await session.finish(commit: false)
+                throw error
+            }
+            try await session.finish(commit: true)
+        } catch let error as CatalogStoreError {
+            throw error
+        } catch {
+            throw .database("\(operation) in \(path)", reason: Self.message(error))
+        }
+        // Fold the WAL back into the file, as every write does.
+        _ = try? await database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        return result
+    }
+
     static func table(_ kind: EntityKind) -> String {
         kind == .landmark ? LandmarkRecord.databaseTableName : CollectionRecord.databaseTableName
     }
 
-    static func insertRemoval(_ db: Database, reason: Removal.Reason, entities: [EntityReference]) throws -> Int64 {
+    static func insertRemoval(_ db: Database, reason: Removal.Reason, at date: Date = Date(), entities: [EntityReference]) throws -> Int64 {
         let urls = StoredStringList.text(entities.map(\.url))
-        var record = RemovalRecord(id: nil, reason: reason.rawValue, removedAt: Date().timeIntervalSince1970, undoneAt: nil, entities: urls)
+        var record = RemovalRecord(id: nil, reason: reason.rawValue, removedAt: date.timeIntervalSince1970, undoneAt: nil, entities: urls)
         try record.insert(db)
         return record.id ?? db.lastInsertedRowID
     }
@@ -82,5 +82,56 @@ extension SQLiteEntityStore {
             date: Date(timeIntervalSince1970: record.removedAt),
             entities: urls.compactMap { try? EntityReference(url: $0) },
             isUndone: record.undoneAt != nil)
+    }
+}
+
+/// The queries of ``CatalogRules`` on one SQLite write transaction (GRDB record types).
+struct SQLiteCatalogTransaction: CatalogWriteTransaction {
+    let session: SQLiteWriteSession
+
+    func isLive(_ reference: EntityReference) async throws -> Bool {
+        try await session.run { db in
+            switch reference.kind {
+            case .landmark:
+                try LandmarkRecord.filter(LandmarkRecord.Columns.id == reference.id && LandmarkRecord.Columns.removalID == nil).fetchCount(db) > 0
+            case .collection:
+                try CollectionRecord.filter(CollectionRecord.Columns.id == reference.id && CollectionRecord.Columns.removalID == nil).fetchCount(db) > 0
+            }
+        }
+    }
+
+    func insertRemoval(reason: Removal.Reason, at date: Date, entities: [EntityReference]) async throws -> Int64 {
+        try await session.run { db in try SQLiteEntityStore.insertRemoval(db, reason: reason, at: date, entities: entities) }
+    }
+
+    func markRemoved(_ entities: [EntityReference], by id: Int64) async throws {
+        try await session.run { db in
+            for entity in entities {
+                try db.execute(sql: "UPDATE \(SQLiteEntityStore.table(entity.kind)) SET removal_id = ? WHERE id = ?", arguments: [id, entity.id])
+            }
+        }
+    }
+
+    func latestOpenRemoval() async throws -> Removal? {
+        try await session.run { db in
+            try RemovalRecord.filter(RemovalRecord.Columns.undoneAt == nil).order(RemovalRecord.Columns.id.desc).fetchOne(db)
+                .map(SQLiteEntityStore.removal)
+        }
+    }
+
+    func restore(removal id: Int64, undoneAt date: Date) async throws {
+        try await session.run { db in
+            try db.execute(sql: "UPDATE landmark SET removal_id = NULL WHERE removal_id = ?", arguments: [id])
+            try db.execute(sql: "UPDATE collection SET removal_id = NULL WHERE removal_id = ?", arguments: [id])
+            try db.execute(sql: "UPDATE removal SET undone_at = ? WHERE id = ?", arguments: [date.timeIntervalSince1970, id])
+        }
+    }
+
+    func removal(id: Int64) async throws -> Removal {
+        try await session.run { db in try SQLiteEntityStore.removal(id: id, db) }
+    }
+
+    func advanceGeneration(touching entities: [EntityReference]) async throws {
+        try await session.run { db in try SQLiteEntityStore.bumpGeneration(db, touching: entities) }
     }
 }

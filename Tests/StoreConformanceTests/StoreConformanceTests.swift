@@ -144,6 +144,42 @@ import CatalogTestSupport
         #expect(try await store.removals().allSatisfy(\.isUndone))
     }
 
+    @Test(arguments: StoreKind.available) func everyRuleDrivenChangeAdvancesTheGenerationOnceAndLogsWhatItTouched(_ kind: StoreKind) async throws {
+        let folder = try Fixtures.scratchCopy(of: "folder")
+        let store = try await TestCatalog.make(kind).open()
+        let indexer = CatalogIndexer(store: store, fingerprinter: SyntheticFingerprinter())
+        _ = try await indexer.index(FolderCatalogSource(folderPath: folder.path))
+        func step(_ change: () async throws -> Void) async throws -> (generations: Int64, landmarks: [String], collections: [String]) {
+            let before = try await store.catalogVersion().generation
+            try await change()
+            let changes = try await store.changes(since: before)
+            return (changes.version.generation - before, changes.landmarkIDs.sorted(), changes.collectionIDs.sorted())
+        }
+        // An archive: one generation, the entity logged.
+        let archived = try await step { try await store.remove(EntityReference(kind: .collection, id: "asia"), reason: .archivedByUser) }
+        #expect(archived.generations == 1 && archived.landmarks.isEmpty && archived.collections == ["asia"])
+        // An index run whose source lost a folder: one generation, what went logged.
+        let parked = folder.deletingLastPathComponent().appendingPathComponent("parked-rules")
+        try FileManager.default.moveItem(at: folder.appendingPathComponent("europe/paris"), to: parked)
+        let gone = try await step { _ = try await indexer.index(FolderCatalogSource(folderPath: folder.path)) }
+        #expect(gone.generations == 1 && gone.landmarks == ["europe/paris/eiffel"] && gone.collections.contains("europe/paris"), "\(gone)")
+        // Undo takes back the newest removal (the index run's), not the person's archive.
+        let undone = try await step {
+            let reason = try await store.undoLastRemoval()?.reason
+            #expect(reason == .missingFromSource)
+        }
+        #expect(undone.generations == 1 && undone.landmarks == ["europe/paris/eiffel"] && undone.collections == ["europe/paris"])
+        #expect(try await store.landmark(id: "europe/paris/eiffel") != nil)
+        #expect(try await store.collection(id: "asia") == nil, "the archive stands")
+        // A refused removal changes nothing.
+        let refused = try await step {
+            await #expect(throws: CatalogStoreError.unknownEntity(EntityReference(kind: .collection, id: "asia"))) {
+                try await store.remove(EntityReference(kind: .collection, id: "asia"), reason: .removedByUser)
+            }
+        }
+        #expect(refused.generations == 0 && refused.landmarks.isEmpty && refused.collections.isEmpty)
+    }
+
     @Test(arguments: StoreKind.available) func userRemovalSurvivesReindexing(_ kind: StoreKind) async throws {
         let store = try await TestCatalog.make(kind).open()
         let indexer = CatalogIndexer(store: store, fingerprinter: SyntheticFingerprinter())
