@@ -113,6 +113,8 @@ let package = Package(
         ),
         // The trait that makes a cross-instruction-set test report the paths this CPU lacks; never shipped.
         .target(name: "InstructionSetTesting", dependencies: ["Fingerprints"], path: "Tests/InstructionSetTesting"),
+        // The one check of a wire format against its golden file in testdata/wire; never shipped.
+        .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),
         .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers", "SyntheticData"]),
         .testTarget(name: "FingerprintsTests", dependencies: ["PixelBuffers", "Fingerprints", "SyntheticData", "InstructionSetTesting"]),
         // Fixtures and the synthetic fingerprinter shared by the Catalog tests and the store
@@ -129,8 +131,8 @@ let package = Package(
             name: "StoreConformanceTests",
             dependencies: ["Fingerprints", "Catalog", "CatalogStores", "PostgresStore", "CatalogTestSupport", "PostgresTestSupport", .product(name: "PostgresNIO", package: "postgres-nio"), .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "SearchTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SyntheticData", "SQLiteStore", "InstructionSetTesting"]),
-        .testTarget(name: "MatchingTests", dependencies: ["Catalog", "Search", "Matching"]),
+        .testTarget(name: "SearchTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SyntheticData", "SQLiteStore", "InstructionSetTesting", "GoldenFiles"]),
+        .testTarget(name: "MatchingTests", dependencies: ["Catalog", "Search", "Matching", "GoldenFiles"]),
         .testTarget(name: "RenderingTests", dependencies: ["PixelBuffers", "Catalog", "Search", "Matching", "Rendering"]),
         // Test tool: runs a program and reports its own peak RSS (ResourceLimitTests).
         .executableTarget(name: "PeakRSS", path: "Tests/PeakRSS"),
@@ -139,7 +141,7 @@ let package = Package(
             // GRDB: the crash-safety test runs PRAGMA integrity_check on its own connection.
             dependencies: ["PixelBuffers", "Catalog", "Search", "SyntheticData", "SQLiteStore", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .testTarget(name: "EvaluationTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SyntheticData", "Evaluation", "SQLiteStore"]),
+        .testTarget(name: "EvaluationTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SyntheticData", "Evaluation", "SQLiteStore", "GoldenFiles"]),
         .testTarget(
             name: "ServerTests",
             dependencies: [

@@ -1,4 +1,5 @@
 import Foundation
+import GoldenFiles
 import Search
 import Testing
 @testable import Evaluation
@@ -8,17 +9,6 @@ import Testing
 /// Regenerate only for an intended format change:
 /// `GLIMPSE_UPDATE_GOLDEN=1 swift test --filter EvaluationWireFormatTests`.
 @Suite struct EvaluationWireFormatTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("testdata/wire")
-
-    static func check(_ text: String, golden name: String) throws {
-        let url = folder.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["GLIMPSE_UPDATE_GOLDEN"] == "1" {
-            try (text + "\n").write(to: url, atomically: true, encoding: .utf8)
-        }
-        #expect(text + "\n" == (try String(contentsOf: url, encoding: .utf8)), "\(name) differs from the golden file")
-    }
-
     static let positives = [
         QueryOutcome(image: "animals/otter.jpg", transformation: "blur", expectedID: "animals/otter", rankedIDs: ["animals/otter"], topScore: 0.9,
                      topDistances: [12, 8, 9, 40], exhaustiveIDs: ["animals/otter"], queryCodes: ["0123456789abcdef:fedcba9876543210:F"]),
@@ -28,7 +18,7 @@ import Testing
 
     @Test func outcomeLinesAreSnakeCaseAndRoundTrip() throws {
         let lines = (Self.positives + Self.negatives).map(WireJSON.line)
-        try Self.check(lines.joined(separator: "\n"), golden: "eval-outcomes.jsonl")
+        try GoldenFile("eval-outcomes.jsonl").check(lines.joined(separator: "\n"))
         for (line, outcome) in zip(lines, Self.positives + Self.negatives) {
             #expect(try WireJSON.decode(QueryOutcome.self, from: Array(line.utf8)) == outcome)
         }
@@ -38,7 +28,7 @@ import Testing
         let report = EvaluationReport(catalogImages: 2, negativeImages: 1, transformations: ["blur"], positives: Self.positives,
                                       negatives: Self.negatives, searchThreshold: 0.4)
         let line = WireJSON.line(report)
-        try Self.check(line, golden: "eval-report.json")
+        try GoldenFile("eval-report.json").check(line)
         #expect(!line.contains("\"outcomes\"") && !line.contains("recallAt1"))
     }
 }

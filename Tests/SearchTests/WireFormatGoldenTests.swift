@@ -1,4 +1,5 @@
 import Foundation
+import GoldenFiles
 import PixelBuffers
 import Testing
 @testable import Catalog
@@ -8,18 +9,6 @@ import Testing
 /// bytes the CLI prints and the server sends. Regenerate a file only for an intended
 /// format change: `GLIMPSE_UPDATE_GOLDEN=1 swift test --filter WireFormatGoldenTests`.
 @Suite struct WireFormatGoldenTests {
-    static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("testdata/wire")
-
-    static func check(_ text: String, golden name: String) throws {
-        let url = folder.appendingPathComponent(name)
-        if ProcessInfo.processInfo.environment["GLIMPSE_UPDATE_GOLDEN"] == "1" {
-            try (text + "\n").write(to: url, atomically: true, encoding: .utf8)
-        }
-        let expected = try String(contentsOf: url, encoding: .utf8)
-        #expect(text + "\n" == expected, "\(name) differs from the golden file")
-    }
-
     static let landmark = LandmarkEntity(
         id: "landmarks/hurricane-ridge", name: "Hurricane Ridge", continent: "North America",
         description: "Snowfield below the firs, \"Olympic\" National Park.", keywords: ["mountain", "snow"],
@@ -38,7 +27,7 @@ import Testing
     @Test func aQueryPage() throws {
         let record = QueryResultRecord(query: "testdata/samples/screenshot-hurricane-ridge.png", results: Self.rows,
                                        nextPageToken: "R0EB", isPartial: false, elapsedMilliseconds: 12)
-        try Self.check(record.jsonLine, golden: "query-page.json")
+        try GoldenFile("query-page.json").check(record.jsonLine)
         #expect(try WireJSON.decode(QueryResultRecord.self, from: Array(record.jsonLine.utf8)) == QueryResultRecord(
             query: record.query, results: Self.rows.map { var r = $0; r.score = WireJSON.score(r.score); return r },
             nextPageToken: "R0EB", isPartial: false, elapsedMilliseconds: 12))
@@ -49,7 +38,7 @@ import Testing
         let png = try PNGEncoder().encode(rgba)
         let image = try ImageDecoder().decode(png, source: "two.png")
         let record = DecodeReportRecord(file: "testdata/two pixels.png", image: image, milliseconds: 1.23456, dump: nil)
-        try Self.check(WireJSON.line(record), golden: "inspect.json")
+        try GoldenFile("inspect.json").check(WireJSON.line(record))
         #expect(try WireJSON.decode(DecodeReportRecord.self, from: WireJSON.bytes(record)) == record)
     }
 
@@ -57,24 +46,24 @@ import Testing
         let record = HashRecord(path: "testdata/catalog/food/apricot.jpg", width: 640, height: 480, quality: 100, informative: true,
                                 pdq: String(repeating: "ab", count: 32), ahash: "00ff00ff00ff00ff", dhash: "0123456789abcdef",
                                 phash: "fedcba9876543210", histogram: [3, 0, 1], dihedral: ["identity": String(repeating: "ab", count: 32)])
-        try Self.check(WireJSON.line(record), golden: "hash.json")
+        try GoldenFile("hash.json").check(WireJSON.line(record))
         #expect(try WireJSON.decode(HashRecord.self, from: WireJSON.bytes(record)) == record)
     }
 
     @Test func anHTTPPageHasNoQueryAndANullToken() throws {
         let record = QueryResultRecord(query: nil, results: [Self.rows[0]], nextPageToken: nil, isPartial: true, elapsedMilliseconds: 501)
-        try Self.check(record.jsonLine, golden: "query-page-http.json")
+        try GoldenFile("query-page-http.json").check(record.jsonLine)
     }
 
     @Test func aFailedQueryImage() throws {
         let record = QueryResultRecord.failure(query: "empty.jpg", reason: "empty.jpg: empty file", elapsed: .milliseconds(3))
-        try Self.check(record.jsonLine, golden: "query-failed.json")
+        try GoldenFile("query-failed.json").check(record.jsonLine)
     }
 
     @Test func anEmptyPageOfAQueryWithTooLittleDetailSaysWhy() throws {
         let record = QueryResultRecord(query: "textures/gravel.jpg", results: [], nextPageToken: nil, isPartial: false, elapsedMilliseconds: 9,
                                        reason: QueryResultRecord.notInformative)
-        try Self.check(record.jsonLine, golden: "query-not-informative.json")
+        try GoldenFile("query-not-informative.json").check(record.jsonLine)
         #expect(try WireJSON.decode(QueryResultRecord.self, from: Array(record.jsonLine.utf8)) == record)
     }
 
@@ -87,36 +76,36 @@ import Testing
         report.fingerprinted = 2
         report.removedLandmarks = ["old/one"]
         report.restored = [EntityReference(kind: .collection, id: "textures")]
-        try Self.check(IndexReportRecord(report, elapsed: .milliseconds(1234)).jsonLine, golden: "index-report.json")
+        try GoldenFile("index-report.json").check(IndexReportRecord(report, elapsed: .milliseconds(1234)).jsonLine)
     }
 
     @Test func entityDocuments() throws {
         let landmark = EntityDocument(entity: .landmark(Self.landmark), related: [.collection(Self.collection)])
-        try Self.check(landmark.json, golden: "entity-landmark.json")
+        try GoldenFile("entity-landmark.json").check(landmark.json)
         let withStatistics = EntityDocument(entity: .landmark(Self.landmark), related: [], imageStatistics: LandmarkImageStatistics(images: [
             .init(path: "a.jpg", fileSize: 1234, viewCount: 31, informativeViewCount: 30, meanQuality: 71.25, dominantColorBins: [3, 9])]))
-        try Self.check(withStatistics.json, golden: "entity-landmark-statistics.json")
+        try GoldenFile("entity-landmark-statistics.json").check(withStatistics.json)
         let collection = EntityDocument(entity: .collection(Self.collection), related: [.landmark(Self.landmark)])
-        try Self.check(collection.json, golden: "entity-collection.json")
+        try GoldenFile("entity-collection.json").check(collection.json)
     }
 
     @Test func errorsAndRemovals() throws {
-        try Self.check(WireJSON.line(ErrorBody(error: "not_found", message: "glimpse://landmark/nope: no such landmark")), golden: "error.json")
+        try GoldenFile("error.json").check(WireJSON.line(ErrorBody(error: "not_found", message: "glimpse://landmark/nope: no such landmark")))
         let removal = Removal(id: 3, reason: .archivedByUser, date: Date(timeIntervalSince1970: 0),
                               entities: [EntityReference(kind: .landmark, id: "food/apricot")], isUndone: false)
-        try Self.check(WireJSON.line(RemovalBody(removal)), golden: "removal.json")
-        try Self.check(WireJSON.line(RemovalBody(nil)), golden: "removal-none.json")
+        try GoldenFile("removal.json").check(WireJSON.line(RemovalBody(removal)))
+        try GoldenFile("removal-none.json").check(WireJSON.line(RemovalBody(nil)))
         let undone = Removal(id: 2, reason: .removedByUser, date: Date(timeIntervalSince1970: 1_795_000_000),
                              entities: [EntityReference(kind: .collection, id: "food"), EntityReference(kind: .landmark, id: "a,b \"c\"")],
                              isUndone: true)
         let list = [undone, removal].map { WireJSON.line(RemovalBody.Item($0)) }
-        try Self.check(list.joined(separator: "\n"), golden: "removal-list.jsonl")
+        try GoldenFile("removal-list.jsonl").check(list.joined(separator: "\n"))
         for line in list { #expect(try WireJSON.line(WireJSON.decode(RemovalBody.Item.self, from: Array(line.utf8))) == line) }
     }
 
     @Test func catalogListLines() throws {
         let lines = [VisualSearchResult.landmark(Self.landmark), .collection(Self.collection)].map { WireJSON.line(EntitySummary($0)) }
-        try Self.check(lines.joined(separator: "\n"), golden: "catalog-list.jsonl")
+        try GoldenFile("catalog-list.jsonl").check(lines.joined(separator: "\n"))
         for line in lines { #expect(try WireJSON.line(WireJSON.decode(EntitySummary.self, from: Array(line.utf8))) == line) }
     }
 
@@ -126,14 +115,14 @@ import Testing
                                                        maximumCandidates: 1024, top1Agreement: 0.965_517, top10Agreement: 0.981_1),
                                      rows: [.init(name: "exact search, 29 real queries, default query layout", isa: "avx512", threads: 1,
                                                   p50Milliseconds: 61.234_567, p99Milliseconds: 80.5, meanMatched: 3.456, meanComparedPairs: 123_456)])
-        try Self.check(WireJSON.line(search), golden: "bench-search.json")
+        try GoldenFile("bench-search.json").check(WireJSON.line(search))
         let scan = BenchmarkRecord(codes: 1_000_000, kernel: "avx512", check: 1, rows: [
             .init(name: "distances, one UInt16 per code", bestMilliseconds: 0.3921, medianMilliseconds: 0.409, codesPerSecond: 2_550_369_803.3)])
-        try Self.check(WireJSON.line(scan), golden: "bench-scan.json")
+        try GoldenFile("bench-scan.json").check(WireJSON.line(scan))
         let fingerprint = FingerprintTimingRecord(file: "testdata/catalog/landmarks/hurricane-ridge.jpg", medianMilliseconds: 1.761_234,
                                                   bestMilliseconds: 1.61, runs: 30, scale: "1/4", decodedWidth: 512, decodedHeight: 384,
                                                   views: 31, decodeOnly: false, isa: "avx512")
-        try Self.check(WireJSON.line(fingerprint), golden: "bench-fingerprint.json")
+        try GoldenFile("bench-fingerprint.json").check(WireJSON.line(fingerprint))
         #expect(try WireJSON.decode(BenchmarkRecord.self, from: WireJSON.bytes(search)) == search)
     }
 }
