@@ -67,6 +67,8 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
     /// True- and false-positive rates at the search's own no-match threshold, when known
     /// and there are negatives.
     public var atSearchThreshold: OperatingPoint?
+    /// Recall and false positives at each of ``MinimumScorePoint/defaultScores`` (empty without negatives).
+    public var minimumScores: [MinimumScorePoint] = []
     /// Positive queries whose first landmark was wrong or missing, for diagnosis.
     public var misses: [QueryOutcome]
     /// The ten negative queries whose best raw match scored highest (the likeliest false
@@ -84,6 +86,7 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         case catalogImages = "catalog_images", negativeImages = "negative_images", rows, overall
         case operatingPoint = "operating_point", atSearchThreshold = "at_search_threshold", misses
         case highestNegatives = "highest_negatives", firstStageAgreement = "first_stage_agreement"
+        case minimumScores = "minimum_scores"
     }
 
     /// Builds the report from every query's outcome. O(queries log queries).
@@ -105,6 +108,9 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
             : OperatingPoint(positives: positives, negatives: negatives, targetFalsePositiveRate: targetFalsePositiveRate)
         atSearchThreshold = negatives.isEmpty ? nil : searchThreshold.map {
             OperatingPoint(positives: positives, negatives: negatives, fixedThreshold: $0)
+        }
+        minimumScores = negatives.isEmpty ? [] : MinimumScorePoint.defaultScores.map {
+            MinimumScorePoint(minimumScore: $0, positives: positives, negatives: negatives)
         }
         highestNegatives = Array(negatives.filter { $0.topScore != nil }
             .sorted { ($0.topScore ?? 0, $1.image, $1.transformation) > ($1.topScore ?? 0, $0.image, $0.transformation) }
@@ -137,6 +143,17 @@ public struct EvaluationReport: Sendable, Hashable, Codable {
         if let fixed = atSearchThreshold, let threshold = fixed.threshold {
             lines.append("At the search's no-match threshold (score ≥ \(f(threshold))): true-positive rate \(f(fixed.truePositiveRate)), "
                 + "false-positive rate \(f(fixed.falsePositiveRate * 100))%.")
+        }
+        if !minimumScores.isEmpty {
+            lines.append("")
+            lines.append("| minimum score | recall (true positives) | 95 % interval | false positives | 95 % interval |")
+            lines.append("| ---: | ---: | ---: | ---: | ---: |")
+            func percent(_ v: Double) -> String { String(format: "%.2f %%", v * 100) }
+            for point in minimumScores {
+                lines.append("| \(String(format: "%.2f", point.minimumScore)) | \(f(point.truePositiveRate)) (\(point.truePositives)/\(point.positives)) | "
+                    + "\(f(point.truePositiveInterval[0]))–\(f(point.truePositiveInterval[1])) | \(percent(point.falsePositiveRate)) (\(point.falsePositives)/\(point.negatives)) | "
+                    + "\(percent(point.falsePositiveInterval[0]))–\(percent(point.falsePositiveInterval[1])) |")
+            }
         }
         if let agreement = firstStageAgreement {
             lines.append("")

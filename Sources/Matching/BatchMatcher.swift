@@ -9,8 +9,8 @@ import Search
 /// the request names one), fingerprinted (query layout) and searched; its best landmarks
 /// (at most the request's page size) become one ``PhotoMatchRecord``.
 ///
-/// The one ``SearchRequest`` of every front door describes each photo's search: its region
-/// and page size are used here; its labels and deadline are not (every photo is searched in
+/// The one ``SearchRequest`` of every front door describes each photo's search: its region,
+/// page size and minimum score are used here; its labels and deadline are not (every photo is searched in
 /// full), and its `exact` is the ``VisualSearchQuery``'s strategy, which the caller sets.
 ///
 /// Up to ``jobs`` photos are in flight at once (decode, fingerprint and scan run on the
@@ -28,7 +28,8 @@ public struct BatchMatcher: Sendable {
     public var fingerprinter: ImageFingerprinter
     /// Most photos processed at once (≥ 1).
     public var jobs: Int
-    /// What each photo's search asks: its region and page size (most landmarks kept per photo).
+    /// What each photo's search asks: its region, page size (most landmarks kept per photo)
+    /// and minimum score (`nil`: the query's configured no-match threshold).
     public var request: SearchRequest
 
     /// Creates a batch matcher.
@@ -69,7 +70,8 @@ public struct BatchMatcher: Sendable {
         let matches: [LandmarkMatch]
         do {
             matches = try await query.landmarkMatches(
-                for: fingerprint, minimumScore: query.configuration.scoring.noMatchThreshold, limit: request.pageSize, copyKey: copyKey)
+                for: fingerprint, minimumScore: request.minimumScore ?? query.configuration.scoring.noMatchThreshold, limit: request.pageSize,
+                copyKey: copyKey)
         } catch { return .failure(.search(error)) }
         let landmarks: [LandmarkEntity]
         do { landmarks = try await query.store.landmarks(ids: matches.map(\.landmarkID)) } catch { return .failure(.search(.store(error))) }

@@ -8,14 +8,19 @@ public struct PageRequest: Sendable, Hashable {
     /// Time budget for the visual scan, counted from the call. When it runs out the scan
     /// stops and the page is marked ``ResultPage/isPartial``.
     public var deadline: Duration
+    /// The lowest visual score a landmark needs to be a match (0…1); `nil`: the search's
+    /// configured no-match threshold (``SimilarityScoring/noMatchThreshold``). Every page of
+    /// one query must ask for the same value (it is part of what its page tokens name).
+    public var minimumScore: Double?
 
     /// The default time budget, 500 ms.
     public static let defaultDeadline = Duration.milliseconds(500)
 
     /// Creates a request.
-    public init(size: Int = 10, token: PageToken? = nil, deadline: Duration = PageRequest.defaultDeadline) {
+    public init(size: Int = 10, token: PageToken? = nil, deadline: Duration = PageRequest.defaultDeadline, minimumScore: Double? = nil) {
         self.size = size
         self.token = token
         self.deadline = deadline
+        self.minimumScore = minimumScore
     }
 }

@@ -12,7 +12,9 @@ import Fingerprints
 /// and text, label count (UInt8) and each label's length (UInt8) and UTF-8, fingerprint
 /// length (UInt16) and ``Fingerprint/serialized()`` bytes, for a whole-image query with a
 /// ``CopyKey`` its length (UInt8, 24) and ``CopyKey/bytes``, MAC (UInt64). Integers are
-/// little-endian. A four-view query fingerprint makes a token of about 800 characters.
+/// little-endian. A query with a ``minimumScore`` has format `0x48` and that score's `Double`
+/// bits (UInt64) after the profile; otherwise the bytes are exactly format `0x47`'s. A
+/// four-view query fingerprint makes a token of about 800 characters.
 public struct SearchContinuation: Sendable, Hashable {
     /// The query's fingerprint.
     public var fingerprint: Fingerprint
@@ -28,26 +30,32 @@ public struct SearchContinuation: Sendable, Hashable {
     /// The exact-copy key of a whole-image query (``VisualSearchQuery`` ranks its copies
     /// first again on the next page), or `nil`.
     public var copyKey: CopyKey?
+    /// The minimum score the query asked for (``PageRequest/minimumScore``), or `nil`.
+    public var minimumScore: Double?
 
     /// Longest token text accepted, in characters (checked before decoding anything).
     public static let maximumTextLength = 16_384
     static let format: UInt8 = 0x47
+    static let formatWithMinimumScore: UInt8 = 0x48
 
     /// Creates a continuation.
-    public init(fingerprint: Fingerprint, labels: [String], profile: UInt8, pageSize: Int, pageToken: PageToken, copyKey: CopyKey? = nil) {
+    public init(fingerprint: Fingerprint, labels: [String], profile: UInt8, pageSize: Int, pageToken: PageToken, copyKey: CopyKey? = nil,
+                minimumScore: Double? = nil) {
         self.fingerprint = fingerprint
         self.labels = labels
         self.profile = profile
         self.pageSize = pageSize
         self.pageToken = pageToken
         self.copyKey = copyKey
+        self.minimumScore = minimumScore
     }
 
     /// The token text (base64url, no padding), signed with `key`.
     ///
     /// - Complexity: O(fingerprint size + labels).
     public func text(signedWith key: SIMD2<UInt64>) -> String {
-        var bytes: [UInt8] = [Self.format, profile]
+        var bytes: [UInt8] = [minimumScore == nil ? Self.format : Self.formatWithMinimumScore, profile]
+        if let minimumScore { Self.append(minimumScore.bitPattern, 8, &bytes) }
         Self.append(UInt64(UInt16(clamping: pageSize)), 2, &bytes)
         let inner = Array(pageToken.text.utf8.prefix(Int(UInt16.max)))
         Self.append(UInt64(inner.count), 2, &bytes)
@@ -94,21 +102,28 @@ public struct SearchContinuation: Sendable, Hashable {
         guard text.utf8.count <= Self.maximumTextLength, let bytes = Base64URL.decode(text), bytes.count >= 2 + 2 + 2 + 1 + 2 + 8 else {
             throw .malformed
         }
-        guard bytes[0] == Self.format else { throw .unsupportedVersion(bytes[0]) }
+        guard bytes[0] == Self.format || bytes[0] == Self.formatWithMinimumScore else { throw .unsupportedVersion(bytes[0]) }
+        let scoreBytes = bytes[0] == Self.formatWithMinimumScore ? 8 : 0
         let body = bytes[0..<(bytes.count - 8)]
         var mac: UInt64 = 0
         for i in 0..<8 { mac |= UInt64(bytes[bytes.count - 8 + i]) << (8 * UInt64(i)) }
         guard SipHash24(key: key).hash(body) == mac else {
             // Signed with another key: another catalog when the page token inside names one.
             var reader = Reader(bytes: Array(body), position: 1)
-            if let catalogID, reader.byte() != nil, reader.integer(2) != nil, let count = reader.integer(2), let inner = reader.take(Int(count)),
+            if let catalogID, reader.byte() != nil, reader.take(scoreBytes) != nil, reader.integer(2) != nil, let count = reader.integer(2), let inner = reader.take(Int(count)),
                PageToken(String(decoding: inner, as: UTF8.self)).namesCatalog(catalogID) == false {
                 throw .differentCatalog
             }
             throw .tampered
         }
         var reader = Reader(bytes: Array(body), position: 1)
-        guard let profile = reader.byte(), let pageSize = reader.integer(2), let innerCount = reader.integer(2), let inner = reader.take(Int(innerCount)),
+        guard let profile = reader.byte() else { throw .malformed }
+        var minimumScore: Double?
+        if scoreBytes > 0 {
+            guard let bits = reader.integer(8), case let score = Double(bitPattern: bits), (0.0...1.0).contains(score) else { throw .malformed }
+            minimumScore = score
+        }
+        guard let pageSize = reader.integer(2), let innerCount = reader.integer(2), let inner = reader.take(Int(innerCount)),
               let labelCount = reader.byte() else { throw .malformed }
         var labels: [String] = []
         for _ in 0..<labelCount {
@@ -124,7 +139,7 @@ public struct SearchContinuation: Sendable, Hashable {
         }
         guard reader.isAtEnd else { throw .malformed }
         self.init(fingerprint: fingerprint, labels: labels, profile: profile, pageSize: Int(pageSize),
-                  pageToken: PageToken(String(decoding: inner, as: UTF8.self)), copyKey: copyKey)
+                  pageToken: PageToken(String(decoding: inner, as: UTF8.self)), copyKey: copyKey, minimumScore: minimumScore)
     }
 
     private static func append(_ value: UInt64, _ count: Int, _ bytes: inout [UInt8]) {

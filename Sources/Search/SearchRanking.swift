@@ -5,7 +5,8 @@ import Foundation
 /// interleaved in one list.
 ///
 /// Order: score descending; on equal scores landmarks before collections; then id
-/// ascending. Landmark score = visual score + label boost (capped at 1). Collection
+/// ascending. Landmark score = visual score + label boost (capped at 1; only for landmarks
+/// scoring at least the query's threshold, so labels never make a match). Collection
 /// score = its best matching member's score + ``SearchConfiguration/collectionBonusPerExtraMember``
 /// per additional matching member (up to ``SearchConfiguration/collectionBonusMaximumMembers``),
 /// capped at 1; only live collections with at least one matching member appear.
@@ -23,7 +24,7 @@ struct SearchRanking: Sendable {
 
     static func rank(
         matches: [LandmarkMatch], landmarks: [String: LandmarkEntity], labels: [String],
-        collectionsByLandmark: [String: [String]], configuration: SearchConfiguration, isPartial: Bool
+        collectionsByLandmark: [String: [String]], configuration: SearchConfiguration, threshold: Double, isPartial: Bool
     ) -> SearchRanking {
         let wanted = Set(labels.map(normalized).filter { !$0.isEmpty })
         var entries: [Entry] = []
@@ -32,7 +33,7 @@ struct SearchRanking: Sendable {
             guard let landmark = landmarks[match.landmarkID] else { continue }
             var matched: [String] = []
             var boost = 0.0
-            if match.score >= configuration.scoring.noMatchThreshold && !wanted.isEmpty {
+            if match.score >= threshold && !wanted.isEmpty {
                 let keywords = Set(landmark.keywords.map(normalized))
                 matched = wanted.filter { keywords.contains($0) }.sorted()
                 boost = min(configuration.maximumLabelBoost, configuration.labelBoostPerLabel * Double(matched.count))

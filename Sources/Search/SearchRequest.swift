@@ -2,7 +2,7 @@ import Foundation
 import PixelBuffers
 
 /// What a person asks of a visual search, validated once for every front door: the region
-/// of the image, labels, the page size, the time budget and the scan mode. `glimpse query`,
+/// of the image, labels, the page size, the time budget, the lowest score shown and the scan mode. `glimpse query`,
 /// `glimpse match` and `POST /v1/search` all build one; they differ only in how they read
 /// it (command-line options, query parameters) and in how they name a parameter in an error
 /// (``Parameter/optionName``, ``Parameter/queryName``).
@@ -21,6 +21,11 @@ public struct SearchRequest: Sendable, Hashable {
     public var deadline: Duration
     /// Scan every view even when the catalog has a first stage.
     public var exact: Bool
+    /// The lowest visual score a landmark needs to be a match (0…1, before label boosts);
+    /// `nil`: the calibrated default, ``SimilarityScoring/defaultNoMatchThreshold``. Lower
+    /// finds more (and more false matches), higher fewer; docs/ACCURACY.md gives the
+    /// false-positive rate and recall each score means.
+    public var minimumScore: Double?
 
     /// Allowed page sizes.
     public static let pageSizes = 1...1000
@@ -30,12 +35,14 @@ public struct SearchRequest: Sendable, Hashable {
     public static let defaultDeadlineMilliseconds = 500
     /// The page size when none is given.
     public static let defaultPageSize = 10
+    /// Allowed minimum scores.
+    public static let minimumScores = 0.0...1.0
     /// Most labels, and most bytes per label.
     public static let maximumLabels = 32, maximumLabelBytes = 64
 
     /// One parameter, for error messages in each front door's own words.
     public enum Parameter: String, Sendable, Hashable, CaseIterable {
-        case region, regionFraction, labels, pageSize, deadline, exact
+        case region, regionFraction, labels, pageSize, deadline, exact, minimumScore
 
         /// The command-line option (`--page-size`).
         public var optionName: String {
@@ -46,6 +53,7 @@ public struct SearchRequest: Sendable, Hashable {
             case .pageSize: "--page-size"
             case .deadline: "--deadline-ms"
             case .exact: "--exact"
+            case .minimumScore: "--min-score"
             }
         }
 
@@ -58,6 +66,7 @@ public struct SearchRequest: Sendable, Hashable {
             case .pageSize: "page_size"
             case .deadline: "deadline_ms"
             case .exact: "exact"
+            case .minimumScore: "min_score"
             }
         }
     }
@@ -71,23 +80,26 @@ public struct SearchRequest: Sendable, Hashable {
         public var pageSize: String?
         public var deadlineMilliseconds: String?
         public var exact: String?
+        public var minimumScore: String?
 
         /// Creates the fields; every one defaults to not given.
         public init(region: String? = nil, regionFraction: String? = nil, labels: String? = nil, pageSize: String? = nil,
-                    deadlineMilliseconds: String? = nil, exact: String? = nil) {
+                    deadlineMilliseconds: String? = nil, exact: String? = nil, minimumScore: String? = nil) {
             self.region = region
             self.regionFraction = regionFraction
             self.labels = labels
             self.pageSize = pageSize
             self.deadlineMilliseconds = deadlineMilliseconds
             self.exact = exact
+            self.minimumScore = minimumScore
         }
     }
 
     /// A validated request.
     /// - Throws: ``SearchRequestError`` naming the parameter out of its range.
     public init(region: DecodeOptions.Region? = nil, labels: [String] = [], pageSize: Int = SearchRequest.defaultPageSize,
-                deadline: Duration = .milliseconds(SearchRequest.defaultDeadlineMilliseconds), exact: Bool = false) throws(SearchRequestError) {
+                deadline: Duration = .milliseconds(SearchRequest.defaultDeadlineMilliseconds), exact: Bool = false,
+                minimumScore: Double? = nil) throws(SearchRequestError) {
         guard labels.count <= Self.maximumLabels, labels.allSatisfy({ $0.utf8.count <= Self.maximumLabelBytes }) else {
             throw SearchRequestError(.labels, "at most \(Self.maximumLabels) labels of at most \(Self.maximumLabelBytes) bytes each")
         }
@@ -98,11 +110,15 @@ public struct SearchRequest: Sendable, Hashable {
         guard deadline >= .milliseconds(Self.deadlineMilliseconds.lowerBound), deadline <= .milliseconds(Self.deadlineMilliseconds.upperBound) else {
             throw SearchRequestError(.deadline, "must be a whole number of milliseconds in \(Self.deadlineMilliseconds.lowerBound)…\(Self.deadlineMilliseconds.upperBound); got \(milliseconds)")
         }
+        if let minimumScore, !Self.minimumScores.contains(minimumScore) {
+            throw SearchRequestError(.minimumScore, "must be a number in 0…1; got \(minimumScore)")
+        }
         self.region = region
         self.labels = labels
         self.pageSize = pageSize
         self.deadline = deadline
         self.exact = exact
+        self.minimumScore = minimumScore
     }
 
     /// Parses and validates the text form of every parameter.
@@ -110,7 +126,7 @@ public struct SearchRequest: Sendable, Hashable {
     /// Grammar: `region` is `x,y,w,h`, whole pixels of the upright image, x,y ≥ 0, w,h > 0;
     /// `regionFraction` is `x,y,w,h` in 0…1, w,h > 0 (not both); `labels` is comma-separated
     /// (blank entries dropped); `pageSize` and `deadlineMilliseconds` are whole numbers;
-    /// `exact` is `true` or `false`.
+    /// `exact` is `true` or `false`; `minimumScore` a number in 0…1 (`0.35`).
     ///
     /// - Parameter defaultDeadlineMilliseconds: the deadline when none is given (a server's setting).
     /// - Throws: ``SearchRequestError`` naming the parameter and what is wrong with it.
@@ -136,7 +152,15 @@ public struct SearchRequest: Sendable, Hashable {
         case "true": exact = true
         case let other?: throw SearchRequestError(.exact, "must be true or false; got '\(other.prefix(80))'")
         }
-        try self.init(region: region, labels: labels, pageSize: pageSize, deadline: .milliseconds(deadline), exact: exact)
+        var minimumScore: Double?
+        if let text = fields.minimumScore {
+            guard text.utf8.count <= 40, let value = Double(text), Self.minimumScores.contains(value) else {
+                throw SearchRequestError(.minimumScore, "must be a number in 0…1 such as 0.35; got '\(text.prefix(40))'")
+            }
+            minimumScore = value
+        }
+        try self.init(region: region, labels: labels, pageSize: pageSize, deadline: .milliseconds(deadline), exact: exact,
+                      minimumScore: minimumScore)
     }
 
     private static func integer(_ text: String?, _ parameter: Parameter, default value: Int, in range: ClosedRange<Int>) throws(SearchRequestError) -> Int {

@@ -10,7 +10,7 @@ import PixelBuffers
 /// 1. The descriptor's pixels are fingerprinted (query layout); no pixels → empty page.
 /// 2. The ``VisualIndex`` of the current catalog version (built on first use, rebuilt
 ///    after any change) is scanned within the page's deadline; landmarks scoring at least
-///    the no-match threshold are kept (``SimilarityScoring``).
+///    the no-match threshold (or the page's ``PageRequest/minimumScore``) are kept (``SimilarityScoring``).
 /// 3. Labels boost matching landmarks whose keywords they name; collections are scored
 ///    from their matching members; landmarks and collections are interleaved by score
 ///    (see ``SearchConfiguration`` and the ranking rules there).
@@ -166,12 +166,13 @@ public final class VisualSearchQuery: Sendable {
         do { return (rebuilt, try search(rebuilt.index)) } catch { throw .damagedIndex(error) }
     }
 
-    /// A digest of what defines a query: its fingerprint, its labels (normalised) and its
-    /// exact-copy key.
+    /// A digest of what defines a query: its fingerprint, its labels (normalised), its
+    /// exact-copy key and the minimum score it asked for (none: the configured threshold).
     /// - Complexity: O(fingerprint size + labels' length).
-    public static func queryDigest(_ fingerprint: Fingerprint, labels: [String], copyKey: CopyKey? = nil) -> UInt64 {
+    public static func queryDigest(_ fingerprint: Fingerprint, labels: [String], copyKey: CopyKey? = nil, minimumScore: Double? = nil) -> UInt64 {
         var bytes = fingerprint.serialized()
         if let copyKey { bytes += [1] + copyKey.bytes }
+        if let minimumScore { withUnsafeBytes(of: minimumScore.bitPattern.littleEndian) { bytes += [2] + $0 } }
         bytes.append(0)
         for label in labels.map(SearchRanking.normalized).filter({ !$0.isEmpty }).sorted() {
             bytes.append(contentsOf: label.utf8)
@@ -192,13 +193,14 @@ public final class VisualSearchQuery: Sendable {
         var state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
         let version = state.index.version
-        let digest = Self.queryDigest(fingerprint, labels: labels, copyKey: copyKey)
+        let digest = Self.queryDigest(fingerprint, labels: labels, copyKey: copyKey, minimumScore: page.minimumScore)
+        let threshold = page.minimumScore ?? configuration.scoring.noMatchThreshold
         var offset = 0
         if let token = page.token {
             do { offset = try token.payload(for: version, queryDigest: digest).offset } catch { throw .pageToken(error) }
         }
 
-        let key = SearchIndexCache.RankingKey(queryDigest: digest, generation: version.generation, configuration: configuration)
+        let key = SearchIndexCache.RankingKey(queryDigest: digest, generation: version.generation, configuration: configuration, threshold: threshold)
         let ranking: SearchRanking
         if let cached = await cache.ranking(for: key) {
             ranking = cached
@@ -206,7 +208,7 @@ public final class VisualSearchQuery: Sendable {
             let outcome: IndexSearchOutcome
             (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
                 try index.search(
-                    fingerprint, scoring: configuration.scoring, minimumScore: configuration.scoring.noMatchThreshold,
+                    fingerprint, scoring: configuration.scoring, minimumScore: threshold,
                     deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults, threads: scanThreads,
                     strategy: configuration.strategy)
             }
@@ -216,7 +218,7 @@ public final class VisualSearchQuery: Sendable {
             ranking = SearchRanking.rank(
                 matches: matches, landmarks: Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
                 labels: labels, collectionsByLandmark: state.index.collectionsByLandmark(for: matches.map(\.landmarkID)),
-                configuration: configuration,
+                configuration: configuration, threshold: threshold,
                 isPartial: outcome.isPartial)
             await cache.remember(ranking, for: key)
         }

@@ -3,7 +3,7 @@ import Search
 
 extension SearchRequest {
     /// The query parameters of the search endpoints read into the one ``SearchRequest``:
-    /// `region`, `region_fraction`, `labels`, `page_size`, `deadline_ms`, `exact`, each at
+    /// `region`, `region_fraction`, `labels`, `page_size`, `deadline_ms`, `exact`, `min_score`, each at
     /// most once.
     ///
     /// - Throws: 400 `invalid_parameter` naming the parameter (as the query string names it)
@@ -15,7 +15,8 @@ extension SearchRequest {
         }
         func text(_ parameter: Parameter) -> String? { query.get(parameter.queryName) }
         let fields = Fields(region: text(.region), regionFraction: text(.regionFraction), labels: text(.labels), pageSize: text(.pageSize),
-                            deadlineMilliseconds: text(.deadline), exact: text(.exact))
+                            deadlineMilliseconds: text(.deadline), exact: text(.exact),
+                            minimumScore: text(.minimumScore))
         do {
             try self.init(parsing: fields, defaultDeadlineMilliseconds: defaultDeadlineMilliseconds)
         } catch {

@@ -60,7 +60,7 @@ struct SearchRoutes {
             // What decoding left of the deadline goes to the scan; none left: a partial page.
             let remaining = max(.zero, parameters.deadline - (ContinuousClock.now - bodyArrived))
             return try await page(for: fingerprint, labels: parameters.labels, copyKey: copyKey, profile: profile, pageSize: parameters.pageSize,
-                                  token: nil, deadline: remaining, index: index, started: started, request: request, context: context)
+                                  minimumScore: parameters.minimumScore, token: nil, deadline: remaining, index: index, started: started, request: request, context: context)
         }
     }
 
@@ -80,7 +80,7 @@ struct SearchRoutes {
         }
         return try await state.slots.withSlot {
             try await page(for: continuation.fingerprint, labels: continuation.labels, copyKey: continuation.copyKey, profile: continuation.profile,
-                           pageSize: continuation.pageSize, token: continuation.pageToken, deadline: deadline, index: index, started: started, request: request, context: context)
+                           pageSize: continuation.pageSize, minimumScore: continuation.minimumScore, token: continuation.pageToken, deadline: deadline, index: index, started: started, request: request, context: context)
         }
     }
 
@@ -99,11 +99,11 @@ struct SearchRoutes {
         return try await state.slots.withSlot {
             try await page(for: lookup.fingerprint, labels: parameters.labels, copyKey: nil,
                            profile: lookup.profile | (parameters.exact ? ServedIndex.exhaustiveFlag : 0), pageSize: parameters.pageSize,
-                           token: nil, deadline: parameters.deadline, index: index, started: started, request: request, context: context)
+                           minimumScore: parameters.minimumScore, token: nil, deadline: parameters.deadline, index: index, started: started, request: request, context: context)
         }
     }
 
-    private func page(for fingerprint: Fingerprint, labels: [String], copyKey: CopyKey?, profile: UInt8, pageSize: Int, token: PageToken?,
+    private func page(for fingerprint: Fingerprint, labels: [String], copyKey: CopyKey?, profile: UInt8, pageSize: Int, minimumScore: Double?, token: PageToken?,
                       deadline: Duration, index: ServedIndex, started: ContinuousClock.Instant,
                       request: Request, context: GlimpseRequestContext) async throws -> Response {
         guard let query = index.query(profile: profile) else {
@@ -112,10 +112,11 @@ struct SearchRoutes {
         let page: ResultPage<VisualSearchResult>
         do {
             page = try await query.values(for: fingerprint, labels: labels, copyKey: copyKey,
-                                          page: PageRequest(size: pageSize, token: token, deadline: deadline))
+                                          page: PageRequest(size: pageSize, token: token, deadline: deadline, minimumScore: minimumScore))
         } catch { throw Self.apiError(error) }
         let next = page.nextPageToken.map {
-            SearchContinuation(fingerprint: fingerprint, labels: labels, profile: profile, pageSize: pageSize, pageToken: $0, copyKey: copyKey)
+            SearchContinuation(fingerprint: fingerprint, labels: labels, profile: profile, pageSize: pageSize, pageToken: $0, copyKey: copyKey,
+                               minimumScore: minimumScore)
                 .text(signedWith: page.catalogVersion.tokenKey)
         }
         let record = QueryResultRecord(query: nil, page: page, elapsed: ContinuousClock.now - started, nextPageToken: next)

@@ -69,6 +69,9 @@ struct MatchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Search only this part of every photo, as fractions of the upright photo (0…1; the grammar of query's --region-fraction).", valueName: "x,y,w,h"))
     var regionFraction: String?
 
+    @Option(help: ArgumentHelp("Lowest score that counts as a match, 0…1 (default: the calibrated \(SimilarityScoring.defaultNoMatchThreshold); query's --min-score).", valueName: "score"))
+    var minScore: String?
+
     @Option(help: ArgumentHelp("Also write a self-contained HTML contact sheet of every row in --out (or of this run).", valueName: "report.html"))
     var report: String?
 
@@ -81,7 +84,8 @@ struct MatchCommand: AsyncParsableCommand {
     /// and `POST /v1/search`); `--matches` is its page size.
     private func searchRequest() throws -> SearchRequest {
         do {
-            return try SearchRequest(parsing: .init(regionFraction: regionFraction, pageSize: String(matches), exact: String(exact)))
+            return try SearchRequest(parsing: .init(regionFraction: regionFraction, pageSize: String(matches), exact: String(exact),
+                                                    minimumScore: minScore))
         } catch {
             throw ValidationError(error.message(naming: { $0 == .pageSize ? "--matches" : $0.optionName }))
         }

@@ -27,6 +27,8 @@ struct QueryCommand: AsyncParsableCommand {
                 --region 4,211,712,332
               glimpse query testdata/catalog/food/apricot.jpg \\
                 --region-fraction 0.1,0.1,0.8,0.8 --labels fruit --json
+              glimpse query testdata/catalog/animals/otter.jpg \\
+                --region-fraction 0,0,0.5,0.5 --min-score 0.3
 
             Exit codes: 0 every image matched; 1 usage or input error (missing or corrupt \
             image, bad region, refused page token); 2 some images failed, others answered; \
@@ -59,6 +61,9 @@ struct QueryCommand: AsyncParsableCommand {
     @Option(help: "Results per page (1…1000).")
     var pageSize: Int = 10
 
+    @Option(help: ArgumentHelp("Lowest score that counts as a match, 0…1 (default: the calibrated \(SimilarityScoring.defaultNoMatchThreshold)); docs/ACCURACY.md gives the false-positive rate and recall of each. Continue a page with the same value.", valueName: "score"))
+    var minScore: String?
+
     @Option(help: "Continue with the page this token (printed by the previous page) names. One image only.")
     var pageToken: String?
 
@@ -77,7 +82,7 @@ struct QueryCommand: AsyncParsableCommand {
     private func searchRequest() throws -> SearchRequest {
         do {
             return try SearchRequest(parsing: .init(region: region, regionFraction: regionFraction, labels: labels, pageSize: String(pageSize),
-                                                    deadlineMilliseconds: String(deadlineMs), exact: String(exact)))
+                                                    deadlineMilliseconds: String(deadlineMs), exact: String(exact), minimumScore: minScore))
         } catch {
             throw ValidationError(error.message(naming: \.optionName))
         }
@@ -94,7 +99,8 @@ struct QueryCommand: AsyncParsableCommand {
         let loading = Task { await noteOutdatedFingerprints(search, database: database) }
         let searchRequest = try searchRequest()
         let labelList = searchRequest.labels, decodeRegion = searchRequest.region
-        let request = PageRequest(size: searchRequest.pageSize, token: pageToken.map(PageToken.init), deadline: searchRequest.deadline)
+        let request = PageRequest(size: searchRequest.pageSize, token: pageToken.map(PageToken.init), deadline: searchRequest.deadline,
+                                  minimumScore: searchRequest.minimumScore)
         var failed = 0
         var unmatched = 0
         var cutShort = 0
@@ -191,6 +197,8 @@ struct QueryCommand: AsyncParsableCommand {
             if orientations != .all { arguments += ["--orientations", orientations.rawValue] }
             if pageSize != 10 { arguments += ["--page-size", String(pageSize)] }
             if deadlineMs != 500 { arguments += ["--deadline-ms", String(deadlineMs)] }
+            if let minScore { arguments += ["--min-score", minScore] }
+            if exact { arguments += ["--exact"] }
             arguments += ["--page-token", token]
             print("Next page: " + arguments.map(shellQuoted).joined(separator: " "))
         }

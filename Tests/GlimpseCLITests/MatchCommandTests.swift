@@ -73,6 +73,27 @@ struct MatchCommandTests {
         #expect(bad.status == 1 && bad.stderr.contains("--region-fraction 0.5,0.5,0,0.2: width and height must be positive"), "\(bad.stderr)")
     }
 
+    @Test func aMinimumScoreKeepsTheMatchesQueryKeepsWithIt() throws {
+        let db = try Glimpse.sampleCatalog.get()
+        let folder = try Glimpse.scratchFolder("match-min-score") + "/photos"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Glimpse.testdata("catalog/animals/otter.jpg"), toPath: folder + "/otter.jpg")
+        for minimum in ["0.05", "0.3", "0.9"] {
+            let run = try Glimpse.run(["match", folder, "--db", db, "--min-score", minimum, "--matches", "100", "--region-fraction", "0,0,0.5,0.5"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let matches = try #require(try Self.rows(run.stdout).first?["matches"] as? [[String: Any]])
+            let query = try Glimpse.run(["query", folder + "/otter.jpg", "--db", db, "--min-score", minimum, "--json", "--page-size", "100",
+                                         "--deadline-ms", "60000", "--region-fraction", "0,0,0.5,0.5"])
+            let page = try #require(try JSONSerialization.jsonObject(with: Data(query.stdout.utf8)) as? [String: Any], "\(query.stderr)")
+            let landmarks = (page["results"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "landmark" }
+            #expect(matches.map { $0["id"] as? String } == landmarks.map { $0["id"] as? String }, "min score \(minimum)")
+            #expect(matches.allSatisfy { ($0["score"] as? Double ?? -1) >= Double(minimum)! })
+            #expect(minimum == "0.9" ? matches.isEmpty : matches.first?["id"] as? String == "animals/otter", "min score \(minimum)")
+        }
+        let bad = try Glimpse.run(["match", folder, "--db", db, "--min-score", "x"])
+        #expect(bad.status == 1 && bad.stderr.contains("--min-score must be a number in 0…1"), "\(bad.stderr)")
+    }
+
     @Test func rerunningWithTheSameOutSkipsPhotosAlreadyWrittenAndRedoesAPartialLine() throws {
         let db = try Glimpse.sampleCatalog.get()
         let folder = try Self.photoFolder()

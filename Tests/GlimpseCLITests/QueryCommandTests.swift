@@ -59,6 +59,29 @@ struct QueryCommandTests {
         #expect(table.stdout.contains("Next page: glimpse query \(Self.screenshot) --db \(db) --region 4,211,712,332 --page-size 1 --deadline-ms 60000 --page-token "))
     }
 
+    @Test func aMinimumScoreWidensOrNarrowsTheMatchesAndTheNextPageKeepsIt() throws {
+        let db = try Glimpse.sampleCatalog.get()
+        // The top-left quarter of the otter photo scores its landmark under the calibrated 0.40.
+        let otter = [Glimpse.testdata("catalog/animals/otter.jpg"), "--region-fraction", "0,0,0.5,0.5"]
+        func results(_ arguments: [String]) throws -> (status: Int32, landmarks: [[String: Any]]) {
+            let run = try Glimpse.run(["query", "--deadline-ms", "60000", "--db", db, "--json", "--page-size", "100"] + arguments)
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stderr)")
+            return (run.status, (object["results"] as? [[String: Any]] ?? []).filter { $0["kind"] as? String == "landmark" })
+        }
+        let score = { (row: [String: Any]) in row["score"] as? Double ?? -1 }
+        let calibrated = try results(otter), found = try results(otter + ["--min-score", "0.3"]), wide = try results(otter + ["--min-score", "0.05"])
+        #expect(calibrated.status == 3 && calibrated.landmarks.isEmpty)
+        #expect(found.status == 0 && found.landmarks.map { $0["id"] as? String } == ["animals/otter"] && found.landmarks.allSatisfy { score($0) >= 0.3 })
+        #expect(wide.landmarks.count > 1 && wide.landmarks.allSatisfy { score($0) >= 0.05 })
+        let strict = try results([Self.screenshot, "--region", "4,211,712,332", "--min-score", "0.7"])
+        #expect(strict.status == 3 && strict.landmarks.isEmpty)
+        let table = try Glimpse.run(["query", "--deadline-ms", "60000", "--db", db, "--page-size", "1", "--min-score", "0.05"] + otter)
+        let next = try #require(table.stdout.split(separator: "\n").first { $0.hasPrefix("Next page: ") })
+        #expect(next.contains("--min-score 0.05 --page-token "))
+        let bad = try Glimpse.run(["query", Self.screenshot, "--db", db, "--min-score", "2"])
+        #expect(bad.status == 1 && bad.errorLines.count == 1 && bad.stderr.contains("--min-score must be a number in 0…1"), "\(bad.stderr)")
+    }
+
     @Test func aMalformedPageTokenIsOneErrorLineAndExitStatus1() throws {
         let db = try Glimpse.sampleCatalog.get()
         let run = try Glimpse.run(["query", "--deadline-ms", "60000", Self.screenshot, "--db", db, "--page-token", "not*a*token"])

@@ -39,11 +39,24 @@ import Testing
             (.init(regionFraction: "nan,0,1,1"), .regionFraction),
             (.init(region: "0,0,1,1", regionFraction: "0,0,1,1"), .region),
             (.init(exact: "yes"), .exact), (.init(exact: "1"), .exact),
+            (.init(minimumScore: "1.01"), .minimumScore), (.init(minimumScore: "-0.1"), .minimumScore), (.init(minimumScore: "nan"), .minimumScore),
+            (.init(minimumScore: "inf"), .minimumScore), (.init(minimumScore: "0.4x"), .minimumScore), (.init(minimumScore: ""), .minimumScore),
+            (.init(minimumScore: "0." + String(repeating: "1", count: 60)), .minimumScore),
         ]
         for (fields, parameter) in cases {
             let error = refusal(fields)
             #expect(error?.parameter == parameter, "\(fields)")
         }
+    }
+
+    @Test func aMinimumScoreIsANumberFromZeroToOneAndAbsentByDefault() throws {
+        #expect(try SearchRequest(parsing: .init()).minimumScore == nil)
+        for (text, value) in [("0", 0.0), ("0.35", 0.35), ("1", 1.0), ("1e-1", 0.1), (".5", 0.5)] {
+            #expect(try SearchRequest(parsing: .init(minimumScore: text)).minimumScore == value, "\(text)")
+        }
+        let error = try #require(refusal(.init(minimumScore: "1.5")))
+        #expect(error.message(naming: \.optionName) == "--min-score must be a number in 0…1 such as 0.35; got '1.5'")
+        #expect(error.message(naming: \.queryName) == "min_score must be a number in 0…1 such as 0.35; got '1.5'")
     }
 
     @Test func messagesNameTheParameterAsEachFrontDoorDoes() throws {

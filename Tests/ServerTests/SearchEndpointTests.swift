@@ -69,6 +69,43 @@ import Testing
         #expect(next.status == 200)
     }
 
+    @Test func aMinimumScoreShowsWeakerMatchesAndItsTokensKeepIt() async throws {
+        let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
+        defer { Task { await server.stop() } }
+        // The top-left quarter of the otter photo scores its landmark under the calibrated 0.40.
+        let otter = Harness.testdata("catalog/animals/otter.jpg"), quarter = "region_fraction=0,0,0.5,0.5"
+        func page(_ file: String, _ query: String) async throws -> QueryResultRecord {
+            let answer = try await server.search(file: file, query: query)
+            #expect(answer.status == 200, "\(query)")
+            return try WireJSON.decode(QueryResultRecord.self, from: answer.body)
+        }
+        let landmarks = { (page: QueryResultRecord) in page.results.filter { $0.kind == .landmark } }
+        #expect(try await page(otter, quarter).results.isEmpty)
+        let found = try await page(otter, quarter + "&min_score=0.3")
+        #expect(landmarks(found).map(\.id) == ["animals/otter"] && landmarks(found).allSatisfy { $0.score >= 0.3 && $0.score < 0.4 })
+        let wide = try await page(otter, quarter + "&min_score=0.05&page_size=100")
+        #expect(landmarks(wide).count > 1 && landmarks(wide).first?.id == "animals/otter" && landmarks(wide).allSatisfy { $0.score >= 0.05 })
+        let region = "region=\(Harness.screenshotRegion)"
+        #expect(!(try await page(Harness.screenshot, region).results.isEmpty))
+        #expect(try await page(Harness.screenshot, region + "&min_score=0.7").results.isEmpty, "nothing scores 0.7")
+        // Page by page with its tokens, the wide search covers the same ranking: the token carries min_score.
+        var seen: [SearchResultRow] = []
+        var answer = try await server.search(file: otter, query: quarter + "&min_score=0.05&page_size=1")
+        while true {
+            let next = try WireJSON.decode(QueryResultRecord.self, from: answer.body)
+            seen += next.results
+            guard let token = next.nextPageToken else { break }
+            answer = try await server.request(.get, "/v1/search?page_token=\(token)")
+            #expect(answer.status == 200)
+        }
+        #expect(seen.map(\.id) == wide.results.map(\.id))
+        for bad in ["1.5", "-0.1", "nan", "high"] {
+            let refused = try await server.search(file: Harness.screenshot, query: "min_score=\(bad)")
+            #expect(refused.status == 400 && refused.errorCode == "invalid_parameter", "\(bad)")
+            #expect(String(decoding: refused.body, as: UTF8.self).contains("min_score must be a number in 0…1"), "\(bad)")
+        }
+    }
+
     @Test func aTokenIssuedByOneReplicaContinuesOnAnother() async throws {
         let catalog = try await Harness.sharedCatalog.value
         let first = try await Harness.start(catalog: catalog)
