@@ -21,12 +21,13 @@ from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
-from selenium.webdriver.support.ui import WebDriverWait
+from selenium.webdriver.support.ui import Select, WebDriverWait
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BASE, SHOTS, SERVER_PID, SHEET = sys.argv[1].rstrip("/"), sys.argv[2], int(sys.argv[3]), sys.argv[4]
 SAMPLE = os.path.join(ROOT, "testdata/samples/screenshot-hurricane-ridge.png")
 ROTATED = os.path.join(ROOT, "testdata/exif-orientation/Landscape_6.jpg")  # stored 1200x1800, EXIF 6: upright 1800x1200
+OTTER = os.path.join(ROOT, "testdata/catalog/animals/otter.jpg")  # 300x202; its top-left quarter scores 0.37 against itself
 HEIC = os.path.join(ROOT, "testdata/heif/catalog-hurricane-ridge.heic")  # the catalog photo as HEIC (Chromium cannot show HEIC)
 REGION = (4, 211, 712, 332)  # testdata/samples/README.md: a person's selection
 checks = 0
@@ -306,6 +307,25 @@ def run(driver):
     check(alert_text(driver) == "", f"the server accepts the upright region ({alert_text(driver)!r})")
     outcome = driver.find_element(By.ID, "status").text
     check(outcome.startswith("No match") or "result" in outcome, f"the search answered: {outcome!r}")
+
+    print("The lowest score shown: a weak match appears only below the calibrated threshold", flush=True)
+    driver.get(f"{BASE}/?min_score=0.3")
+    check(driver.find_element(By.ID, "min-score").get_attribute("value") == "0.3", "?min_score=0.3 selects that option")
+    upload(driver, OTTER)
+    wait(driver, lambda d: natural_size(d) == [300, 202], "the otter's preview")
+    field = driver.find_element(By.ID, "region")
+    field.clear()
+    field.send_keys("0,0,150,101")
+    driver.find_element(By.ID, "search").click()
+    wait(driver, lambda d: alert_text(d) or cards(d) or "No match" in d.find_element(By.ID, "status").text, "the quarter's search")
+    check(alert_text(driver) == "" and cards(driver) and cards(driver)[0].get_attribute("data-id") == "animals/otter",
+          f"at 0.30 the otter's quarter finds the otter ({alert_text(driver) or [c.get_attribute('data-id') for c in cards(driver)]})")
+    driver.find_element(By.CSS_SELECTOR, "details.advanced summary").click()  # the Options a person opens
+    Select(driver.find_element(By.ID, "min-score")).select_by_value("")
+    driver.find_element(By.ID, "search").click()
+    wait(driver, lambda d: "No match" in d.find_element(By.ID, "status").text or alert_text(d), "the calibrated search's answer")
+    check(not cards(driver) and alert_text(driver) == "", "at the calibrated 0.40 the same quarter is no match")
+    driver.get(f"{BASE}/?page_size=1")
 
     print("A file that is not an image: the error message", flush=True)
     notes = os.path.join(tempfile.mkdtemp(), "notes.txt")

@@ -26,7 +26,7 @@ const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 const state = { file: null, objectURL: null, natural: null, region: null, drag: null, search: null,
   nextToken: null, shown: 0, query: "", history: [], entityCall: null };
 
-// Options from the page's own URL (?page_size=3&deadline_ms=50&labels=a,b).
+// Options from the page's own URL (?page_size=3&deadline_ms=50&min_score=0.3&labels=a,b).
 for (const [param, id] of [["page_size", "page-size"], ["deadline_ms", "deadline"]]) {
   const value = params.get(param);
   if (value && /^\d+$/.test(value)) {
@@ -36,6 +36,13 @@ for (const [param, id] of [["page_size", "page-size"], ["deadline_ms", "deadline
   }
 }
 if (params.get("labels")) $("labels").value = params.get("labels");
+{
+  const value = params.get("min_score");
+  if (value && /^(0(\.\d+)?|1(\.0+)?)$/.test(value)) {
+    if (![...$("min-score").options].some((o) => o.value === value)) $("min-score").append(el("option", { text: value, value }));
+    $("min-score").value = value;
+  }
+}
 
 // ---- Calls to the server -------------------------------------------------------------
 class CallError extends Error {
@@ -407,6 +414,7 @@ $("query").addEventListener("submit", async (event) => {
   if (labels.length) query.set("labels", labels.join(","));
   query.set("page_size", $("page-size").value);
   if ($("deadline").value) query.set("deadline_ms", $("deadline").value);
+  if ($("min-score").value) query.set("min_score", $("min-score").value);
   if (state.search) state.search.abort();
   const controller = new AbortController();
   state.search = controller;

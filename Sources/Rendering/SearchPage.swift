@@ -149,7 +149,8 @@ dialog.entity::backdrop{background:rgba(0,0,0,.5)}
 </div>
 <details class="advanced"><summary>Options</summary>
 <div class="row"><label for="page-size">Results per page</label><select id="page-size"><option>4</option><option selected>8</option><option>12</option><option>20</option></select>
-<label for="deadline">Deadline (ms)</label><select id="deadline"><option value="">server default</option><option>50</option><option>200</option><option>1000</option><option>5000</option></select></div>
+<label for="deadline">Deadline (ms)</label><select id="deadline"><option value="">server default</option><option>50</option><option>200</option><option>1000</option><option>5000</option></select>
+<label for="min-score">Lowest score shown</label><select id="min-score"><option value="">calibrated (0.40)</option><option value="0.3">0.30: find more, more false matches</option><option value="0.5">0.50: fewer false matches</option></select></div>
 </details>
 <div class="actions"><button id="search" class="primary" type="submit" disabled>Search</button></div>
 </form>
