@@ -79,6 +79,19 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
     case transposeScreenshot = "transpose-screenshot"
     /// ``transverse``, then shown in a ``screenshot``.
     case transverseScreenshot = "transverse-screenshot"
+    /// A print or screen photographed with the camera tilted 10° away from facing it (a
+    /// keystone), in one of eight seeded directions (an edge or a corner leaning away),
+    /// framed with a seeded background around it, slightly out of focus (σ 0.15 % of the
+    /// longer side, at least 0.6 px) and exposed differently (gamma 0.8–1.25). Moiré is not modelled.
+    case keystone10 = "keystone-10"
+    /// ``keystone10`` at 20°.
+    case keystone20 = "keystone-20"
+    /// A "vintage" filter: sepia toning (80–100 %), blacks faded to 10–30 and a vignette
+    /// taking 30–50 % of the brightness at the corners (seeded).
+    case sepiaVignette = "sepia-vignette"
+    /// A strong white-balance shift: warm (red ×1.15–1.3, blue ×0.7–0.85) or cool (the
+    /// opposite), seeded.
+    case whiteBalance = "white-balance"
 
     /// The transformations of the first evaluation (issue 4), before orientations and the
     /// half-area crop were added: the families every older report has.
@@ -182,6 +195,25 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
             return Resampling.bilinear(source, width: max(1, Int((Double(source.width) * 1.2).rounded())), height: source.height).pixelBuffer
         case .grayscale:
             return ToneAdjustments.grayscale(source).pixelBuffer
+        case .keystone10, .keystone20:
+            let angle = self == .keystone10 ? 10.0 : 20.0
+            let diagonal = 0.5.squareRoot()
+            let directions: [(down: Double, right: Double)] = [
+                (1, 0), (-1, 0), (0, 1), (0, -1), (diagonal, diagonal), (diagonal, -diagonal), (-diagonal, diagonal), (-diagonal, -diagonal),
+            ]
+            let direction = directions[Int(random.next() % UInt64(directions.count))]
+            let grey = random.unit(in: 50...200)
+            let background = (UInt8(grey), UInt8(grey * 0.95), UInt8(grey * 0.88))
+            let tilted = Resampling.tilted(source, tiltDown: angle * direction.down, tiltRight: angle * direction.right, fill: background)
+            let focus = GaussianBlur.blurred(tilted, sigma: max(0.6, 0.0015 * Double(max(tilted.width, tilted.height))))
+            return ToneAdjustments.gamma(focus, random.coin() ? random.unit(in: 0.8...0.95) : random.unit(in: 1.05...1.25)).pixelBuffer
+        case .sepiaVignette:
+            return ColourFilters.sepiaVignette(source, strength: random.unit(in: 0.8...1), fade: random.unit(in: 10...30),
+                                               vignette: random.unit(in: 0.3...0.5)).pixelBuffer
+        case .whiteBalance:
+            let up = random.unit(in: 1.15...1.3), down = random.unit(in: 0.7...0.85)
+            let gains = random.coin() ? (red: up, green: 1.0, blue: down) : (red: down, green: 1.0, blue: up)
+            return ColourFilters.whiteBalance(source, gains: gains).pixelBuffer
         default:
             preconditionFailure("\(self) is an orientation, handled above")
         }

@@ -1,7 +1,7 @@
 import Foundation
 
-/// Geometric resampling of ``RGBAImage``s: area-average downscale, bilinear resize and
-/// rotation. Pure functions of their inputs; O(output pixels) (area average: O(input)).
+/// Geometric resampling of ``RGBAImage``s: area-average downscale, bilinear resize,
+/// rotation and the perspective of a tilted print (``tilted(_:tiltDown:tiltRight:focalLength:margin:fill:)``). Pure functions of their inputs; O(output pixels) (area average: O(input)).
 enum Resampling {
     /// Downscales by averaging every source pixel that falls in each output pixel's box
     /// (a box filter, like a camera or a browser shrinking a photo). Alpha is averaged too.
@@ -71,6 +71,64 @@ enum Resampling {
             }
         }
         return out
+    }
+
+    /// The picture as a camera sees it printed on a flat sheet tilted away from it (a
+    /// pinhole camera facing the sheet's centre, the sheet turned by `tiltDown` degrees about
+    /// its horizontal axis, positive: the top edge leans away, then by `tiltRight` about its
+    /// vertical axis, positive: the right edge leans away), framed with `margin` of the
+    /// longer side around it, filled with `fill`. `focalLength` is in multiples of the
+    /// picture's diagonal (0.8: a phone's main camera). At zero tilt the sheet keeps its size.
+    /// - Complexity: O(output pixels).
+    static func tilted(_ image: RGBAImage, tiltDown: Double, tiltRight: Double, focalLength: Double = 0.8, margin: Double = 0.04,
+                       fill: (UInt8, UInt8, UInt8)) -> RGBAImage {
+        let a = tiltDown * Double.pi / 180, b = tiltRight * Double.pi / 180
+        let w = Double(image.width), h = Double(image.height)
+        let f = focalLength * (w * w + h * h).squareRoot()
+        // R = Ry(b) · Rx(a); a point (x, y, 0) of the sheet (centred, y down) lands at
+        // R·(x, y, 0) + (0, 0, f) and projects to f·(X/Z, Y/Z): the homography M below.
+        // With y pointing down, Rx(a) moves the top (y < 0) away (z grows) for a > 0, and
+        // Ry(b) the right side (x > 0) for b > 0.
+        let rx: [[Double]] = [[1, 0, 0], [0, cos(a), sin(a)], [0, -sin(a), cos(a)]]
+        let ry: [[Double]] = [[cos(b), 0, -sin(b)], [0, 1, 0], [sin(b), 0, cos(b)]]
+        var r = [[Double]](repeating: [0, 0, 0], count: 3)
+        for i in 0..<3 { for j in 0..<3 { r[i][j] = (0..<3).reduce(0) { $0 + ry[i][$1] * rx[$1][j] } } }
+        let m: [[Double]] = [[f * r[0][0], f * r[0][1], 0], [f * r[1][0], f * r[1][1], 0], [r[2][0], r[2][1], f]]
+        func project(_ x: Double, _ y: Double) -> (Double, Double) {
+            let z = m[2][0] * x + m[2][1] * y + m[2][2]
+            return ((m[0][0] * x + m[0][1] * y) / z, (m[1][0] * x + m[1][1] * y) / z)
+        }
+        let corners = [(-w / 2, -h / 2), (w / 2, -h / 2), (-w / 2, h / 2), (w / 2, h / 2)].map(project)
+        let pad = margin * max(w, h)
+        let left = corners.map(\.0).min()! - pad, top = corners.map(\.1).min()! - pad
+        let width = max(1, Int((corners.map(\.0).max()! + pad - left).rounded(.up)))
+        let height = max(1, Int((corners.map(\.1).max()! + pad - top).rounded(.up)))
+        // The inverse homography (adjugate over determinant) maps the camera's pixels back.
+        let inverse = Self.inverse3x3(m)
+        var out = RGBAImage(width: width, height: height, fill: fill)
+        for oy in 0..<height {
+            let v = Double(oy) + 0.5 + top
+            for ox in 0..<width {
+                let u = Double(ox) + 0.5 + left
+                let z = inverse[2][0] * u + inverse[2][1] * v + inverse[2][2]
+                let x = (inverse[0][0] * u + inverse[0][1] * v + inverse[0][2]) / z
+                let y = (inverse[1][0] * u + inverse[1][1] * v + inverse[1][2]) / z
+                let o = (oy * width + ox) * 4
+                sample(image, x + w / 2 - 0.5, y + h / 2 - 0.5, fill: fill) { c, value in out.pixels[o + c] = value }
+            }
+        }
+        return out
+    }
+
+    /// The inverse of an invertible 3×3 matrix (rows). O(1).
+    static func inverse3x3(_ m: [[Double]]) -> [[Double]] {
+        let c00 = m[1][1] * m[2][2] - m[1][2] * m[2][1], c01 = m[1][2] * m[2][0] - m[1][0] * m[2][2], c02 = m[1][0] * m[2][1] - m[1][1] * m[2][0]
+        let det = m[0][0] * c00 + m[0][1] * c01 + m[0][2] * c02
+        return [
+            [c00 / det, (m[0][2] * m[2][1] - m[0][1] * m[2][2]) / det, (m[0][1] * m[1][2] - m[0][2] * m[1][1]) / det],
+            [c01 / det, (m[0][0] * m[2][2] - m[0][2] * m[2][0]) / det, (m[0][2] * m[1][0] - m[0][0] * m[1][2]) / det],
+            [c02 / det, (m[0][1] * m[2][0] - m[0][0] * m[2][1]) / det, (m[0][0] * m[1][1] - m[0][1] * m[1][0]) / det],
+        ]
     }
 
     /// Bilinear sample at fractional source coordinates (pixel centres at integers).

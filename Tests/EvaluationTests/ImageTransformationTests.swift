@@ -114,6 +114,55 @@ import Testing
         #expect(abs(brightest - 145) <= 1, "counter-clockwise turn lifts the right side: row \(brightest)")
     }
 
+    @Test func aTiltedPrintShrinksItsFarEdgeAndKeepsItsSizeWhenFacingTheCamera() throws {
+        let white = RGBAImage(width: 200, height: 100, fill: (255, 255, 255))
+        // Facing the camera: the picture itself inside a 4 % frame.
+        let facing = Resampling.tilted(white, tiltDown: 0, tiltRight: 0, fill: (0, 0, 0))
+        #expect(facing.width == 200 + 2 * 8 && facing.height == 100 + 2 * 8)
+        #expect(facing.channel(8, 8, 0) == 255 && facing.channel(7, 7, 0) == 0)
+        // The top leaning away: the top edge is narrower than the bottom one.
+        let away = Resampling.tilted(white, tiltDown: 20, tiltRight: 0, fill: (0, 0, 0))
+        func widthOfRow(_ y: Int) -> Int { (0..<away.width).filter { away.channel($0, y, 0) > 128 }.count }
+        let top = (0..<away.height).first { widthOfRow($0) > 0 } ?? 0, bottom = (0..<away.height).last { widthOfRow($0) > 0 } ?? 0
+        #expect(widthOfRow(top + 1) < widthOfRow(bottom - 1) * 9 / 10, "far edge \(widthOfRow(top + 1)) px, near edge \(widthOfRow(bottom - 1)) px")
+        // The right edge leaning away: the right side is shorter than the left.
+        let side = Resampling.tilted(white, tiltDown: 0, tiltRight: 20, fill: (0, 0, 0))
+        func heightOfColumn(_ x: Int) -> Int { (0..<side.height).filter { side.channel(x, $0, 0) > 128 }.count }
+        let left = (0..<side.width).first { heightOfColumn($0) > 0 } ?? 0, right = (0..<side.width).last { heightOfColumn($0) > 0 } ?? 0
+        #expect(heightOfColumn(right - 1) < heightOfColumn(left + 1) * 9 / 10)
+        let m: [[Double]] = [[2, 0, 1], [1, 3, 0], [0.5, 0, 1]]
+        let inverse = Resampling.inverse3x3(m)
+        for i in 0..<3 { for j in 0..<3 {
+            let product = (0..<3).reduce(0.0) { $0 + m[i][$1] * inverse[$1][j] }
+            #expect(abs(product - (i == j ? 1 : 0)) < 1e-12)
+        } }
+        for transformation in [ImageTransformation.keystone10, .keystone20] {
+            let out = try transformation.apply(to: photo, seed: 3)
+            #expect(out.width > photo.width * 9 / 10 && out.height > photo.height * 9 / 10, "\(transformation): the print keeps about its size")
+        }
+    }
+
+    @Test func sepiaVignetteTonesBrownAndDarkensTheCorners() throws {
+        let grey = RGBAImage(width: 101, height: 101, fill: (128, 128, 128))
+        let toned = ColourFilters.sepiaVignette(grey, strength: 1, fade: 20, vignette: 0.4)
+        let centre = (0..<3).map { Int(toned.channel(50, 50, $0)) }, corner = (0..<3).map { Int(toned.channel(0, 0, $0)) }
+        #expect(centre[0] > centre[1] && centre[1] > centre[2], "sepia: red over green over blue (\(centre))")
+        #expect(corner[0] < centre[0] * 7 / 10, "the vignette takes about 40 % at the corners (\(corner) against \(centre))")
+        let out = try ImageTransformation.sepiaVignette.apply(to: photo, seed: 1)
+        #expect(out.width == photo.width && out.height == photo.height)
+    }
+
+    @Test func whiteBalanceScalesRedAndBlueOppositeWays() throws {
+        let grey = RGBAImage(width: 4, height: 4, fill: (100, 100, 100))
+        let warm = ColourFilters.whiteBalance(grey, gains: (red: 1.2, green: 1, blue: 0.8))
+        #expect((0..<3).map { warm.channel(1, 1, $0) } == [120, 100, 80])
+        let clipped = ColourFilters.whiteBalance(RGBAImage(width: 1, height: 1, fill: (250, 0, 0)), gains: (red: 1.3, green: 1, blue: 1))
+        #expect(clipped.channel(0, 0, 0) == 255)
+        let out = try ImageTransformation.whiteBalance.apply(to: photo, seed: 1)
+        let red = (0..<10).map { TestImages.pixel(out, $0 * out.width / 10, out.height / 2)[0] }
+        #expect(out.width == photo.width && !red.isEmpty)
+    }
+
     @Test func blurKeepsFlatAreasAndSoftensDetail() throws {
         let flat = RGBAImage(width: 20, height: 10, fill: (30, 60, 90))
         #expect(GaussianBlur.blurred(flat, sigma: 2) == flat)
