@@ -136,13 +136,7 @@ extension SQLiteEntityStore {
             let goneCollections = CatalogRules.goneFromSource(live: try String.fetchAll(db, sql: "SELECT id FROM collection WHERE removal_id IS NULL"), source: collectionIDs)
             if !goneLandmarks.isEmpty || !goneCollections.isEmpty {
                 let references = goneLandmarks.map { EntityReference(kind: .landmark, id: $0) } + goneCollections.map { EntityReference(kind: .collection, id: $0) }
-                let removalID = try Self.insertRemoval(db, reason: .missingFromSource, entities: references)
-                for id in goneLandmarks {
-                    try db.execute(sql: "UPDATE landmark SET removal_id = ? WHERE id = ?", arguments: [removalID, id])
-                }
-                for id in goneCollections {
-                    try db.execute(sql: "UPDATE collection SET removal_id = ? WHERE id = ?", arguments: [removalID, id])
-                }
+                try Self.markRemoved(db, references, by: try Self.insertRemoval(db, reason: .missingFromSource, entities: references))
             }
 
             // Cache rows nothing refers to any more.

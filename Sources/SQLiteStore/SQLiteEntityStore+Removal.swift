@@ -51,13 +51,19 @@ extension SQLiteEntityStore {
         } catch {
             throw .database("\(operation) in \(path)", reason: Self.message(error))
         }
-        // Fold the WAL back into the file, as every write does.
-        _ = try? await database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        foldWriteAheadLog()
         return result
     }
 
     static func table(_ kind: EntityKind) -> String {
         kind == .landmark ? LandmarkRecord.databaseTableName : CollectionRecord.databaseTableName
+    }
+
+    /// Marks `entities` removed by the removal `id`. O(entities) row updates.
+    static func markRemoved(_ db: Database, _ entities: [EntityReference], by id: Int64) throws {
+        for entity in entities {
+            try db.execute(sql: "UPDATE \(table(entity.kind)) SET removal_id = ? WHERE id = ?", arguments: [id, entity.id])
+        }
     }
 
     static func insertRemoval(_ db: Database, reason: Removal.Reason, at date: Date = Date(), entities: [EntityReference]) throws -> Int64 {
@@ -105,11 +111,7 @@ struct SQLiteCatalogTransaction: CatalogWriteTransaction {
     }
 
     func markRemoved(_ entities: [EntityReference], by id: Int64) async throws {
-        try await session.run { db in
-            for entity in entities {
-                try db.execute(sql: "UPDATE \(SQLiteEntityStore.table(entity.kind)) SET removal_id = ? WHERE id = ?", arguments: [id, entity.id])
-            }
-        }
+        try await session.run { db in try SQLiteEntityStore.markRemoved(db, entities, by: id) }
     }
 
     func latestOpenRemoval() async throws -> Removal? {

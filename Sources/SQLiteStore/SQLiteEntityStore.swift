@@ -211,10 +211,15 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         do { result = try database.write(body) } catch let error as DatabaseError {
             throw CatalogStoreError.database("\(operation) in \(path)", reason: Self.message(error))
         }
-        // Fold the WAL back into the file (best effort: a busy reader just defers it), so the
-        // file alone is the catalog: copied, made read-only or opened immutable, it is whole.
-        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
+        foldWriteAheadLog()
         return result
+    }
+
+    /// Folds the WAL back into the file after a write (best effort: a busy reader just defers
+    /// it), so the file alone is the catalog: copied, made read-only or opened immutable, it is whole.
+    /// - Complexity: the pages written since the last checkpoint.
+    func foldWriteAheadLog() {
+        _ = try? database.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
     }
 
     // MARK: Version
