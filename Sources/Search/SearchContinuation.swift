@@ -120,7 +120,7 @@ public struct SearchContinuation: Sendable, Hashable {
         guard let profile = reader.byte() else { throw .malformed }
         var minimumScore: Double?
         if scoreBytes > 0 {
-            guard let bits = reader.integer(8), case let score = Double(bitPattern: bits), (0.0...1.0).contains(score) else { throw .malformed }
+            guard let bits = reader.integer(8), case let score = Double(bitPattern: bits), SearchRequest.minimumScores.contains(score) else { throw .malformed }
             minimumScore = score
         }
         guard let pageSize = reader.integer(2), let innerCount = reader.integer(2), let inner = reader.take(Int(innerCount)),

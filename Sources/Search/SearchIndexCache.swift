@@ -32,8 +32,6 @@ actor SearchIndexCache {
         var queryDigest: UInt64
         var generation: Int64
         var configuration: SearchConfiguration
-        /// The lowest score kept (the request's minimum score or the configured threshold).
-        var threshold: Double
     }
 
     init(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil, rankingCapacity: Int = 16) {

@@ -200,7 +200,8 @@ public final class VisualSearchQuery: Sendable {
             do { offset = try token.payload(for: version, queryDigest: digest).offset } catch { throw .pageToken(error) }
         }
 
-        let key = SearchIndexCache.RankingKey(queryDigest: digest, generation: version.generation, configuration: configuration, threshold: threshold)
+        // The digest names the minimum score asked for; the configuration the default one.
+        let key = SearchIndexCache.RankingKey(queryDigest: digest, generation: version.generation, configuration: configuration)
         let ranking: SearchRanking
         if let cached = await cache.ranking(for: key) {
             ranking = cached
