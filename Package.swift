@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "Search", targets: ["Search"]),
         .library(name: "Matching", targets: ["Matching"]),
         .library(name: "SyntheticData", targets: ["SyntheticData"]),
+        // A typed Swift client of `glimpse serve` (generated from openapi.yaml).
+        .library(name: "GlimpseClient", targets: ["GlimpseClient"]),
         .executable(name: "glimpse", targets: ["glimpse"]),
     ],
     dependencies: [
@@ -39,6 +41,12 @@ let package = Package(
         // NIO's HTTP parts and the HTTPTypes codec, for the server's own connection handler
         // (HTTP/1.0, Expect, parser errors); the version Hummingbird resolves.
         .package(url: "https://github.com/apple/swift-nio-extras", exact: "1.35.2"),
+        // The HTTP API from its spec (issue 32): types and client generated from openapi.yaml at
+        // build time, sent with async-http-client.
+        .package(url: "https://github.com/apple/swift-openapi-generator", exact: "1.14.3"),
+        .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
+        .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
     ],
     targets: [
         // C shim over libpng and libjpeg-turbo: setjmp/longjmp error handling, region and
@@ -100,6 +108,25 @@ let package = Package(
             ],
             resources: [.embedInCode("openapi.yaml")]
         ),
+        // The HTTP API's wire types, generated from openapi.yaml (the one description of the API).
+        .target(
+            name: "GlimpseAPITypes",
+            dependencies: [.product(name: "OpenAPIRuntime", package: "swift-openapi-runtime")],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
+        // A typed client of glimpse serve: the generated client over async-http-client, with
+        // retries on 429/503 (Retry-After), time-outs and the server's error body as a typed error.
+        .target(
+            name: "GlimpseClient",
+            dependencies: [
+                "GlimpseAPITypes",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
+                .product(name: "OpenAPIAsyncHTTPClient", package: "swift-openapi-async-http-client"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ],
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
+        ),
         // Accuracy evaluation: transformed queries from a catalog, recall/MRR/TPR@FPR.
         .target(name: "Evaluation", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SyntheticData", "SQLiteStore"]),
         .executableTarget(
@@ -113,6 +140,9 @@ let package = Package(
         ),
         // The trait that makes a cross-instruction-set test report the paths this CPU lacks; never shipped.
         .target(name: "InstructionSetTesting", dependencies: ["Fingerprints"], path: "Tests/InstructionSetTesting"),
+        // The real glimpse executable, a `glimpse serve` process and raw connections to it, for the
+        // tests that run the program; never shipped.
+        .target(name: "GlimpseProcessTesting", path: "Tests/GlimpseProcessTesting"),
         // The one check of a wire format against its golden file in testdata/wire; never shipped.
         .target(name: "GoldenFiles", path: "Tests/GoldenFiles"),
         .testTarget(name: "PixelBuffersTests", dependencies: ["PixelBuffers", "SyntheticData"]),
@@ -139,13 +169,15 @@ let package = Package(
         .testTarget(
             name: "GlimpseCLITests",
             // GRDB: the crash-safety test runs PRAGMA integrity_check on its own connection.
-            dependencies: ["PixelBuffers", "Catalog", "Search", "SyntheticData", "SQLiteStore", "PostgresTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["PixelBuffers", "Catalog", "Search", "SyntheticData", "SQLiteStore", "PostgresTestSupport", "GlimpseProcessTesting",
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "EvaluationTests", dependencies: ["PixelBuffers", "Fingerprints", "Catalog", "Search", "SyntheticData", "Evaluation", "SQLiteStore", "GoldenFiles"]),
         .testTarget(
             name: "ServerTests",
             dependencies: [
                 "PixelBuffers", "Fingerprints", "Catalog", "Search", "Server", "CatalogStores", "SQLiteStore", "PostgresTestSupport",
+                "GlimpseProcessTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -153,6 +185,8 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
+        // GlimpseClient against a real `glimpse serve` process.
+        .testTarget(name: "GlimpseClientTests", dependencies: ["GlimpseClient", "GlimpseAPITypes", "GlimpseProcessTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

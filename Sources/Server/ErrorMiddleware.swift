@@ -4,16 +4,20 @@ import Logging
 /// Turns every error a route throws into a JSON error answer (``APIError``): Hummingbird's
 /// own errors (unknown route 404, bad request) keep their status with a JSON body; a known
 /// path asked with another method is 405 `method_not_allowed` with `Allow` (``RouteTable``);
-/// anything unexpected becomes 500 `internal_error` without details.
+/// anything unexpected becomes 500 `internal_error` without details. A refusal by a limit
+/// (408, 413, 429, 503) is counted in `glimpse_rejected_requests_total` under its error code.
 struct ErrorMiddleware: RouterMiddleware {
     typealias Context = GlimpseRequestContext
     /// The routes, to tell an unknown path (404) from a method the path does not take (405).
     let routes: RouteTable
+    /// Where refusals by a limit are counted.
+    let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as APIError {
+            if [408, 413, 429, 503].contains(error.status.code) { metrics.recordRejection(error.code) }
             return try error.response(from: request, context: context)
         } catch let error as HTTPError where error.status == .notFound && error.body == nil {
             let allowed = routes.allowedMethods(for: request.uri.path)
@@ -30,6 +34,7 @@ struct ErrorMiddleware: RouterMiddleware {
             case .contentTooLarge: "payload_too_large"
             default: error.status.code < 500 ? "bad_request" : "internal_error"
             }
+            if [408, 413, 429, 503].contains(error.status.code) { metrics.recordRejection(code) }
             let message = error.body ?? (error.status == .notFound ? "no such route: \(request.method) \(request.uri.path)" : error.status.reasonPhrase)
             return try APIError(error.status, code, message).response(from: request, context: context)
         } catch {

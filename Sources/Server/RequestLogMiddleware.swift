@@ -33,13 +33,6 @@ struct RequestLogMiddleware: RouterMiddleware {
         let route = context.endpointPath ?? "unmatched"
         let status = response.status.code
         metrics.recordRequest(method: request.method.rawValue, route: route, status: status, duration: duration)
-        switch status {
-        case 408: metrics.recordRejection("request_timeout")
-        case 413: metrics.recordRejection("payload_too_large")
-        case 429: metrics.recordRejection("too_many_requests")
-        case 503: metrics.recordRejection("unavailable")
-        default: break
-        }
         let micros = duration.components.seconds * 1_000_000 + duration.components.attoseconds / 1_000_000_000_000
         logger.info("request", metadata: [
             "method": "\(request.method.rawValue)", "route": "\(route)", "status": "\(status)",

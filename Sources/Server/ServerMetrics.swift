@@ -8,7 +8,8 @@ import Search
 ///
 /// - `glimpse_http_requests_total{method,route,status}` and
 ///   `glimpse_http_request_duration_seconds{method,route,status}` (histogram);
-/// - `glimpse_rejected_requests_total{reason}` (429, 413, 503 not ready…);
+/// - `glimpse_rejected_requests_total{reason}` (refusals by a limit, 408, 413, 429, 503, under
+///   their error code: `too_many_requests`, `uploads_busy`, `not_ready`…);
 /// - `glimpse_request_body_bytes_held` (request bodies being read or held, in bytes);
 /// - `glimpse_index_views`, `glimpse_index_landmarks`, `glimpse_index_generation`,
 ///   `glimpse_index_build_seconds`, `glimpse_index_reloads_total`,

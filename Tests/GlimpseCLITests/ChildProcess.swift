@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseProcessTesting
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -128,14 +129,6 @@ enum ChildProcess {
 /// The PeakRSS helper, built next to `glimpse`.
 enum PeakRSSHelper {
     static var path: String {
-        URL(fileURLWithPath: GlimpseExecutable.path).deletingLastPathComponent().appendingPathComponent("PeakRSS").path
+        URL(fileURLWithPath: GlimpseExecutable.pathOrPlaceholder).deletingLastPathComponent().appendingPathComponent("PeakRSS").path
     }
-}
-
-/// The `glimpse` executable built next to this test bundle (same build folder, so the
-/// same sanitizer as the tests under `scripts/sanitize.sh`); see ``Glimpse/binary``.
-enum GlimpseExecutable {
-    static var path: String { Glimpse.binary ?? "glimpse (not built)" }
-
-    static var exists: Bool { FileManager.default.isExecutableFile(atPath: path) }
 }

@@ -1,15 +1,12 @@
 import Foundation
+import GlimpseProcessTesting
 import Testing
 
 /// `glimpse eval`, run as the real binary on the bundled sample catalog.
 @Suite struct EvalCommandTests {
-    /// The `glimpse` executable built beside this test bundle (or under `.build/debug`).
+    /// The `glimpse` executable built beside this test bundle (or `$GLIMPSE_BIN`).
     static var glimpse: URL {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("glimpse")
-        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
-        return root.appendingPathComponent(".build/debug/glimpse")
+        get throws { URL(fileURLWithPath: try GlimpseExecutable.path ?? { throw GlimpseExecutable.Missing() }()) }
     }
 
     static var testdata: String {
@@ -21,7 +18,7 @@ import Testing
     /// Runs glimpse with `arguments`; returns (exit status, stdout, stderr).
     static func run(_ arguments: [String]) throws -> (Int32, String, String) {
         let process = Process()
-        process.executableURL = glimpse
+        process.executableURL = try glimpse
         process.arguments = arguments
         let out = Pipe(), err = Pipe()
         process.standardOutput = out

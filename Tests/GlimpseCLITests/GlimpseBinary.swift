@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseProcessTesting
 import Testing
 
 /// Runs the real `glimpse` executable built next to the test bundle, on real files in
@@ -10,28 +11,8 @@ enum Glimpse {
     /// A path inside `testdata/`.
     static func testdata(_ relative: String) -> String { root.appendingPathComponent("testdata/\(relative)").path }
 
-    /// The built executable: `$GLIMPSE_BIN` if set, else `glimpse` in the build products
-    /// folder that holds this test bundle (`swift build` / `swift test` build it there).
-    static let binary: String? = {
-        if let override = ProcessInfo.processInfo.environment["GLIMPSE_BIN"] { return override }
-        var candidates: [URL] = []
-        let exe = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        candidates.append(exe.deletingLastPathComponent())
-        if let bundle = Bundle.allBundles.first(where: { $0.bundlePath.hasSuffix(".xctest") }) {
-            candidates.append(URL(fileURLWithPath: bundle.bundlePath).deletingLastPathComponent())
-        }
-        candidates.append(URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent())
-        for folder in candidates {
-            var url = folder
-            // Walk up out of an .xctest bundle on platforms that make it a folder.
-            for _ in 0..<4 {
-                let candidate = url.appendingPathComponent("glimpse").path
-                if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-                url = url.deletingLastPathComponent()
-            }
-        }
-        return nil
-    }()
+    /// The built executable (`$GLIMPSE_BIN`, or `glimpse` beside the test bundle).
+    static let binary: String? = GlimpseExecutable.path
 
     /// What a run printed and how it ended.
     struct Run: Sendable {

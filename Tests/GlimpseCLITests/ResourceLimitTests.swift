@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseProcessTesting
 import Testing
 
 /// Decompression bombs are refused, or decoded within bounds of time and memory. Each
@@ -24,16 +25,16 @@ import Testing
         let png = DecompressionBombs.pngSignature + DecompressionBombs.ihdr(width: 1, height: 1)
             + DecompressionBombs.chunk("IDAT", DecompressionBombs.zlibZeros(2)) + DecompressionBombs.chunk("IEND", [])
         _ = FileManager.default.createFile(atPath: path, contents: Data(png))
-        return (try? ChildProcess.run(GlimpseExecutable.path, ["inspect", path], measuringMemory: true).maxResidentBytes) ?? 0
+        return (try? ChildProcess.run(GlimpseExecutable.pathOrPlaceholder, ["inspect", path], measuringMemory: true).maxResidentBytes) ?? 0
     }()
 
     /// Writes `bytes` and runs `glimpse inspect` on them.
     func inspect(_ name: String, _ bytes: [UInt8]) throws -> ChildRun {
-        try #require(GlimpseExecutable.exists, "build the glimpse executable first (swift build): \(GlimpseExecutable.path)")
+        try #require(GlimpseExecutable.path != nil, "build the glimpse executable first (swift build)")
         let path = Self.scratch.appendingPathComponent(name).path
         _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        return try ChildProcess.run(GlimpseExecutable.path, ["inspect", path], measuringMemory: true)
+        return try ChildProcess.run(GlimpseExecutable.pathOrPlaceholder, ["inspect", path], measuringMemory: true)
     }
 
     func expectRefused(_ run: ChildRun, mentioning reason: String, seconds: Double = refusalSeconds,

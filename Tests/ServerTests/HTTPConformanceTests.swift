@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseProcessTesting
 @testable import Server
 import Testing
 

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseProcessTesting
 import HTTPTypes
 import PixelBuffers
 @testable import Server

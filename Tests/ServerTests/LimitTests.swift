@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseProcessTesting
 import HTTPTypes
 @testable import Server
 import Testing

@@ -1,24 +1,13 @@
 import Foundation
+import GlimpseProcessTesting
 import Testing
 
 /// A real `glimpse serve` process: it drains an in-flight request on SIGTERM and exits 0.
 @Suite struct ProcessShutdownTests {
-    /// The built `glimpse` executable next to the test bundle (or `$GLIMPSE_BIN`).
-    static let binary: String? = {
-        if let override = ProcessInfo.processInfo.environment["GLIMPSE_BIN"] { return override }
-        var folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        for _ in 0..<4 {
-            let candidate = folder.appendingPathComponent("glimpse").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
-
     /// Starts `glimpse serve` on a free port and returns it with the port it printed.
     static func serve(_ catalog: String, extra: [String] = []) throws -> (Process, Int, Pipe) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(binary, "the glimpse binary is built (swift build)"))
+        process.executableURL = URL(fileURLWithPath: try #require(GlimpseExecutable.path, "the glimpse binary is built (swift build)"))
         process.arguments = ["serve", "--db", catalog, "--port", "0"] + extra
         let errors = Pipe()
         process.standardError = errors
@@ -122,7 +111,7 @@ import Testing
 
     @Test func aMissingCatalogIsOneErrorLineAndExitStatus1() throws {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(Self.binary))
+        process.executableURL = URL(fileURLWithPath: try #require(GlimpseExecutable.path))
         process.arguments = ["serve", "--db", "/nonexistent/glimpse.sqlite", "--port", "0"]
         let errors = Pipe()
         process.standardError = errors

@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseProcessTesting
 import PostgresTestSupport
 import Testing
 #if canImport(Glibc)
@@ -75,7 +76,7 @@ struct ReplicaTests {
         let copies = try DistinctImageCopies.write(from: themes.map { Harness.testdata("catalog/\($0)") }, to: folder, variants: 3)
         try #require(copies >= 100)
         let indexRun = Process()
-        indexRun.executableURL = URL(fileURLWithPath: try #require(ProcessShutdownTests.binary))
+        indexRun.executableURL = URL(fileURLWithPath: try #require(GlimpseExecutable.path))
         indexRun.arguments = ["index", folder, "--db", db, "--jobs", "1"]
         indexRun.standardOutput = FileHandle.nullDevice
         let progress = Pipe()
@@ -187,7 +188,7 @@ final class Replica: @unchecked Sendable {
         let tokenPath = folder + "/admin-token"
         try Self.adminToken.write(toFile: tokenPath, atomically: true, encoding: .utf8)
         FileManager.default.createFile(atPath: logPath, contents: nil)
-        process.executableURL = URL(fileURLWithPath: try #require(ProcessShutdownTests.binary, "the glimpse binary is built (swift build)"))
+        process.executableURL = URL(fileURLWithPath: try #require(GlimpseExecutable.path, "the glimpse binary is built (swift build)"))
         process.arguments = ["serve", "--db", db, "--port", "0", "--admin-token-file", tokenPath, "--log-level", "info"]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
@@ -274,7 +275,7 @@ enum ReplicaCluster {
     /// Runs `glimpse arguments…` and waits.
     static func glimpse(_ arguments: [String]) throws -> (status: Int32, stderr: String) {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(ProcessShutdownTests.binary))
+        process.executableURL = URL(fileURLWithPath: try #require(GlimpseExecutable.path))
         process.arguments = arguments
         let errors = Pipe()
         process.standardOutput = FileHandle.nullDevice
