@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # API fuzzing of `glimpse serve` with schemathesis (PyPI, private venv .venv-schemathesis/):
-# generated requests from Sources/Server/openapi.yaml against a live server on loopback,
+# generated requests from Sources/GlimpseAPITypes/openapi.yaml against a live server on loopback,
 # over a scratch copy of the sample catalog, with the admin endpoints enabled.
 # Fails on any 5xx or any answer that does not conform to the document (status code,
 # content type, headers, body schema).
@@ -51,7 +51,7 @@ base="http://127.0.0.1:$port"
 started=$(date +%s)
 run_schemathesis() {
   set +e
-  "$venv/bin/schemathesis" run Sources/Server/openapi.yaml --url "$base" \
+  "$venv/bin/schemathesis" run Sources/GlimpseAPITypes/openapi.yaml --url "$base" \
     --checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance \
     --max-examples "$examples" --seed 20261124 --workers 2 --request-timeout 30 \
     -H "Authorization: Bearer $token" --suppress-health-check all --no-color \

@@ -22,6 +22,11 @@ and must exit 0. Skipped, and said so: examples on paths a scratch folder cannot
 (`~/…`, `photo.jpg`), `serve` (a server, checked by the README's own serve example) and
 PostgreSQL URLs.
 
+The Swift block under "Calling Glimpse from Swift" must end with exactly the lines between
+"// README example begins" and "// README example ends" in
+Tests/GlimpseClientTests/ReadmeExampleTests.swift (dedented), which the test suite compiles and
+runs against a real server: the README shows code that builds and works.
+
 Usage: scripts/check_readme.py GLIMPSE [--write] [--readme README.md]
 Exit: 0 every example matches, 1 a mismatch (shown as a diff), 2 usage.
 """
@@ -213,6 +218,34 @@ def check_help_examples(glimpse):
     return failures
 
 
+SWIFT_EXAMPLE = 'Tests/GlimpseClientTests/ReadmeExampleTests.swift'
+
+
+def check_swift_example(readme, root):
+    """1 when the README's Swift client example is not the tested one, else 0."""
+    source = open(os.path.join(root, SWIFT_EXAMPLE)).read().split('\n')
+    begin = next(k for k, line in enumerate(source) if line.strip() == '// README example begins')
+    end = next(k for k, line in enumerate(source) if line.strip() == '// README example ends')
+    region = source[begin + 1:end]
+    indent = min(len(line) - len(line.lstrip()) for line in region if line.strip())
+    region = [line[indent:].rstrip() for line in region]
+    lines = readme.split('\n')
+    heading = next((k for k, line in enumerate(lines) if line.startswith('### Calling Glimpse from Swift')), None)
+    if heading is None:
+        print('README.md: no "### Calling Glimpse from Swift" section')
+        return 1
+    start = next(k for k in range(heading, len(lines)) if lines[k].startswith('```swift'))
+    stop = next(k for k in range(start + 1, len(lines)) if lines[k].startswith('```'))
+    block = [line.rstrip() for line in lines[start + 1:stop]]
+    if block[-len(region):] != region:
+        print(f'README.md:{start + 1}: the Swift example is not the one {SWIFT_EXAMPLE} runs')
+        sys.stdout.writelines(difflib.unified_diff([r + '\n' for r in region], [b + '\n' for b in block[-len(region):]],
+                                                   SWIFT_EXAMPLE, 'README', n=1))
+        return 1
+    print(f'check_readme: the Swift example is the one {SWIFT_EXAMPLE} runs')
+    return 0
+
+
 def main():
     args = sys.argv[1:]
     if not args or args[0] in ('-h', '--help'):
@@ -255,6 +288,7 @@ def main():
         print(f'check_readme: rewrote the outputs of {len(blocks)} examples in {readme_path}')
         return 0
     print(f'check_readme: {failures} example(s) differ' if failures else 'check_readme: every README example matches')
+    failures += check_swift_example(readme, root)
     os.chdir(root)
     failures += check_help_examples(glimpse)
     return 1 if failures else 0

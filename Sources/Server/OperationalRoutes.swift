@@ -5,7 +5,7 @@ import Search
 /// `GET /healthz` (the process answers), `GET /readyz` (503 until the index is loaded, and
 /// while the catalog database cannot be reached),
 /// `GET /metrics` (Prometheus text) and `GET /openapi.yaml` (the API description, built
-/// into the binary from `Sources/Server/openapi.yaml`).
+/// into the binary from `Sources/GlimpseAPITypes/openapi.yaml` through the link `Sources/Server/openapi.yaml`).
 struct OperationalRoutes {
     let state: ServerState
 

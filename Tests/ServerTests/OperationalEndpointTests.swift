@@ -34,7 +34,7 @@ import Testing
         defer { Task { await server.stop() } }
         let answer = try await server.request(.get, "/openapi.yaml")
         #expect(answer.status == 200)
-        let committed = try Data(contentsOf: Harness.root.appendingPathComponent("Sources/Server/openapi.yaml"))
+        let committed = try Data(contentsOf: Harness.root.appendingPathComponent("Sources/GlimpseAPITypes/openapi.yaml"))
         #expect(answer.body == Array(committed))
         #expect(answer.text.hasPrefix("openapi: 3.1"))
     }
