@@ -274,10 +274,16 @@ public struct GlimpseClient: Sendable {
 
     /// Reads a binary answer whole, up to ``GlimpseClientConfiguration/maximumResponseBytes``.
     private func collect(_ body: HTTPBody, _ operation: String) async throws(GlimpseClientError) -> Data {
+        let limit = configuration.maximumResponseBytes
+        if case .known(let length) = body.length, length > limit {
+            throw .unexpectedResponse(status: 200, detail: "\(operation): an answer of \(length) bytes, over maximumResponseBytes (\(limit))")
+        }
         do {
-            return try await Data(collecting: body, upTo: configuration.maximumResponseBytes)
+            return try await Data(collecting: body, upTo: limit)
         } catch {
-            throw Self.clientError(error, operation: operation)
+            // The runtime's own error for a body over the limit is not public: a body of
+            // unknown length that outgrows the cap arrives here.
+            throw .unexpectedResponse(status: 200, detail: "\(operation): the answer could not be read within \(limit) bytes: \(error)")
         }
     }
 
