@@ -47,6 +47,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-openapi-runtime", exact: "1.13.4"),
         .package(url: "https://github.com/swift-server/swift-openapi-async-http-client", exact: "1.5.0"),
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
+        // Request traces (spans per stage; an in-memory tracer in the tests).
+        .package(url: "https://github.com/apple/swift-distributed-tracing", exact: "1.7.3"),
     ],
     targets: [
         // C shim over libpng and libjpeg-turbo: setjmp/longjmp error handling, region and
@@ -105,6 +107,7 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
             resources: [.embedInCode("openapi.yaml")]
         ),
@@ -183,6 +186,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
             ]
         ),
         // GlimpseClient against a real `glimpse serve` process.

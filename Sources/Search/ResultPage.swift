@@ -38,6 +38,8 @@ public struct ResultPage<Value: Sendable & Hashable>: Sendable, Hashable {
     /// of catalog images were looked for, so an empty page means "too little detail to
     /// search", not "nothing similar".
     public var queryIsSearchable: Bool
+    /// When the search's stages ran (not part of the page's value: see ``SearchStageTimes``).
+    public var stageTimes = SearchStageTimes()
 
     /// Creates a page.
     public init(items: [ScoredValue<Value>], nextPageToken: PageToken?, isPartial: Bool, totalCount: Int, offset: Int, catalogVersion: CatalogVersion,

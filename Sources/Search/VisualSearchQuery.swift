@@ -203,9 +203,11 @@ public final class VisualSearchQuery: Sendable {
         // The digest names the minimum score asked for; the configuration the default one.
         let key = SearchIndexCache.RankingKey(queryDigest: digest, generation: version.generation, configuration: configuration)
         let ranking: SearchRanking
+        var times = SearchStageTimes()
         if let cached = await cache.ranking(for: key) {
             ranking = cached
         } else {
+            let scanStarted = ContinuousClock.now
             let outcome: IndexSearchOutcome
             (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
                 try index.search(
@@ -213,6 +215,8 @@ public final class VisualSearchQuery: Sendable {
                     deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults, threads: scanThreads,
                     strategy: configuration.strategy)
             }
+            let rankingStarted = ContinuousClock.now
+            times.indexSearch = scanStarted..<rankingStarted
             let matches = try await withExactCopies(outcome.matches, copyKey: copyKey)
             let landmarks: [LandmarkEntity]
             do { landmarks = try await store.landmarks(ids: matches.map(\.landmarkID)) } catch { throw .store(error) }
@@ -221,6 +225,7 @@ public final class VisualSearchQuery: Sendable {
                 labels: labels, collectionsByLandmark: state.index.collectionsByLandmark(for: matches.map(\.landmarkID)),
                 configuration: configuration, threshold: threshold,
                 isPartial: outcome.isPartial)
+            times.ranking = rankingStarted..<ContinuousClock.now
             await cache.remember(ranking, for: key)
         }
 
@@ -229,9 +234,11 @@ public final class VisualSearchQuery: Sendable {
         let slice = ranking.entries[start..<end]
         let collectionIDs = slice.filter { $0.reference.kind == .collection }.map(\.reference.id)
         let collections: [String: CollectionEntity]
+        let readsStarted = ContinuousClock.now
         do {
             collections = Dictionary(try await store.collections(ids: collectionIDs).map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         } catch { throw .store(error) }
+        times.entityReads = readsStarted..<ContinuousClock.now
         let items: [ScoredValue<VisualSearchResult>] = slice.compactMap { entry in
             switch entry.reference.kind {
             case .landmark:
@@ -241,8 +248,10 @@ public final class VisualSearchQuery: Sendable {
             }
         }
         let next = end < ranking.entries.count ? PageToken(offset: end, pageSize: page.size, queryDigest: digest, version: version) : nil
-        return ResultPage(items: items, nextPageToken: next, isPartial: ranking.isPartial, totalCount: ranking.entries.count, offset: start,
-                          catalogVersion: version, queryIsSearchable: fingerprint.wholeImageQuality >= configuration.scoring.minimumViewQuality)
+        var result = ResultPage(items: items, nextPageToken: next, isPartial: ranking.isPartial, totalCount: ranking.entries.count, offset: start,
+                                catalogVersion: version, queryIsSearchable: fingerprint.wholeImageQuality >= configuration.scoring.minimumViewQuality)
+        result.stageTimes = times
+        return result
     }
 
     /// `matches` with every landmark holding an exact copy of the query (`copyKey`) at

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Rendering
 import Search
+import Tracing
 
 /// The entity endpoints: `GET /v1/{landmarks|collections}/{id}` (``EntityDocument``,
 /// deferred properties only with `?with=…`), `GET /v1/entities?ids=a,b` (unknown ids
@@ -48,6 +49,8 @@ struct EntityRoutes {
             }
             deferred.append(property)
         }
+        let reads = state.configuration.tracing.start("entity reads")
+        defer { reads.end() }
         do {
             return context.json(try await EntityDetails.open(reference, in: state.store, with: deferred).document, for: request)
         } catch { throw Self.apiError(error) }
@@ -66,6 +69,8 @@ struct EntityRoutes {
             if let reference = try? EntityReference(url: item) { return [reference] }
             return EntityKind.allCases.map { EntityReference(kind: $0, id: item) }
         }
+        let reads = state.configuration.tracing.start("entity reads")
+        defer { reads.end() }
         do {
             let found = try await EntityResolver(store: state.store).entities(for: references)
             var documents: [EntityDocument] = []

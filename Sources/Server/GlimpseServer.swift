@@ -22,6 +22,7 @@ public enum GlimpseServer {
         let router = Router(context: GlimpseRequestContext.self, options: .autoGenerateHeadEndpoints)
         let routes = RouteTable()
         router.add(middleware: RequestLogMiddleware(logger: state.logger, metrics: state.metrics))
+        router.add(middleware: TraceMiddleware(tracing: state.configuration.tracing))
         router.add(middleware: ErrorMiddleware(routes: routes, metrics: state.metrics))
         router.add(middleware: HostCheckMiddleware(policy: HostPolicy(boundHost: state.configuration.host, extra: state.configuration.allowedHosts)))
         GlimpseAPI.addRoutes(to: router, state: state)

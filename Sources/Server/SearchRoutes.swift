@@ -26,8 +26,10 @@ struct SearchRoutes {
         let parameters = try SearchRequest(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
         guard let index = state.holder.index else { throw APIError.notReady }
         // The body is read before a search slot is taken: a slow upload holds no slot.
-        let lease = try await RequestBody.collect(request, limit: state.configuration.maxBodyBytes,
-                                                  policy: state.configuration.upload, budget: state.bodyBudget)
+        let tracing = state.configuration.tracing
+        let lease = try await tracing.stage("body receive") {
+            try await RequestBody.collect(request, limit: state.configuration.maxBodyBytes, policy: state.configuration.upload, budget: state.bodyBudget)
+        }
         defer { lease.release() }
         // A browser form's upload carries the image as one part of a multipart body.
         let body = try MultipartImage.boundary(contentType: request.headers[.contentType])
@@ -39,7 +41,8 @@ struct SearchRoutes {
             // Decoding and fingerprinting run on threads of their own, never on the ones that
             // answer /healthz and entity reads. A whole image may be an exact copy of a catalog
             // image (found whatever its detail), hence its CopyKey.
-            let decoded = try await state.decodeWorkers.run { () -> Result<(Fingerprint, CopyKey?), DecodeError> in
+            // One span: the fingerprint is computed from the rows as they are decoded.
+            let decoded = try await tracing.stage("decode and fingerprint") { try await state.decodeWorkers.run { () -> Result<(Fingerprint, CopyKey?), DecodeError> in
                 body.withUnsafeReadableBytes { bytes in
                     Result { () throws(DecodeError) -> (Fingerprint, CopyKey?) in
                         let fingerprint = try ImageFingerprinter(layout: .query, maxPixels: maxPixels)
@@ -50,7 +53,7 @@ struct SearchRoutes {
                         return (fingerprint, key)
                     }
                 }
-            }
+            } }
             let fingerprint: Fingerprint, copyKey: CopyKey?
             switch decoded {
             case .success(let value): (fingerprint, copyKey) = value
@@ -91,8 +94,9 @@ struct SearchRoutes {
         guard parameters.region == nil else {
             throw APIError.badRequest("invalid_parameter", "region and region_fraction apply to image searches only")
         }
-        let lease = try await RequestBody.collect(request, limit: Self.maximumLookupBodyBytes,
-                                                  policy: state.configuration.upload, budget: state.bodyBudget)
+        let lease = try await state.configuration.tracing.stage("body receive") {
+            try await RequestBody.collect(request, limit: Self.maximumLookupBodyBytes, policy: state.configuration.upload, budget: state.bodyBudget)
+        }
         defer { lease.release() }
         let lookup = try await FingerprintLookup(json: lease.bytes, of: request, context: context)
         guard let index = state.holder.index else { throw APIError.notReady }
@@ -114,6 +118,10 @@ struct SearchRoutes {
             page = try await query.values(for: fingerprint, labels: labels, copyKey: copyKey,
                                           page: PageRequest(size: pageSize, token: token, deadline: deadline, minimumScore: minimumScore))
         } catch { throw Self.apiError(error) }
+        let tracing = state.configuration.tracing
+        tracing.record("index search", ran: page.stageTimes.indexSearch)
+        tracing.record("ranking", ran: page.stageTimes.ranking)
+        tracing.record("entity reads", ran: page.stageTimes.entityReads)
         let next = page.nextPageToken.map {
             SearchContinuation(fingerprint: fingerprint, labels: labels, profile: profile, pageSize: pageSize, pageToken: $0, copyKey: copyKey,
                                minimumScore: minimumScore)

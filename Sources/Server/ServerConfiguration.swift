@@ -28,6 +28,8 @@ public struct ServerConfiguration: Sendable {
     public var shutdownGraceSeconds: Int
     /// Complete rankings kept per index for "more results" pages.
     public var rankingCacheCapacity: Int
+    /// Where request traces go (default: nowhere, at no measurable cost).
+    public var tracing: RequestTracing = .disabled
     /// Deadline of a search when the request names none, in milliseconds.
     public var defaultDeadlineMilliseconds: Int
     /// Most simultaneous connections accepted.

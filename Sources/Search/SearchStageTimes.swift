@@ -1,0 +1,29 @@
+/// When each stage of one search ran, for traces and logs: the scan of the index, the ranking
+/// (the matched landmarks read and ranked with their collections) and the page's entity reads.
+/// A page cut from a cached ranking has no scan or ranking.
+///
+/// Times are on the continuous clock; equality ignores them (two pages with the same results
+/// are equal however long they took).
+public struct SearchStageTimes: Sendable, Hashable {
+    /// The index scan (first stage and exact scores, or the exhaustive scan); nil when the
+    /// ranking came from the cache.
+    public var indexSearch: Range<ContinuousClock.Instant>?
+    /// Reading the matched landmarks and ranking them with their collections; nil when cached.
+    public var ranking: Range<ContinuousClock.Instant>?
+    /// Reading the page's collections from the store.
+    public var entityReads: Range<ContinuousClock.Instant>?
+
+    /// No stage timed yet.
+    /// - Complexity: O(1).
+    public init(indexSearch: Range<ContinuousClock.Instant>? = nil, ranking: Range<ContinuousClock.Instant>? = nil,
+                entityReads: Range<ContinuousClock.Instant>? = nil) {
+        self.indexSearch = indexSearch
+        self.ranking = ranking
+        self.entityReads = entityReads
+    }
+
+    /// Always true: timings are not part of a page's value.
+    public static func == (lhs: SearchStageTimes, rhs: SearchStageTimes) -> Bool { true }
+    /// Nothing: timings are not part of a page's value.
+    public func hash(into hasher: inout Hasher) {}
+}
