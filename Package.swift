@@ -1,4 +1,4 @@
-// swift-tools-version:6.0
+// swift-tools-version:6.1
 // Glimpse: image search over pixel buffers. One module per stage of the data flow
 // (see docs/ARCHITECTURE.md):
 //   CImageCodecs → PixelBuffers → Fingerprints (+ CSIMDKernels) → Catalog → Search → Matching → glimpse (CLI)
@@ -49,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", exact: "1.37.0"),
         // Request traces (spans per stage; an in-memory tracer in the tests).
         .package(url: "https://github.com/apple/swift-distributed-tracing", exact: "1.7.3"),
+        // OTLP/HTTP export of those traces from `glimpse serve --otel-endpoint` (no gRPC stack).
+        .package(url: "https://github.com/swift-otel/swift-otel", exact: "1.6.0", traits: ["OTLPHTTP"]),
     ],
     targets: [
         // C shim over libpng and libjpeg-turbo: setjmp/longjmp error handling, region and
@@ -139,6 +141,8 @@ let package = Package(
                 "CatalogStores", "SQLiteStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "OTel", package: "swift-otel"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
         // The trait that makes a cross-instruction-set test report the paths this CPU lacks; never shipped.

@@ -89,11 +89,15 @@ public enum GlimpseServer {
     ///   cannot be bound; whatever the service group throws otherwise, except the
     ///   cancellation of requests still running when the grace period after a signal ends
     ///   (logged; a clean exit).
-    public static func run(configuration: ServerConfiguration, store: any EntityStore, logger: Logger) async throws {
+    ///
+    /// `companions` run beside the server and stop after it (a trace exporter, which then
+    /// still exports the spans of requests that drained).
+    public static func run(configuration: ServerConfiguration, store: any EntityStore, logger: Logger,
+                           companions: [any Service] = []) async throws {
         let (application, _) = makeApplication(configuration: configuration, store: store, logger: logger) { port in
             logger.notice("glimpse serve listening", metadata: ["address": "http://\(configuration.host):\(port)", "catalog": "\(configuration.catalog)"])
         }
-        var groupConfiguration = ServiceGroupConfiguration(services: [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var groupConfiguration = ServiceGroupConfiguration(services: companions + [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(max(1, configuration.shutdownGraceSeconds))
         do {
             try await ServiceGroup(configuration: groupConfiguration).run()

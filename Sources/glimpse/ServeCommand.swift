@@ -17,7 +17,8 @@ struct ServeCommand: AsyncParsableCommand {
             announces changes at once, every catalog is also polled). The catalog is opened \
             read-only unless --admin-token-file enables the admin endpoints. Binds 127.0.0.1 \
             unless --host says otherwise. SIGTERM or SIGINT: stop accepting, let in-flight \
-            requests finish within --shutdown-grace seconds, exit 0.
+            requests finish within --shutdown-grace seconds, exit 0. --otel-endpoint (or \
+            OTEL_EXPORTER_OTLP_ENDPOINT) exports a trace of every request over OTLP/HTTP.
 
             Example:
               glimpse serve --db glimpse.sqlite --port 8080
@@ -73,6 +74,11 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "name"))
     var allowedHosts: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "Export request traces over OTLP/HTTP to this collector (base URL, e.g. http://127.0.0.1:4318; traces go to /v1/traces). Without it, OTEL_EXPORTER_OTLP_ENDPOINT is honoured; with neither, nothing is traced.",
+        valueName: "url"))
+    var otelEndpoint: String?
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0…65535") }
         guard maxBodyBytes > 0, maxPixels > 0, maxConcurrentSearches > 0, idleTimeout > 0, shutdownGrace > 0, reloadPollMs > 0,
@@ -80,6 +86,9 @@ struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("limits and timeouts must be positive, and --max-buffered-body-bytes at least --max-body-bytes")
         }
         guard Logger.Level(rawValue: logLevel) != nil else { throw ValidationError("unknown --log-level '\(logLevel)'") }
+        if let otelEndpoint, !TraceExport.isCollectorURL(otelEndpoint) {
+            throw ValidationError("--otel-endpoint '\(otelEndpoint)' is not an http:// or https:// URL with a host (a collector's OTLP/HTTP base, e.g. http://127.0.0.1:4318)")
+        }
     }
 
     func run() async throws {
@@ -106,10 +115,12 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.allowedHosts = allowedHosts
         configuration.upload = UploadPolicy(stallSeconds: bodyStallSeconds, minimumBytesPerSecond: minBodyRate,
                                             bufferedBytesBudget: maxBufferedBodyBytes)
+        let (tracing, exporter) = try TraceExport.make(endpoint: otelEndpoint, environment: ProcessInfo.processInfo.environment)
+        configuration.tracing = tracing
         var logger = Logger(label: "glimpse.serve")
         logger.logLevel = Logger.Level(rawValue: logLevel) ?? .info
         do {
-            try await GlimpseServer.run(configuration: configuration, store: store, logger: logger)
+            try await GlimpseServer.run(configuration: configuration, store: store, logger: logger, companions: exporter.map { [$0] } ?? [])
         } catch let error as ServerStartError {
             throw failure(error.description)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import GlimpseAPITypes
 import GlimpseClient
+import GlimpseProcessTesting
 import Testing
 
 /// What the client does when the other end is not a well-behaved `glimpse serve`: a proxy's

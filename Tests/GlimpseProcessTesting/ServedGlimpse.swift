@@ -10,15 +10,17 @@ public final class ServedGlimpse: @unchecked Sendable {
     /// `http://127.0.0.1:PORT`.
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    /// Starts `glimpse serve --db catalog --port 0 extra…`, reads the address it logs and waits
+    /// Starts `glimpse serve --db catalog --port 0 extra…` (with `environment` added to this
+    /// process's), reads the address it logs and waits
     /// (up to 60 s) until `/readyz` answers 200.
     /// - Throws: ``GlimpseExecutable/Missing``, or ``GlimpseExecutable/RunFailed`` with what it
     ///   printed when it does not start or get ready.
     /// - Complexity: the server's start-up.
-    public init(catalog: String, extra: [String] = []) async throws {
+    public init(catalog: String, extra: [String] = [], environment: [String: String] = [:]) async throws {
         guard let path = GlimpseExecutable.path else { throw GlimpseExecutable.Missing() }
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["serve", "--db", catalog, "--port", "0", "--log-level", "notice"] + extra
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
