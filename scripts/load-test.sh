@@ -11,6 +11,9 @@
 #   (f) GET /healthz while 4 connections upload 12 MP JPEGs (both cores decoding): its
 #       p99 must stay at most 50 ms (full run; reported in --quick)
 #   (g) GET …/thumbnail on 32 connections (rendered once, then kept)
+#   (i) tracing on: (a) and (b) again on a server started with --otel-endpoint, exporting
+#       every request's spans over OTLP/HTTP to a collector on loopback (Python, answering
+#       200 and counting exports), to set beside the untraced rows
 #   (h) hostile clients: 1080p searches while 24 uploads stall after 10 bytes and 8 drip a
 #       byte a second (each must get 408 and be closed within 20 s, no search 429), then
 #       49,000,000x1 and 1x49,000,000 PNGs, 4 at a time (each 422, the server's peak RSS
@@ -83,7 +86,7 @@ PY
 # Starts a server on a catalog; sets $port and $server_pid.
 start_server() {
   local db=$1 log=$2
-  "$bin" serve --db "$db" --port 0 --log-level notice --max-concurrent-searches 16 --reload-poll-ms 100 2> "$log" &
+  "$bin" serve --db "$db" --port 0 --log-level notice --max-concurrent-searches 16 --reload-poll-ms 100 "${@:3}" 2> "$log" &
   server_pid=$!
   pids+=("$server_pid")
   port=""
@@ -244,6 +247,39 @@ echo "| (e) soak ${soak} s, POST /v1/search 1080p | $(sed 's/.*rps=\([^ ]*\).*/\
 if [ $quick -eq 0 ] && awk -v g="$growth" 'BEGIN { exit !(g > 5) }'; then
   echo "load-test: RSS grew $growth % over the soak (limit 5 %)" >&2; failures=$((failures + 1))
 fi
+
+# (i) tracing on: the same searches on a server exporting every request's spans.
+python3 - "$work/collector.port" "$work/collector.count" <<'PY' &
+import http.server, sys, threading
+count = 0
+class Collector(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        global count
+        self.rfile.read(int(self.headers.get("Content-Length", 0)))
+        count += 1
+        open(sys.argv[2], "w").write(str(count))
+        self.send_response(200); self.send_header("Content-Type", "application/x-protobuf")
+        self.send_header("Content-Length", "0"); self.end_headers()
+    def log_message(self, *args): pass
+server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Collector)
+open(sys.argv[1], "w").write(str(server.server_address[1]))
+server.serve_forever()
+PY
+collector_pid=$!
+pids+=("$collector_pid")
+for _ in $(seq 1 100); do [ -s "$work/collector.port" ] && break; sleep 0.1; done
+start_server "$work/sample.sqlite" "$work/traced.log" --otel-endpoint "http://127.0.0.1:$(cat "$work/collector.port")"
+traced_pid=$server_pid
+traced="http://127.0.0.1:$port"
+curl -sf -o /dev/null --data-binary @"$work/1080p.jpg" "$traced/v1/search"  # warm-up
+run_wrk "(i) POST /v1/search, 1080p JPEG, traced (OTLP/HTTP export)" "$traced/v1/search" 4 "$phase" "$work/1080p.jpg"
+run_wrk "(i) POST /v1/search/fingerprint (PDQ), one PDQ, traced" "$traced/v1/search/fingerprint" 8 "$phase" "$work/lookup.json" application/json
+kill "$traced_pid"; wait "$traced_pid" 2>/dev/null || true
+exports=$(cat "$work/collector.count" 2>/dev/null || echo 0)
+echo "load-test: the collector received $exports OTLP export(s)" >&2
+[ "$exports" -gt 0 ] || { echo "load-test: the traced server exported no spans" >&2; failures=$((failures + 1)); }
+kill "$collector_pid" 2>/dev/null || true
+server_pid=$sample_pid
 
 echo
 echo "glimpse serve load test ($([ $quick -eq 1 ] && echo "quick, debug build" || echo "release build")), $(nproc) cores: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), ISA $(grep -o 'avx512[a-z]*\|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
