@@ -40,9 +40,8 @@ public struct GlimpseClient: Sendable {
         else {
             throw .invalidArgument(detail: "server URL '\(serverURL)' is not an http:// or https:// URL with a host")
         }
-        let milliseconds = configuration.requestTimeout.components.seconds * 1000
-            + configuration.requestTimeout.components.attoseconds / 1_000_000_000_000_000
-        let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: .milliseconds(max(1, milliseconds))))
+        let timeout = TimeAmount.milliseconds(max(1, Self.wholeMilliseconds(configuration.requestTimeout)))
+        let transport = AsyncHTTPClientTransport(configuration: .init(client: httpClient, timeout: timeout))
         self.configuration = configuration
         self.api = Client(serverURL: url, transport: transport,
                           middlewares: [AdminTokenMiddleware(token: configuration.adminToken), ETagHeaderMiddleware(),
@@ -332,12 +331,16 @@ public struct GlimpseClient: Sendable {
 
     static func milliseconds(_ deadline: Duration?) throws(GlimpseClientError) -> Int? {
         guard let deadline else { return nil }
-        let (seconds, attoseconds) = deadline.components
-        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
+        let milliseconds = wholeMilliseconds(deadline)
         guard (1...60_000).contains(milliseconds) else {
             throw .invalidArgument(detail: "deadline \(deadline) is not within 1 ms…60 s")
         }
         return Int(milliseconds)
+    }
+
+    /// `duration` in whole milliseconds (rounded down).
+    static func wholeMilliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
     }
 
     static func labelsText(_ labels: [String]) throws(GlimpseClientError) -> String? {

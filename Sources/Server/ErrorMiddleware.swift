@@ -17,7 +17,7 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as APIError {
-            if [408, 413, 429, 503].contains(error.status.code) { metrics.recordRejection(error.code) }
+            countRefusal(status: error.status.code, code: error.code)
             return try error.response(from: request, context: context)
         } catch let error as HTTPError where error.status == .notFound && error.body == nil {
             let allowed = routes.allowedMethods(for: request.uri.path)
@@ -34,12 +34,17 @@ struct ErrorMiddleware: RouterMiddleware {
             case .contentTooLarge: "payload_too_large"
             default: error.status.code < 500 ? "bad_request" : "internal_error"
             }
-            if [408, 413, 429, 503].contains(error.status.code) { metrics.recordRejection(code) }
+            countRefusal(status: error.status.code, code: code)
             let message = error.body ?? (error.status == .notFound ? "no such route: \(request.method) \(request.uri.path)" : error.status.reasonPhrase)
             return try APIError(error.status, code, message).response(from: request, context: context)
         } catch {
             context.logger.error("unexpected error", metadata: ["error": "\(error)"])
             return try APIError(.internalServerError, "internal_error", "the server failed to answer this request").response(from: request, context: context)
         }
+    }
+
+    /// Counts an answer refused by a limit (408, 413, 429, 503) under its error code.
+    private func countRefusal(status: Int, code: String) {
+        if [408, 413, 429, 503].contains(status) { metrics.recordRejection(code) }
     }
 }

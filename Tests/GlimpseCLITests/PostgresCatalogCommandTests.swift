@@ -1,9 +1,7 @@
 import Foundation
+import GlimpseProcessTesting
 import PostgresTestSupport
 import Testing
-#if canImport(Glibc)
-import Glibc
-#endif
 
 /// The real `glimpse` against the throwaway PostgreSQL cluster of scripts/pg-test-cluster.sh
 /// (`GLIMPSE_TEST_POSTGRES_URL`): a `kill -9` during an index run leaves the previous
@@ -85,7 +83,7 @@ struct PostgresCatalogCommandTests {
     /// read-only: they all work for a role that may only SELECT (in read-only transactions,
     /// without temporary tables), and the catalog's tables are the same afterwards. Commands
     /// that change the catalog say in one line that they cannot.
-    @Test func readCommandsWorkForARoleThatMayOnlyReadAndChangeNothing() throws {
+    @Test func readCommandsWorkForARoleThatMayOnlyReadAndChangeNothing() async throws {
         let db = try PostgresTestCluster.createDatabase(prefix: "glimpse_cli_")
         let indexing = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
         try #require(indexing.status == 0, "\(indexing.stderr)")
@@ -109,12 +107,12 @@ struct PostgresCatalogCommandTests {
         #expect(query.stdout.contains("\"food/apricot\""), "\(query.stdout.prefix(300))")
 
         // glimpse serve (no admin token) answers searches for that role too.
-        let served = try ServedCatalog(db: reader)
+        let served = try await ServedGlimpse(catalog: reader)
         defer { served.stop() }
-        let ready = try served.get("/readyz")
-        #expect(ready.hasPrefix("HTTP/1.1 200"), "\(ready.prefix(300))")
-        let entity = try served.get("/v1/landmarks/food%2Fapricot")
-        #expect(entity.hasPrefix("HTTP/1.1 200") && entity.contains("Apricot"), "\(entity.prefix(300))")
+        let ready = try await served.get("/readyz")
+        #expect(ready.status == 200, "\(ready.text.prefix(300))")
+        let entity = try await served.get("/v1/landmarks/food%2Fapricot")
+        #expect(entity.status == 200 && entity.text.contains("Apricot"), "\(entity.text.prefix(300))")
 
         // Changes are refused in one line, by the database.
         for command in [["catalog", "remove", "landmark:food/apricot", "--archive"], ["catalog", "undo"],
@@ -124,74 +122,6 @@ struct PostgresCatalogCommandTests {
             #expect(run.status != 0 && run.errorLines.filter { $0.hasPrefix("glimpse:") }.count == 1, "\(command): \(run.stderr)")
         }
         #expect(try PostgresCluster.contentDigest(db) == before)
-    }
-}
-
-/// A `glimpse serve` process on a catalog, on a free loopback port.
-final class ServedCatalog {
-    let process = Process()
-    let port: Int
-
-    init(db: String) throws {
-        process.executableURL = URL(fileURLWithPath: try #require(Glimpse.binary))
-        process.arguments = ["serve", "--db", db, "--port", "0", "--log-level", "notice"]
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        var seen = ""
-        var found: Int?
-        let deadline = Date().addingTimeInterval(60)
-        while Date() < deadline, found == nil {
-            let data = errors.fileHandleForReading.availableData
-            if data.isEmpty { break }
-            seen += String(decoding: data, as: UTF8.self)
-            if let range = seen.range(of: #"address=http://127\.0\.0\.1:(\d+)"#, options: .regularExpression) {
-                found = Int(seen[range].split(separator: ":").last ?? "")
-            }
-        }
-        guard let found else {
-            process.terminate()
-            process.waitUntilExit()
-            throw PostgresTestCluster.Failure(description: "glimpse serve did not start: \(seen)")
-        }
-        port = found
-        // Until the index is loaded /readyz is 503.
-        for _ in 0..<600 where !((try? get("/readyz"))?.hasPrefix("HTTP/1.1 200") ?? false) {
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-    }
-
-    /// `GET path` on a new connection: the whole response (status line, headers, body).
-    func get(_ path: String) throws -> String {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw PostgresTestCluster.Failure(description: "socket") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw PostgresTestCluster.Failure(description: "connect to \(port)") }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
-        _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-        var timeout = timeval(tv_sec: 30, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if count <= 0 { break }
-            response += buffer[0..<count]
-        }
-        return String(decoding: response, as: UTF8.self)
-    }
-
-    func stop() {
-        process.terminate()
-        process.waitUntilExit()
     }
 }
 

@@ -45,23 +45,26 @@ public final class ServedGlimpse: @unchecked Sendable {
         // Keep draining stderr so the server never blocks on a full pipe.
         errors.fileHandleForReading.readabilityHandler = { handle in _ = handle.availableData }
         for _ in 0..<1200 {
-            if let probe = try? RawConnection(port: port) {
-                probe.send("GET /readyz HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-                if await probe.response().status == 200 { return }
-            }
+            if let ready = try? await get("/readyz"), ready.status == 200 { return }
             try await Task.sleep(for: .milliseconds(50))
         }
         stop()
         throw GlimpseExecutable.RunFailed(description: "glimpse serve on port \(port) never became ready")
     }
 
+    /// `GET path` on a new connection: the status and the whole raw answer.
+    /// - Complexity: one request.
+    public func get(_ path: String) async throws -> (status: Int, text: String) {
+        let probe = try RawConnection(port: port)
+        probe.send("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        return await probe.response()
+    }
+
     /// A number from the server's `/metrics` (the first sample whose line starts with
     /// `prefix`), or 0 when absent.
     /// - Complexity: one request.
     public func metric(_ prefix: String) async throws -> Double {
-        let probe = try RawConnection(port: port)
-        probe.send("GET /metrics HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-        let text = await probe.response().text
+        let text = try await get("/metrics").text
         return text.split(separator: "\n").first { $0.hasPrefix(prefix) }
             .flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
     }
