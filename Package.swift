@@ -95,8 +95,9 @@ let package = Package(
         .target(
             name: "Server",
             dependencies: [
-                "PixelBuffers", "Fingerprints", "Catalog", "Search", "Rendering",
+                "PixelBuffers", "Fingerprints", "Catalog", "Search", "Rendering", "GlimpseAPITypes",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -111,7 +112,9 @@ let package = Package(
                 .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
             ],
-            resources: [.embedInCode("openapi.yaml")]
+            resources: [.embedInCode("openapi.yaml")],
+            // The generated server interface (`registerHandlers`) over GlimpseAPITypes' APIProtocol.
+            plugins: [.plugin(name: "OpenAPIGenerator", package: "swift-openapi-generator")]
         ),
         // The HTTP API's wire types, generated from openapi.yaml (the one description of the API).
         .target(
@@ -183,7 +186,7 @@ let package = Package(
         .testTarget(
             name: "ServerTests",
             dependencies: [
-                "PixelBuffers", "Fingerprints", "Catalog", "Search", "Server", "CatalogStores", "SQLiteStore", "PostgresTestSupport",
+                "PixelBuffers", "Fingerprints", "Catalog", "Search", "Rendering", "Server", "CatalogStores", "SQLiteStore", "PostgresTestSupport",
                 "GlimpseProcessTesting",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

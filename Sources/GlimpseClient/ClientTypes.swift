@@ -10,7 +10,7 @@ public typealias Entity = Components.Schemas.Entity
 /// Codes computed on the device for ``GlimpseClient/search(fingerprint:labels:pageSize:deadline:exact:minimumScore:)``.
 public typealias FingerprintLookup = Components.Schemas.FingerprintLookup
 /// A removal made or undone (`id`, `reason`, `date`, `undone`, `entities`).
-public typealias Removal = Components.Schemas.RemovalAnswer.RemovalPayload
+public typealias Removal = Components.Schemas.Removal
 /// What `/healthz` and `/readyz` answer (status, catalog version, index size).
 public typealias ServerStatus = Components.Schemas.Status
 

@@ -229,7 +229,7 @@ public struct GlimpseClient: Sendable {
         let request = Components.Schemas.RemoveRequest(id: try Self.checkedID(id), kind: kind.removeKind, mode: mode.payload)
         let output = try await call("removeEntity") { try await api.removeEntity(.init(body: .json(request))) }
         guard case .ok(let answer) = output else { throw Self.unexpected(output) }
-        switch answer.body { case .json(let value): return value.removal }
+        switch answer.body { case .json(let value): return value.removal.optional }
     }
 
     /// Restores the most recent removal: `POST /v1/admin/undo`; nil when there was none.
@@ -238,7 +238,7 @@ public struct GlimpseClient: Sendable {
     public func undo() async throws(GlimpseClientError) -> Removal? {
         let output = try await call("undoRemoval") { try await api.undoRemoval(.init()) }
         guard case .ok(let answer) = output else { throw Self.unexpected(output) }
-        switch answer.body { case .json(let value): return value.removal }
+        switch answer.body { case .json(let value): return value.removal.optional }
     }
 
     // MARK: Operations

@@ -210,7 +210,7 @@ final class ConnectionPolicyHandler: ChannelDuplexHandler, RemovableChannelHandl
         let requestID = String(UInt64.random(in: 0 ... .max), radix: 16)
         let body = context.channel.allocator.buffer(bytes: WireJSON.bytes(ErrorBody(error: code, message: message)))
         var headers = HTTPHeaders()
-        headers.add(name: "content-type", value: "application/json")
+        headers.add(name: "content-type", value: "application/json; charset=utf-8")
         headers.add(name: "content-length", value: String(body.readableBytes))
         headers.add(name: "connection", value: "close")
         headers.add(name: "x-request-id", value: requestID)

@@ -1,68 +1,57 @@
 import Catalog
 import Foundation
-import Hummingbird
+import GlimpseAPITypes
+import HTTPTypes
+import OpenAPIRuntime
 import Rendering
 import Search
 import Tracing
 
-/// The entity endpoints: `GET /v1/{landmarks|collections}/{id}` (``EntityDocument``,
-/// deferred properties only with `?with=…`), `GET /v1/entities?ids=a,b` (unknown ids
-/// skipped), `…/{id}/thumbnail` (PNG with an ETag, 304 on `If-None-Match`) and
+/// The entity operations of the generated interface: `GET /v1/{landmarks|collections}/{id}`
+/// (the spec's `Entity`, deferred properties only with `?with=…`), `GET /v1/entities?ids=a,b`
+/// (unknown ids skipped), `…/{id}/thumbnail` (PNG with an ETag, 304 on `If-None-Match`) and
 /// `…/{id}/export?as=json|text|png`.
 ///
 /// Ids may contain slashes (`nature/hurricane-ridge`): clients percent-encode them into
-/// one path segment (`nature%2Fhurricane-ridge`); the router matches the raw segment and
-/// the id is decoded here.
-struct EntityRoutes {
-    let state: ServerState
-
+/// one path segment (`nature%2Fhurricane-ridge`); the generated interface decodes it.
+extension GlimpseAPIHandler {
     /// Most ids in one `GET /v1/entities`.
-    static let maximumIDs = 100
+    static let maximumEntityIDs = 100
 
-    func add(to router: Router<GlimpseRequestContext>) {
-        for kind in EntityKind.allCases {
-            let base = "/v1/\(kind.rawValue)s/{id}"
-            router.get(RouterPath(base)) { request, context in try await entity(kind, request, context) }
-            router.get(RouterPath(base + "/thumbnail")) { request, context in try await thumbnail(kind, request, context) }
-            router.get(RouterPath(base + "/export")) { request, context in try await export(kind, request, context) }
-        }
-        router.get("/v1/entities") { request, context in try await entities(request, context) }
+    func getLandmark(_ input: Operations.GetLandmark.Input) async throws -> Operations.GetLandmark.Output {
+        .ok(.init(body: .json(try await entity(try reference(.landmark, input.path.id), with: input.query.with))))
     }
 
-    /// The reference named by the `{id}` path segment (percent-decoded).
-    ///
-    /// - Throws: 400 when the segment is not valid percent-encoding.
-    func reference(_ kind: EntityKind, _ context: GlimpseRequestContext) throws(APIError) -> EntityReference {
-        guard let raw = context.parameters.get("id"), let id = raw.removingPercentEncoding, !id.isEmpty else {
-            throw APIError.badRequest("invalid_id", "the entity id must be percent-encoded into one path segment")
-        }
-        return EntityReference(kind: kind, id: id)
+    func getCollection(_ input: Operations.GetCollection.Input) async throws -> Operations.GetCollection.Output {
+        .ok(.init(body: .json(try await entity(try reference(.collection, input.path.id), with: input.query.with))))
     }
 
-    func entity(_ kind: EntityKind, _ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
-        let reference = try reference(kind, context)
-        var deferred: [EntityDetails.DeferredProperty] = []
-        for name in (request.uri.queryParameters.get("with") ?? "").split(separator: ",") {
-            guard let property = EntityDetails.DeferredProperty(rawValue: String(name)) else {
-                let known = EntityDetails.DeferredProperty.allCases.map(\.rawValue).joined(separator: ", ")
-                throw APIError.badRequest("invalid_parameter", "with: unknown deferred property '\(name.prefix(40))' (known: \(known))")
-            }
-            deferred.append(property)
+    func getLandmarkThumbnail(_ input: Operations.GetLandmarkThumbnail.Input) async throws -> Operations.GetLandmarkThumbnail.Output {
+        switch try await thumbnail(try reference(.landmark, input.path.id), ifNoneMatch: input.headers.ifNoneMatch) {
+        case .image(let png, let tag): .ok(.init(headers: .init(eTag: tag, cacheControl: Self.thumbnailCaching), body: .png(HTTPBody(png))))
+        case .notModified(let tag): .notModified(.init(headers: .init(eTag: tag, cacheControl: Self.thumbnailCaching)))
         }
-        let reads = state.configuration.tracing.start("entity reads")
-        defer { reads.end() }
-        do {
-            return context.json(try await EntityDetails.open(reference, in: state.store, with: deferred).document, for: request)
-        } catch { throw Self.apiError(error) }
     }
 
-    func entities(_ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
-        guard let list = request.uri.queryParameters.get("ids") else {
-            throw APIError.badRequest("missing_parameter", "ids is required: comma-separated entity ids or glimpse:// URLs")
+    func getCollectionThumbnail(_ input: Operations.GetCollectionThumbnail.Input) async throws -> Operations.GetCollectionThumbnail.Output {
+        switch try await thumbnail(try reference(.collection, input.path.id), ifNoneMatch: input.headers.ifNoneMatch) {
+        case .image(let png, let tag): .ok(.init(headers: .init(eTag: tag, cacheControl: Self.thumbnailCaching), body: .png(HTTPBody(png))))
+        case .notModified(let tag): .notModified(.init(headers: .init(eTag: tag, cacheControl: Self.thumbnailCaching)))
         }
-        let items = list.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-        guard items.count <= Self.maximumIDs else {
-            throw APIError.badRequest("invalid_parameter", "ids: at most \(Self.maximumIDs) ids per request; got \(items.count)")
+    }
+
+    func exportLandmark(_ input: Operations.ExportLandmark.Input) async throws -> Operations.ExportLandmark.Output {
+        .ok(.init(body: try await export(try reference(.landmark, input.path.id), as: input.query._as?.rawValue ?? "json")))
+    }
+
+    func exportCollection(_ input: Operations.ExportCollection.Input) async throws -> Operations.ExportCollection.Output {
+        .ok(.init(body: try await export(try reference(.collection, input.path.id), as: input.query._as?.rawValue ?? "json")))
+    }
+
+    func getEntities(_ input: Operations.GetEntities.Input) async throws -> Operations.GetEntities.Output {
+        let items = input.query.ids.split(separator: ",").map { String($0).trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard items.count <= Self.maximumEntityIDs else {
+            throw APIError.badRequest("invalid_parameter", "ids: at most \(Self.maximumEntityIDs) ids per request; got \(items.count)")
         }
         // A bare id may name a landmark or a collection; a URL names one kind.
         let references = items.flatMap { item -> [EntityReference] in
@@ -73,16 +62,16 @@ struct EntityRoutes {
         defer { reads.end() }
         do {
             let found = try await EntityResolver(store: state.store).entities(for: references)
-            var documents: [EntityDocument] = []
+            var documents: [Components.Schemas.Entity] = []
             for entity in found {
                 let related: [VisualSearchResult]
                 switch entity {
                 case .landmark(let landmark): related = try await state.store.collections(containing: landmark.id).map(VisualSearchResult.collection)
                 case .collection(let collection): related = try await state.store.landmarks(ids: collection.landmarkIDs).map(VisualSearchResult.landmark)
                 }
-                documents.append(EntityDocument(entity: entity, related: related))
+                documents.append(Components.Schemas.Entity(EntityDocument(entity: entity, related: related)))
             }
-            return context.json(EntityList(entities: documents), for: request)
+            return .ok(.init(body: .json(.init(entities: documents))))
         } catch let error as EntityResolutionError {
             throw Self.apiError(.resolution(error))
         } catch let error as CatalogStoreError {
@@ -90,8 +79,50 @@ struct EntityRoutes {
         }
     }
 
-    func thumbnail(_ kind: EntityKind, _ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
-        let reference = try reference(kind, context)
+    /// Never called: `GET /metrics` is a plain route (``OperationalRoutes``).
+    func metrics(_ input: Operations.Metrics.Input) async throws -> Operations.Metrics.Output {
+        throw Self.servedByPlainRoute("GET /metrics")
+    }
+
+    /// How long clients and proxies may keep a thumbnail.
+    static let thumbnailCaching = "public, max-age=300"
+
+    /// A rendered thumbnail, or the client's copy still current.
+    enum Thumbnail {
+        case image([UInt8], tag: String)
+        case notModified(tag: String)
+    }
+
+    /// The reference named by the `{id}` path segment (percent-decoded by the generated interface).
+    ///
+    /// - Throws: 400 when the segment is not valid percent-encoding.
+    func reference(_ kind: EntityKind, _ id: String) throws(APIError) -> EntityReference {
+        guard !id.isEmpty else {
+            throw APIError.badRequest("invalid_id", "the entity id must be percent-encoded into one path segment")
+        }
+        return EntityReference(kind: kind, id: id)
+    }
+
+    /// The entity's document, with the deferred properties `with` names (comma-separated).
+    func entity(_ reference: EntityReference, with: String?) async throws(APIError) -> Components.Schemas.Entity {
+        var deferred: [EntityDetails.DeferredProperty] = []
+        for name in (with ?? "").split(separator: ",") {
+            guard let property = EntityDetails.DeferredProperty(rawValue: String(name)) else {
+                let known = EntityDetails.DeferredProperty.allCases.map(\.rawValue).joined(separator: ", ")
+                throw APIError.badRequest("invalid_parameter", "with: unknown deferred property '\(name.prefix(40))' (known: \(known))")
+            }
+            deferred.append(property)
+        }
+        let reads = state.configuration.tracing.start("entity reads")
+        defer { reads.end() }
+        do {
+            return Components.Schemas.Entity(try await EntityDetails.open(reference, in: state.store, with: deferred).document)
+        } catch { throw Self.apiError(error) }
+    }
+
+    /// The entity's PNG thumbnail and its ETag, or ``Thumbnail/notModified(tag:)`` when
+    /// `ifNoneMatch` names the current one.
+    func thumbnail(_ reference: EntityReference, ifNoneMatch: String?) async throws(APIError) -> Thumbnail {
         let entity: VisualSearchResult
         do { entity = try await EntityResolver(store: state.store).entity(for: reference) } catch { throw Self.apiError(.resolution(error)) }
         guard let path = entity.displayRepresentation.thumbnailPath else {
@@ -103,12 +134,11 @@ struct EntityRoutes {
         let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
         let tag = "\"" + String(SipHash24(key: SIMD2(0x7468_756d_626e_6169, 0x6c20_6574_6167_2121))
             .hash(Array("\(path)|\(size)|\(modified)|\(state.thumbnailer.maxSide)".utf8)), radix: 16) + "\""
-        let headers: HTTPFields = [.eTag: tag, .cacheControl: "public, max-age=300"]
-        if let match = request.headers[.ifNoneMatch], match.split(separator: ",").contains(where: {
+        if let match = ifNoneMatch, match.split(separator: ",").contains(where: {
             let candidate = $0.trimmingCharacters(in: .whitespaces)
             return candidate == tag || candidate == "W/" + tag || candidate == "*"
         }) {
-            return Response(status: .notModified, headers: headers)
+            return .notModified(tag: tag)
         }
         // Rendered on threads of their own (a few at once, the rest waiting their turn), once
         // per picture: a render that waited finds what the one before it kept.
@@ -117,28 +147,28 @@ struct EntityRoutes {
         if let kept = cache.image(for: tag) {
             rendered = .success(kept)
         } else {
-            rendered = try await state.thumbnailWorkers.run {
+            do { rendered = try await state.thumbnailWorkers.run {
                 if let kept = cache.image(for: tag) { return .success(kept) }
                 let result = Result { () throws(ThumbnailError) -> EncodedImage in try thumbnailer.pngThumbnail(file: path) }
                 if case .success(let image) = result { cache.insert(image, for: tag) }
                 return result
-            }
+            } } catch { throw APIError(.internalServerError, "internal_error", "the thumbnail worker failed: \(error)") }
         }
         let image: EncodedImage
         switch rendered {
         case .success(let value): image = value
         case .failure(let error): throw APIError(.unprocessableContent, "thumbnail_failed", "\(reference.url): \(error.description)")
         }
-        var fields = headers
-        fields[.contentType] = image.mediaType
-        return Response(status: .ok, headers: fields, body: .init(byteBuffer: ByteBuffer(bytes: image.bytes)))
+        return .image(image.bytes, tag: tag)
     }
 
-    func export(_ kind: EntityKind, _ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
-        let reference = try reference(kind, context)
-        let name = request.uri.queryParameters.get("as") ?? "json"
+    /// `reference` in the representation `name` (json, text, png).
+    func export(_ reference: EntityReference, as name: String) async throws(APIError) -> Components.Responses.Export.Body {
         guard let format = ExportFormat(rawValue: name) else {
             throw APIError.badRequest("invalid_parameter", "as must be one of json, text, png; got '\(name.prefix(40))'")
+        }
+        if format == .json {
+            do { return .json(Components.Schemas.Entity(try await EntityDetails.open(reference, in: state.store).document)) } catch { throw Self.apiError(error) }
         }
         let bytes: [UInt8]
         do { bytes = try await EntityExporter(store: state.store, thumbnailer: state.thumbnailer).export(reference, as: format) } catch {
@@ -148,7 +178,7 @@ struct EntityRoutes {
             case .thumbnail: throw APIError(.unprocessableContent, "thumbnail_failed", error.description)
             }
         }
-        return Response(status: .ok, headers: [.contentType: format.mediaType], body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return format == .png ? .png(HTTPBody(bytes)) : .plainText(HTTPBody(bytes))
     }
 
     /// 404 unknown or removed, 400 unsupported deferred property, 503 store failure.

@@ -1,5 +1,6 @@
 import Hummingbird
 import Logging
+import OpenAPIRuntime
 
 /// Turns every error a route throws into a JSON error answer (``APIError``): Hummingbird's
 /// own errors (unknown route 404, bad request) keep their status with a JSON body; a known
@@ -17,8 +18,17 @@ struct ErrorMiddleware: RouterMiddleware {
         do {
             return try await next(request, context)
         } catch let error as APIError {
-            countRefusal(status: error.status.code, code: error.code)
-            return try error.response(from: request, context: context)
+            return try refusal(error, request, context)
+        } catch let error as ServerError {
+            // The generated interface wraps what an operation throws, and its own refusals of a
+            // request that does not follow the spec (a parameter of the wrong type, a missing one,
+            // a body that is not the schema, an Accept the answer cannot meet).
+            if let refused = error.underlyingError as? APIError { return try refusal(refused, request, context) }
+            guard error.httpStatus.code < 500 else {
+                context.logger.error("unexpected error", metadata: ["error": "\(error)"])
+                return try APIError(.internalServerError, "internal_error", "the server failed to answer this request").response(from: request, context: context)
+            }
+            return try refusal(GeneratedRequestError.apiError(error), request, context)
         } catch let error as HTTPError where error.status == .notFound && error.body == nil {
             let allowed = routes.allowedMethods(for: request.uri.path)
             guard !allowed.isEmpty, !allowed.contains(request.method) else {
@@ -41,6 +51,12 @@ struct ErrorMiddleware: RouterMiddleware {
             context.logger.error("unexpected error", metadata: ["error": "\(error)"])
             return try APIError(.internalServerError, "internal_error", "the server failed to answer this request").response(from: request, context: context)
         }
+    }
+
+    /// The answer of a refusal, counted when a limit refused it.
+    private func refusal(_ error: APIError, _ request: Request, _ context: Context) throws -> Response {
+        countRefusal(status: error.status.code, code: error.code)
+        return try error.response(from: request, context: context)
     }
 
     /// Counts an answer refused by a limit (408, 413, 429, 503) under its error code.

@@ -1,6 +1,6 @@
 import Fingerprints
 import Foundation
-import Hummingbird
+import GlimpseAPITypes
 
 /// The body of `POST /v1/search/fingerprint`, for clients that fingerprint on the device
 /// and never upload pixels: `{"pdq": 64 hex digits}` and optionally `"phash"` and
@@ -13,22 +13,10 @@ struct FingerprintLookup {
     /// ``ServedIndex/visualProfile`` or ``ServedIndex/pdqOnlyProfile``.
     var profile: UInt8
 
-    private struct Body: Decodable {
-        var pdq: String
-        var phash: String?
-        var dhash: String?
-        var histogram: String?
-        var quality: Int?
-    }
-
-    /// Parses and validates a JSON body.
+    /// The lookup the body describes (its JSON already decoded by the generated interface).
     ///
-    /// - Throws: 400 `invalid_body` naming the field that is wrong.
-    init(json: ByteBuffer, of request: Request, context: GlimpseRequestContext) async throws(APIError) {
-        let body: Body
-        do { body = try await context.requestDecoder.decode(Body.self, collected: json, from: request, context: context) } catch {
-            throw .badRequest("invalid_body", "the body must be a JSON object with \"pdq\" (64 hex digits) and optionally \"phash\", \"dhash\" (16 hex digits), \"histogram\" (128 hex digits), \"quality\" (0…100)")
-        }
+    /// - Throws: 400 `invalid_body` naming the field that is malformed.
+    init(_ body: Components.Schemas.FingerprintLookup) throws(APIError) {
         guard body.pdq.utf8.count == 64, let pdq = PDQHash(hex: body.pdq) else {
             throw .badRequest("invalid_body", "pdq must be 64 hex digits")
         }

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import GlimpseAPITypes
 import Rendering
 
 /// `GET /`: the search page (``SearchPage``, compiled into the binary), served with its
@@ -18,5 +19,12 @@ struct PageRoutes {
             ]
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: SearchPage.html(nonce: nonce))))
         }
+    }
+}
+
+extension GlimpseAPIHandler {
+    /// Never called: `GET /` is a plain route (``PageRoutes``).
+    func searchPage(_ input: Operations.SearchPage.Input) async throws -> Operations.SearchPage.Output {
+        throw Self.servedByPlainRoute("GET /")
     }
 }

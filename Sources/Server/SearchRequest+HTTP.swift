@@ -23,16 +23,30 @@ extension SearchRequest {
             throw .badRequest("invalid_parameter", error.message(naming: \.queryName))
         }
     }
+}
 
-    /// `deadline_ms` alone (the next-page request), the server's default when absent.
-    /// - Throws: 400 `invalid_parameter`.
-    static func deadline(_ request: Request, defaultDeadlineMilliseconds: Int) throws(APIError) -> Duration {
-        let query = request.uri.queryParameters
+extension SearchRequest {
+    /// A search's parameters as the generated interface decoded them from the query string
+    /// (`labels`, `page_size`, `deadline_ms`, `exact`, `min_score`), validated by the one
+    /// validation every front door shares.
+    ///
+    /// - Throws: 400 `invalid_parameter`, naming the parameter.
+    init(labels: String?, pageSize: Int?, deadlineMilliseconds: Int?, exact: Bool?, minimumScore: Double?,
+         defaultDeadlineMilliseconds: Int) throws(APIError) {
+        let fields = Fields(labels: labels, pageSize: pageSize.map(String.init), deadlineMilliseconds: deadlineMilliseconds.map(String.init),
+                            exact: exact.map(String.init), minimumScore: minimumScore.map { String($0) })
         do {
-            return try SearchRequest(parsing: Fields(deadlineMilliseconds: query.get(Parameter.deadline.queryName)),
-                                     defaultDeadlineMilliseconds: defaultDeadlineMilliseconds).deadline
+            try self.init(parsing: fields, defaultDeadlineMilliseconds: defaultDeadlineMilliseconds)
         } catch {
             throw .badRequest("invalid_parameter", error.message(naming: \.queryName))
         }
+    }
+
+    /// The `deadline_ms` the generated interface decoded, or the server's default.
+    ///
+    /// - Throws: 400 `invalid_parameter`.
+    static func deadline(milliseconds: Int?, defaultDeadlineMilliseconds: Int) throws(APIError) -> Duration {
+        try SearchRequest(labels: nil, pageSize: nil, deadlineMilliseconds: milliseconds, exact: nil, minimumScore: nil,
+                          defaultDeadlineMilliseconds: defaultDeadlineMilliseconds).deadline
     }
 }

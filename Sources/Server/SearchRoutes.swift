@@ -1,23 +1,20 @@
 import Catalog
 import Fingerprints
 import Foundation
+import GlimpseAPITypes
 import Hummingbird
 import PixelBuffers
 import Search
 
-/// `POST /v1/search` (image bytes), `GET /v1/search?page_token=…` (the next page, no
-/// re-upload) and `POST /v1/search/fingerprint` (hash lookup). Every answer is a
-/// ``QueryResultRecord`` page, the same type `glimpse query --json` prints.
+/// `POST /v1/search` (image bytes: a plain route, see ``GlimpseAPIHandler``); the generated
+/// operations `GET /v1/search?page_token=…` (the next page, no re-upload) and
+/// `POST /v1/search/fingerprint` (hash lookup) are in the extension below. Every answer is the
+/// spec's `ResultPage`, built from the ``QueryResultRecord`` that `glimpse query --json` prints.
 struct SearchRoutes {
     let state: ServerState
 
-    /// Largest fingerprint-lookup body, in bytes.
-    static let maximumLookupBodyBytes = 64 << 10
-
     func add(to router: Router<GlimpseRequestContext>) {
         router.post("/v1/search") { request, context in try await search(request, context) }
-        router.get("/v1/search") { request, context in try await nextPage(request, context) }
-        router.post("/v1/search/fingerprint") { request, context in try await lookup(request, context) }
     }
 
     /// The first page for an uploaded image (any format ``ImageDecoder`` recognises by its bytes).
@@ -62,54 +59,15 @@ struct SearchRoutes {
             let profile = ServedIndex.visualProfile | (parameters.exact ? ServedIndex.exhaustiveFlag : 0)
             // What decoding left of the deadline goes to the scan; none left: a partial page.
             let remaining = max(.zero, parameters.deadline - (ContinuousClock.now - bodyArrived))
-            return try await page(for: fingerprint, labels: parameters.labels, copyKey: copyKey, profile: profile, pageSize: parameters.pageSize,
-                                  minimumScore: parameters.minimumScore, token: nil, deadline: remaining, index: index, started: started, request: request, context: context)
+            let page = try await Self.page(for: fingerprint, labels: parameters.labels, copyKey: copyKey, profile: profile, pageSize: parameters.pageSize,
+                                           minimumScore: parameters.minimumScore, token: nil, deadline: remaining, index: index, started: started, state: state)
+            return context.json(page, for: request)
         }
     }
 
-    /// The page a ``SearchContinuation`` token names, recomputing the ranking from the
-    /// fingerprint it carries when this replica has not cached it.
-    func nextPage(_ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
-        let started = ContinuousClock.now
-        guard let text = request.uri.queryParameters.get("page_token") else {
-            throw APIError.badRequest("missing_parameter", "GET /v1/search needs page_token (the next_page_token of the previous page); start a search with POST /v1/search")
-        }
-        let deadline = try SearchRequest.deadline(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
-        guard let index = state.holder.index else { throw APIError.notReady }
-        let continuation: SearchContinuation
-        do { continuation = try SearchContinuation(text: text, version: index.prepared.version) } catch { throw Self.apiError(error) }
-        guard SearchRequest.pageSizes.contains(continuation.pageSize) else {
-            throw APIError.badRequest("invalid_page_token", "page token names an invalid page size")
-        }
-        return try await state.slots.withSlot {
-            try await page(for: continuation.fingerprint, labels: continuation.labels, copyKey: continuation.copyKey, profile: continuation.profile,
-                           pageSize: continuation.pageSize, minimumScore: continuation.minimumScore, token: continuation.pageToken, deadline: deadline, index: index, started: started, request: request, context: context)
-        }
-    }
-
-    /// The first page for a fingerprint computed by the client.
-    func lookup(_ request: Request, _ context: GlimpseRequestContext) async throws -> Response {
-        let started = ContinuousClock.now
-        let parameters = try SearchRequest(request, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
-        guard parameters.region == nil else {
-            throw APIError.badRequest("invalid_parameter", "region and region_fraction apply to image searches only")
-        }
-        let lease = try await state.configuration.tracing.stage("body receive") {
-            try await RequestBody.collect(request, limit: Self.maximumLookupBodyBytes, policy: state.configuration.upload, budget: state.bodyBudget)
-        }
-        defer { lease.release() }
-        let lookup = try await FingerprintLookup(json: lease.bytes, of: request, context: context)
-        guard let index = state.holder.index else { throw APIError.notReady }
-        return try await state.slots.withSlot {
-            try await page(for: lookup.fingerprint, labels: parameters.labels, copyKey: nil,
-                           profile: lookup.profile | (parameters.exact ? ServedIndex.exhaustiveFlag : 0), pageSize: parameters.pageSize,
-                           minimumScore: parameters.minimumScore, token: nil, deadline: parameters.deadline, index: index, started: started, request: request, context: context)
-        }
-    }
-
-    private func page(for fingerprint: Fingerprint, labels: [String], copyKey: CopyKey?, profile: UInt8, pageSize: Int, minimumScore: Double?, token: PageToken?,
-                      deadline: Duration, index: ServedIndex, started: ContinuousClock.Instant,
-                      request: Request, context: GlimpseRequestContext) async throws -> Response {
+    /// One page of results for `fingerprint`, and the token of the next one.
+    static func page(for fingerprint: Fingerprint, labels: [String], copyKey: CopyKey?, profile: UInt8, pageSize: Int, minimumScore: Double?, token: PageToken?,
+                     deadline: Duration, index: ServedIndex, started: ContinuousClock.Instant, state: ServerState) async throws(APIError) -> Components.Schemas.ResultPage {
         guard let query = index.query(profile: profile) else {
             throw APIError.badRequest("invalid_page_token", "page token names an unknown scoring profile")
         }
@@ -127,8 +85,7 @@ struct SearchRoutes {
                                minimumScore: minimumScore)
                 .text(signedWith: page.catalogVersion.tokenKey)
         }
-        let record = QueryResultRecord(query: nil, page: page, elapsed: ContinuousClock.now - started, nextPageToken: next)
-        return context.json(record, for: request)
+        return Components.Schemas.ResultPage(QueryResultRecord(query: nil, page: page, elapsed: ContinuousClock.now - started, nextPageToken: next))
     }
 
     /// The HTTP error of a decode failure: 415 not an image / unsupported, 422 corrupt,
@@ -169,5 +126,49 @@ struct SearchRoutes {
     static func apiError(_ error: PageTokenError) -> APIError {
         if case .catalogChanged = error { return APIError(.gone, "page_token_expired", error.description) }
         return APIError.badRequest("invalid_page_token", error.description)
+    }
+}
+
+extension GlimpseAPIHandler {
+    /// `GET /v1/search?page_token=…`: the page a ``SearchContinuation`` token names,
+    /// recomputing the ranking from the fingerprint it carries when this replica has not cached it.
+    func nextPage(_ input: Operations.NextPage.Input) async throws -> Operations.NextPage.Output {
+        let started = ContinuousClock.now
+        let deadline = try SearchRequest.deadline(milliseconds: input.query.deadlineMs, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
+        guard let index = state.holder.index else { throw APIError.notReady }
+        let continuation: SearchContinuation
+        do { continuation = try SearchContinuation(text: input.query.pageToken, version: index.prepared.version) } catch { throw SearchRoutes.apiError(error) }
+        guard SearchRequest.pageSizes.contains(continuation.pageSize) else {
+            throw APIError.badRequest("invalid_page_token", "page token names an invalid page size")
+        }
+        let page = try await state.slots.withSlot {
+            try await SearchRoutes.page(for: continuation.fingerprint, labels: continuation.labels, copyKey: continuation.copyKey, profile: continuation.profile,
+                                        pageSize: continuation.pageSize, minimumScore: continuation.minimumScore, token: continuation.pageToken,
+                                        deadline: deadline, index: index, started: started, state: state)
+        }
+        return .ok(.init(body: .json(page)))
+    }
+
+    /// `POST /v1/search/fingerprint`: the first page for a fingerprint computed by the client
+    /// (its body read under ``OperationRegistrar/jsonBodyLimits`` by ``JSONBodyMiddleware``).
+    func searchFingerprint(_ input: Operations.SearchFingerprint.Input) async throws -> Operations.SearchFingerprint.Output {
+        let started = ContinuousClock.now
+        let query = input.query
+        let parameters = try SearchRequest(labels: query.labels, pageSize: query.pageSize, deadlineMilliseconds: query.deadlineMs, exact: query.exact,
+                                           minimumScore: query.minScore, defaultDeadlineMilliseconds: state.configuration.defaultDeadlineMilliseconds)
+        guard case .json(let body) = input.body else { throw APIError.badRequest("invalid_body", "the body must be JSON") }
+        let lookup = try FingerprintLookup(body)
+        guard let index = state.holder.index else { throw APIError.notReady }
+        let page = try await state.slots.withSlot {
+            try await SearchRoutes.page(for: lookup.fingerprint, labels: parameters.labels, copyKey: nil,
+                                        profile: lookup.profile | (parameters.exact ? ServedIndex.exhaustiveFlag : 0), pageSize: parameters.pageSize,
+                                        minimumScore: parameters.minimumScore, token: nil, deadline: parameters.deadline, index: index, started: started, state: state)
+        }
+        return .ok(.init(body: .json(page)))
+    }
+
+    /// Never called: `POST /v1/search` is a plain route (``SearchRoutes/search(_:_:)``).
+    func searchImage(_ input: Operations.SearchImage.Input) async throws -> Operations.SearchImage.Output {
+        throw Self.servedByPlainRoute("POST /v1/search")
     }
 }

@@ -3,7 +3,8 @@ import Hummingbird
 import Search
 
 /// Hummingbird's response encoder for every JSON body the server sends: the wire-format
-/// home's one encoder (``WireJSON``: sorted snake_case keys, compact), `application/json`.
+/// home's one encoder (``WireJSON``: sorted snake_case keys, compact), `application/json; charset=utf-8`
+/// (the type the generated interface answers with too).
 /// ``GlimpseRequestContext/responseEncoder`` is this, so routes answer with
 /// `context.responseEncoder.encode(value, from: request, context: context)` (or
 /// ``GlimpseRequestContext/json(_:for:status:)``).
@@ -14,7 +15,7 @@ public struct WireResponseEncoder: ResponseEncoder, Sendable {
     /// `value` as a 200 `application/json` response.
     /// - Complexity: O(size of the value).
     public func encode(_ value: some Encodable, from request: Request, context: some RequestContext) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: WireJSON.bytes(value))))
+        Response(status: .ok, headers: [.contentType: "application/json; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(bytes: WireJSON.bytes(value))))
     }
 }
 

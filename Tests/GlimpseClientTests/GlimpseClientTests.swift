@@ -27,7 +27,7 @@ import Testing
                                              region: .pixels(x: 4, y: 211, width: 712, height: 332), pageSize: 1)
         #expect(first.results.map(\.id) == ["landmarks/hurricane-ridge"])
         #expect(first.results[0].kind == .landmark && first.results[0].score > 0.4)
-        let token = try #require(first.nextPageToken)
+        let token = try #require(first.nextPageToken.optional)
         let second = try await glimpse.nextPage(token: token)
         #expect(!second.results.isEmpty && second.results[0].id != "landmarks/hurricane-ridge")
         // The same region as fractions of the 720×1480 screenshot finds the same landmark.

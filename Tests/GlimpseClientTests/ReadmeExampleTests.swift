@@ -16,7 +16,7 @@ import Testing
         for result in page.results {
             print(result.score, result.kind, result.id, result.title)  // 0.6624 landmark landmarks/hurricane-ridge Hurricane Ridge
         }
-        if let token = page.nextPageToken {
+        if let token = page.nextPageToken.optional {
             let more = try await glimpse.nextPage(token: token)
             print(more.results.map(\.id))  // ["landmarks"]: the collection that holds it
         }

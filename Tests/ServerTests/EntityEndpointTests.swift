@@ -79,7 +79,7 @@ import Testing
         defer { Task { await server.stop() } }
         let base = "/v1/landmarks/food%2Fapricot/export"
         let json = try await server.request(.get, base + "?as=json")
-        #expect(json.status == 200 && json.header("Content-Type") == "application/json")
+        #expect(json.status == 200 && json.header("Content-Type") == "application/json; charset=utf-8")
         #expect(try json.json()["id"] as? String == "food/apricot")
         let text = try await server.request(.get, base + "?as=text")
         #expect(text.status == 200 && text.text.contains("food/apricot"))

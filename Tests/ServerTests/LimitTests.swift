@@ -57,7 +57,7 @@ import Testing
         for path in ["/index.html", "/v2/search", "/v1/landmarks", "/v1/things/x"] {  // "/" is the search page
             let answer = try await server.request(.get, path)
             #expect(answer.status == 404, "\(path)")
-            #expect(answer.errorCode == "not_found" && answer.header("Content-Type") == "application/json")
+            #expect(answer.errorCode == "not_found" && answer.header("Content-Type") == "application/json; charset=utf-8")
         }
     }
 

@@ -15,7 +15,7 @@ import Testing
         defer { Task { await server.stop() } }
         let answer = try await server.search(file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)")
         #expect(answer.status == 200)
-        #expect(answer.header("Content-Type") == "application/json")
+        #expect(answer.header("Content-Type") == "application/json; charset=utf-8")
         let page = try WireJSON.decode(QueryResultRecord.self, from: answer.body)
         #expect(page.query == nil && page.error == nil)
         #expect(page.results.first?.id == "landmarks/hurricane-ridge")
