@@ -17,9 +17,6 @@ public struct GlimpseRequestContext: RequestContext {
     /// Bodies are read by the handlers themselves with their own limits.
     public var maxUploadSize: Int { 64 << 10 }
 
-    /// JSON bodies are decoded through the wire-format home (``WireRequestDecoder``).
-    public var requestDecoder: WireRequestDecoder { WireRequestDecoder() }
-
     /// JSON answers are encoded through the wire-format home (``WireResponseEncoder``).
     public var responseEncoder: WireResponseEncoder { WireResponseEncoder() }
 
