@@ -7,6 +7,9 @@ public struct GlimpseRequestContext: RequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The client's `X-Request-ID` when it sent a sane one, otherwise a new random id.
     public var requestID: String
+    /// The request's body when a middleware read it whole under its route's limit
+    /// (``JSONBodyMiddleware``); nil otherwise.
+    public var collectedBody: ByteBuffer?
 
     /// Creates the context of a new request.
     public init(source: Source) {

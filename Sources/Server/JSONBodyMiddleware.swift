@@ -1,6 +1,7 @@
 import Hummingbird
 
-/// Reads an operation's JSON body under its own size limit, at the pace of the
+/// Reads an operation's JSON body under its own size limit (into
+/// ``GlimpseRequestContext/collectedBody``, which ``OperationRegistrar`` hands on), at the pace of the
 /// ``UploadPolicy`` and within the server's ``BodyBudget`` (``RequestBody``), before the
 /// generated interface decodes it, so no body is buffered past its limit. The body is JSON
 /// whatever its declared type: `curl -d` sends `application/x-www-form-urlencoded`, and
@@ -20,6 +21,8 @@ struct JSONBodyMiddleware: RouterMiddleware {
         var head = request.head
         head.headerFields[.contentType] = "application/json"
         head.headerFields[.contentLength] = String(lease.bytes.readableBytes)
+        var context = context
+        context.collectedBody = lease.bytes
         return try await next(Request(head: head, body: .init(buffer: lease.bytes)), context)
     }
 }

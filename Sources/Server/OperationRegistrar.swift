@@ -47,8 +47,9 @@ struct OperationRegistrar: ServerTransport {
             group = group.add(middleware: JSONBodyMiddleware(limit: limit, upload: state.configuration.upload, budget: state.bodyBudget))
         }
         group.on(RouterPath(path), method: method) { request, context in
-            let length: HTTPBody.Length = request.headers[.contentLength].flatMap { Int64($0) }.map { .known($0) } ?? .unknown
-            let body = HTTPBody(request.body.map { [UInt8](buffer: $0) }, length: length, iterationBehavior: .single)
+            // A JSON body is already in memory (JSONBodyMiddleware); a GET or HEAD has none. Only
+            // bytes in memory are handed on: no per-request stream adapter.
+            let body = context.collectedBody.map { HTTPBody(Array($0.readableBytesView)) }
             let parameters = [String: Substring](context.parameters.map { (String($0.0), $0.1) }) { first, _ in first }
             let (head, answer) = try await handler(request.head, body, ServerRequestMetadata(pathParameters: parameters))
             var bytes = ByteBuffer()
