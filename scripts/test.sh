@@ -74,6 +74,7 @@ install -D -m 755 "$release" "$readme_scratch/.local/bin/glimpse"
 rm -rf "$readme_scratch"
 scripts/check-report.sh "" "$release"
 bash benchmarks/startup.sh --quick --glimpse "$release" --baseline "$release"
+bash benchmarks/server-ab.sh --quick --a "$release" --b "$release"
 # Peak memory of glimpse index at 300 and 3,000 photos on both stores; fails when the
 # fingerprinting peak grows with the count (about 25 s).
 bash benchmarks/index-memory.sh --quick --glimpse "$release"
