@@ -41,11 +41,11 @@ extension GlimpseAPIHandler {
     }
 
     func exportLandmark(_ input: Operations.ExportLandmark.Input) async throws -> Operations.ExportLandmark.Output {
-        .ok(.init(body: try await export(try reference(.landmark, input.path.id), as: input.query._as?.rawValue ?? "json")))
+        .ok(.init(body: try await export(try reference(.landmark, input.path.id), as: input.query._as)))
     }
 
     func exportCollection(_ input: Operations.ExportCollection.Input) async throws -> Operations.ExportCollection.Output {
-        .ok(.init(body: try await export(try reference(.collection, input.path.id), as: input.query._as?.rawValue ?? "json")))
+        .ok(.init(body: try await export(try reference(.collection, input.path.id), as: input.query._as)))
     }
 
     func getEntities(_ input: Operations.GetEntities.Input) async throws -> Operations.GetEntities.Output {
@@ -79,11 +79,6 @@ extension GlimpseAPIHandler {
         }
     }
 
-    /// Never called: `GET /metrics` is a plain route (``OperationalRoutes``).
-    func metrics(_ input: Operations.Metrics.Input) async throws -> Operations.Metrics.Output {
-        throw Self.servedByPlainRoute("GET /metrics")
-    }
-
     /// How long clients and proxies may keep a thumbnail.
     static let thumbnailCaching = "public, max-age=300"
 
@@ -95,7 +90,7 @@ extension GlimpseAPIHandler {
 
     /// The reference named by the `{id}` path segment (percent-decoded by the generated interface).
     ///
-    /// - Throws: 400 when the segment is not valid percent-encoding.
+    /// - Throws: 400 `invalid_id` for an empty id.
     func reference(_ kind: EntityKind, _ id: String) throws(APIError) -> EntityReference {
         guard !id.isEmpty else {
             throw APIError.badRequest("invalid_id", "the entity id must be percent-encoded into one path segment")
@@ -162,10 +157,13 @@ extension GlimpseAPIHandler {
         return .image(image.bytes, tag: tag)
     }
 
-    /// `reference` in the representation `name` (json, text, png).
-    func export(_ reference: EntityReference, as name: String) async throws(APIError) -> Components.Responses.Export.Body {
-        guard let format = ExportFormat(rawValue: name) else {
-            throw APIError.badRequest("invalid_parameter", "as must be one of json, text, png; got '\(name.prefix(40))'")
+    /// `reference` in the representation asked for (json when none; the generated interface
+    /// has already refused any other name).
+    func export(_ reference: EntityReference, as representation: Components.Parameters.ExportAs?) async throws(APIError) -> Components.Responses.Export.Body {
+        let format: ExportFormat = switch representation {
+        case .text: .text
+        case .png: .png
+        case .json, nil: .json
         }
         if format == .json {
             do { return .json(Components.Schemas.Entity(try await EntityDetails.open(reference, in: state.store).document)) } catch { throw Self.apiError(error) }

@@ -42,6 +42,11 @@ extension GlimpseAPIHandler {
                                            unsearchableImages: unsearchable?.images, unsearchableLandmarks: unsearchable?.landmarks))))
     }
 
+    /// Never called: `GET /metrics` is a plain route (``OperationalRoutes``).
+    func metrics(_ input: Operations.Metrics.Input) async throws -> Operations.Metrics.Output {
+        throw Self.servedByPlainRoute("GET /metrics")
+    }
+
     func openapi(_ input: Operations.Openapi.Input) async throws -> Operations.Openapi.Output {
         .ok(.init(body: .yaml(HTTPBody(PackageResources.openapi_yaml))))
     }
