@@ -34,6 +34,8 @@ public struct IndexReloader: Service {
     let metrics: ServerMetrics
     let logger: Logger
     let reloadRequests: AsyncStream<Void>.Continuation
+    /// The timer of the version check's ``checkTimeout``.
+    private let watchdog = DeadlineWatchdog()
     private let requests: AsyncStream<Void>
 
     /// Time between two checks that the database answers (and a version poll).
@@ -105,7 +107,7 @@ public struct IndexReloader: Service {
         let served = current?.prepared.version
         let version: CatalogVersion
         do {
-            version = try await Self.withTimeout(Self.checkTimeout) { () async throws -> CatalogVersion in try await store.catalogVersion() }
+            version = try await watchdog.withTimeout(Self.checkTimeout) { () async throws -> CatalogVersion in try await store.catalogVersion() }
         } catch {
             let reason = "\(error)"
             if health.unreachable(reason) {
@@ -167,26 +169,6 @@ public struct IndexReloader: Service {
         } catch {
             metrics.reloadFailed()
             logger.error("index build failed; keeping the previous index", metadata: ["reason": "\(error)"])
-        }
-    }
-
-    /// What the timeout error says.
-    struct TimedOut: Error, CustomStringConvertible {
-        var seconds: Int64
-        var description: String { "no answer within \(seconds) s" }
-    }
-
-    /// `body`'s result, or ``TimedOut`` when it takes longer than `limit` (it is then cancelled).
-    static func withTimeout<T: Sendable>(_ limit: Duration, _ body: @escaping @Sendable () async throws -> T) async throws -> T {
-        try await withThrowingTaskGroup(of: T.self) { group in
-            group.addTask { try await body() }
-            group.addTask {
-                try await Task.sleep(for: limit)
-                throw TimedOut(seconds: limit.components.seconds)
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw TimedOut(seconds: limit.components.seconds) }
-            return first
         }
     }
 }

@@ -14,15 +14,15 @@ struct JSONBodyMiddleware: RouterMiddleware {
     let upload: UploadPolicy
     /// The bytes all bodies held at once may take.
     let budget: BodyBudget
+    /// The timer that refuses a stalled body.
+    let watchdog: DeadlineWatchdog
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let lease = try await RequestBody.collect(request, limit: limit, policy: upload, budget: budget)
+        let lease = try await RequestBody.collect(request, limit: limit, policy: upload, budget: budget, watchdog: watchdog)
         defer { lease.release() }
-        var head = request.head
-        head.headerFields[.contentType] = "application/json"
-        head.headerFields[.contentLength] = String(lease.bytes.readableBytes)
         var context = context
         context.collectedBody = lease.bytes
-        return try await next(Request(head: head, body: .init(buffer: lease.bytes)), context)
+        // The request goes on with its body read: the route takes the bytes from the context.
+        return try await next(request, context)
     }
 }

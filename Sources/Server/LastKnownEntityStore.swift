@@ -53,6 +53,8 @@ public final class LastKnownEntityStore: EntityStore {
     /// Longest wait for one read before it counts as a failure (a pool waiting for a
     /// database that went away does not fail by itself).
     let readTimeout: Duration
+    /// The timer of every read's ``readTimeout``.
+    private let watchdog = DeadlineWatchdog()
 
     /// Wraps `store`.
     public init(_ store: any EntityStore, capacity: Int = 4096, health: CatalogHealth? = nil, readTimeout: Duration = .seconds(2)) {
@@ -65,7 +67,7 @@ public final class LastKnownEntityStore: EntityStore {
     /// `body`, failing with ``CatalogStoreError/database(_:reason:)`` after ``readTimeout``.
     private func bounded<T: Sendable>(_ operation: String, _ body: @escaping @Sendable () async throws(CatalogStoreError) -> T) async throws(CatalogStoreError) -> T {
         do {
-            return try await IndexReloader.withTimeout(readTimeout) { () async throws -> T in try await body() }
+            return try await watchdog.withTimeout(readTimeout) { () async throws -> T in try await body() }
         } catch let error as CatalogStoreError {
             throw error
         } catch {

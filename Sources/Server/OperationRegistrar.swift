@@ -44,19 +44,35 @@ struct OperationRegistrar: ServerTransport {
             group = group.add(middleware: AdminAuthMiddleware(token: state.configuration.adminToken))
         }
         if let limit = Self.jsonBodyLimits[key] {
-            group = group.add(middleware: JSONBodyMiddleware(limit: limit, upload: state.configuration.upload, budget: state.bodyBudget))
+            group = group.add(middleware: JSONBodyMiddleware(limit: limit, upload: state.configuration.upload, budget: state.bodyBudget, watchdog: state.bodyWatchdog))
         }
         group.on(RouterPath(path), method: method) { request, context in
             // A JSON body is already in memory (JSONBodyMiddleware); a GET or HEAD has none. Only
             // bytes in memory are handed on: no per-request stream adapter.
             let body = context.collectedBody.map { HTTPBody(Array($0.readableBytesView)) }
             let parameters = [String: Substring](context.parameters.map { (String($0.0), $0.1) }) { first, _ in first }
-            let (head, answer) = try await handler(request.head, body, ServerRequestMetadata(pathParameters: parameters))
+            let (head, answer) = try await handler(Self.operationHead(request.head, jsonBody: body != nil), body, ServerRequestMetadata(pathParameters: parameters))
             var bytes = ByteBuffer()
             if let answer {
                 for try await chunk in answer { bytes.writeBytes(chunk) }
             }
             return Response(status: head.status, headers: head.headerFields, body: .init(byteBuffer: bytes))
         }
+    }
+
+    /// The request head the generated code reads: its path cut to the query (`?…`, or none),
+    /// since path parameters come in the metadata and the generated code looks for the query
+    /// once per query parameter, scanning the whole path each time; and, for a JSON body
+    /// (``JSONBodyMiddleware``: JSON whatever its declared type), no `Content-Type`, so the
+    /// operation's one content type is chosen without parsing one. Every other header stays.
+    /// - Complexity: O(path length + header fields).
+    static func operationHead(_ head: HTTPRequest, jsonBody: Bool) -> HTTPRequest {
+        var head = head
+        if let path = head.path {
+            let utf8 = path.utf8, end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+            head.path = utf8[..<end].firstIndex(of: UInt8(ascii: "?")).map { String(path[$0..<end]) }
+        }
+        if jsonBody { head.headerFields[.contentType] = nil }
+        return head
     }
 }

@@ -5,7 +5,8 @@ import Synchronization
 /// of an ``UploadPolicy``, within the server's ``BodyBudget``: a body over the limit is
 /// refused (413) after at most `limit` bytes were buffered, whatever its `Content-Length`
 /// claims (a declared length over the limit is refused before any byte is read); a body
-/// that stalls or crawls is refused with 408; a body that does not fit the budget with 429.
+/// that stalls or crawls is refused with 408 (noticed by the server's ``DeadlineWatchdog``); a
+/// body that does not fit the budget with 429.
 ///
 /// The bytes of a collected body stay counted in the budget until its ``Lease`` is released.
 enum RequestBody {
@@ -26,7 +27,7 @@ enum RequestBody {
     /// - Complexity: O(body bytes), memory at most `limit`.
     /// - Throws: 413 `payload_too_large`, 408 `request_timeout` (stalled or too slow),
     ///   429 `uploads_busy` (the budget is spent), 400 `invalid_body` when the stream fails.
-    static func collect(_ request: Request, limit: Int, policy: UploadPolicy, budget: BodyBudget) async throws(APIError) -> Lease {
+    static func collect(_ request: Request, limit: Int, policy: UploadPolicy, budget: BodyBudget, watchdog: DeadlineWatchdog) async throws(APIError) -> Lease {
         let tooLarge = APIError(.contentTooLarge, "payload_too_large", "the request body is larger than the limit of \(limit) bytes")
         let declared = request.headers[.contentLength].flatMap { Int($0) }
         if let declared, declared > limit { throw tooLarge }
@@ -62,11 +63,10 @@ enum RequestBody {
                 return .body(collected, held: held)
             }
             group.addTask {
-                while !Task.isCancelled {
+                // Returns when the body is overdue, or when cancelled (the reader finished first).
+                await watchdog.overdue {
                     let (received, last) = progress.withLock { $0 }
-                    let due = policy.deadline(start: start, lastByte: last, received: received)
-                    if ContinuousClock.now >= due { return .timedOut }
-                    try? await Task.sleep(until: due, clock: .continuous)
+                    return policy.deadline(start: start, lastByte: last, received: received)
                 }
                 return .timedOut
             }

@@ -25,7 +25,8 @@ struct SearchRoutes {
         // The body is read before a search slot is taken: a slow upload holds no slot.
         let tracing = state.configuration.tracing
         let lease = try await tracing.stage("body receive") {
-            try await RequestBody.collect(request, limit: state.configuration.maxBodyBytes, policy: state.configuration.upload, budget: state.bodyBudget)
+            try await RequestBody.collect(request, limit: state.configuration.maxBodyBytes, policy: state.configuration.upload, budget: state.bodyBudget,
+                                      watchdog: state.bodyWatchdog)
         }
         defer { lease.release() }
         // A browser form's upload carries the image as one part of a multipart body.

@@ -19,6 +19,8 @@ public struct ServerState: Sendable {
     let slots: SearchSlots
     /// Body bytes held by all requests at once (``UploadPolicy/bufferedBytesBudget``).
     let bodyBudget: BodyBudget
+    /// The one timer over every body being read (``RequestBody``).
+    let bodyWatchdog = DeadlineWatchdog()
     /// Request and index metrics.
     let metrics: ServerMetrics
     /// The index reloader (admin changes ask it to check at once).
