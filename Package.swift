@@ -187,7 +187,8 @@ let package = Package(
             name: "ServerTests",
             dependencies: [
                 "PixelBuffers", "Fingerprints", "Catalog", "Search", "Rendering", "Server", "CatalogStores", "SQLiteStore", "PostgresTestSupport",
-                "GlimpseProcessTesting",
+                "GlimpseProcessTesting", "GlimpseAPITypes", "GoldenFiles",
+                .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),

@@ -24,6 +24,7 @@ else
   bin=$(release_glimpse)
 fi
 
+source scripts/lib/serve-ready.sh
 work=$(mktemp -d)
 pgdir=""
 pids=()
@@ -56,14 +57,8 @@ start_replica() {
   "$bin" serve --db "$db" --port 0 --log-level info --max-concurrent-searches 16 2> "$log" &
   replica_pid=$!
   pids+=("$replica_pid")
-  port=""
-  for _ in $(seq 1 6000); do
-    [ -n "$port" ] || port=$(sed -n 's/.*address=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -n 1)
-    if [ -n "$port" ] && curl -sf -o /dev/null "http://127.0.0.1:$port/readyz"; then cold_ms=$(ms_since "$started"); return 0; fi
-    kill -0 "$replica_pid" 2>/dev/null || break
-    sleep 0.01
-  done
-  cat "$log" >&2; echo "replicas: glimpse serve did not become ready" >&2; exit 1
+  port=$(wait_until_ready "$log" "$replica_pid" 120 0.01) || { echo "replicas: glimpse serve did not become ready (its log above)" >&2; exit 1; }
+  cold_ms=$(ms_since "$started")
 }
 stop_replica() { kill "$1"; wait "$1" 2>/dev/null || true; }
 

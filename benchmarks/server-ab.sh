@@ -17,6 +17,7 @@ set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source scripts/lib/options.sh
+source scripts/lib/serve-ready.sh
 
 rounds=4 seconds=6 a="" b=""
 while [ $# -gt 0 ]; do
@@ -46,13 +47,8 @@ echo '{"pdq": "366e3b07998dd58e4e03cb139ba2b5e22ef10e5995bd30ee62db8a5881bcc166"
 # start BUILD DB LOG: starts a server on an ephemeral port and prints "PID PORT".
 start() {
   "$1" serve --db "$2" --port 0 --log-level notice 2> "$3" >/dev/null &
-  local pid=$! port=""
-  for _ in $(seq 1 300); do
-    port=$(sed -n 's/.*address=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$3" | head -n 1)
-    [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
-    sleep 0.1
-  done
-  [ -n "$port" ] || { echo "server-ab.sh: $1 serve did not start:" >&2; cat "$3" >&2; exit 1; }
+  local pid=$! port
+  port=$(wait_until_ready "$3" "$pid") || { echo "server-ab.sh: $1 serve did not start (its log above)" >&2; exit 1; }
   echo "$pid $port"
 }
 read -r pid_a port_a < <(start "$a" "$work/a.sqlite" "$work/a.log"); pids+=("$pid_a")

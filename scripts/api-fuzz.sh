@@ -39,13 +39,8 @@ echo "$token" > "$work/admin-token"
 "$bin" serve --db "$work/catalog.sqlite" --port 0 --admin-token-file "$work/admin-token" --log-level notice \
   --max-concurrent-searches 64 2> "$work/serve.log" &
 server_pid=$!
-port=""
-for _ in $(seq 1 300); do
-  port=$(sed -n 's/.*address=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$work/serve.log" | head -n 1)
-  [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
-  sleep 0.1
-done
-[ -n "$port" ] || { echo "api-fuzz: glimpse serve did not start:" >&2; cat "$work/serve.log" >&2; exit 1; }
+source scripts/lib/serve-ready.sh
+port=$(wait_until_ready "$work/serve.log" "$server_pid") || { echo "api-fuzz: glimpse serve did not start (its log above)" >&2; exit 1; }
 base="http://127.0.0.1:$port"
 
 started=$(date +%s)

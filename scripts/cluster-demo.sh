@@ -23,6 +23,7 @@ else
   bin=$(release_glimpse)
 fi
 
+source scripts/lib/serve-ready.sh
 work=$(mktemp -d)
 pgdir=$(mktemp -d /tmp/glimpse-pg.XXXXXX)
 pids=()
@@ -54,14 +55,8 @@ start_replica() {
   local n=$1 log="$work/replica$1.log"
   "$bin" serve --port 0 --admin-token-file "$work/admin-token" --log-level info 2> "$log" &
   pids+=("$!")
-  local pid=$! port=""
-  for _ in $(seq 1 1200); do
-    port=$(sed -n 's/.*address=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -n 1)
-    [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && break
-    kill -0 "$pid" 2>/dev/null || { cat "$log" >&2; fail "replica $n exited"; }
-    sleep 0.1
-  done
-  [ -n "$port" ] || { cat "$log" >&2; fail "replica $n did not become ready"; }
+  local pid=$! port
+  port=$(wait_until_ready "$log" "$pid") || fail "replica $n exited or did not become ready (its log above)"
   printf -v "port$n" '%s' "$port"
 }
 show "$bin" serve --port 0 --admin-token-file admin-token '&   # replica 1'

@@ -1,13 +1,13 @@
+import GlimpseAPITypes
 import Hummingbird
-import Search
 
 /// An HTTP error answer: a status, a stable code and a message, sent as
-/// ``ErrorBody`` JSON (`{"error": CODE, "message": TEXT}`), plus any extra headers
+/// the spec's `Error` JSON (`Components.Schemas.ErrorBody`: `{"error": CODE, "message": TEXT}`), plus any extra headers
 /// (`Retry-After`, `WWW-Authenticate`).
 public struct APIError: HTTPResponseError, Sendable {
     /// The HTTP status.
     public var status: HTTPResponse.Status
-    /// The stable code (``ErrorBody/error``).
+    /// The stable code (the body's `error`).
     public var code: String
     /// One line naming what was refused and why.
     public var message: String
@@ -24,7 +24,7 @@ public struct APIError: HTTPResponseError, Sendable {
 
     /// The JSON response. O(message).
     public func response(from request: Request, context: some RequestContext) throws -> Response {
-        var response = WireResponseEncoder().encode(ErrorBody(error: code, message: message), from: request, context: context)
+        var response = WireResponseEncoder().encode(Components.Schemas.ErrorBody(error: code, message: message), from: request, context: context)
         response.status = status
         for field in headers { response.headers[field.name] = field.value }
         return response

@@ -1,3 +1,4 @@
+import GlimpseAPITypes
 import NIOCore
 import NIOHTTP1
 import Search
@@ -16,7 +17,7 @@ import Search
 ///   body was read) says `Connection: close` and the connection closes after it: the rest
 ///   of the body is never read;
 /// - **errors of the HTTP parser** (a URL or header block over the limits, an unknown
-///   method, bare LF, control bytes) get the JSON ``ErrorBody`` like every other error,
+///   method, bare LF, control bytes) get the spec's JSON error body like every other error,
 ///   414 `uri_too_long`, 431 `headers_too_large` or 400 `malformed_request`, with an
 ///   `X-Request-ID`, a log line and a metric (through `report`), then the connection closes.
 ///
@@ -208,7 +209,7 @@ final class ConnectionPolicyHandler: ChannelDuplexHandler, RemovableChannelHandl
     /// Writes a complete JSON error response and closes the connection after it.
     private func answerDirectly(context: ChannelHandlerContext, status: HTTPResponseStatus, code: String, message: String, detail: String) {
         let requestID = String(UInt64.random(in: 0 ... .max), radix: 16)
-        let body = context.channel.allocator.buffer(bytes: WireJSON.bytes(ErrorBody(error: code, message: message)))
+        let body = context.channel.allocator.buffer(bytes: WireJSON.bytes(Components.Schemas.ErrorBody(error: code, message: message)))
         var headers = HTTPHeaders()
         headers.add(name: "content-type", value: "application/json; charset=utf-8")
         headers.add(name: "content-length", value: String(body.readableBytes))

@@ -20,6 +20,10 @@ struct OperationRegistrar: ServerTransport {
     /// Largest JSON body of each operation that takes one, in bytes.
     static let jsonBodyLimits: [String: Int] = ["POST /v1/search/fingerprint": 64 << 10, "POST /v1/admin/remove": 16 << 10]
 
+    /// The generated code's settings: every JSON answer with sorted keys, compact, slashes
+    /// as they are (the wire format's golden files, checked in ServerTests).
+    static let configuration = Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
+
     let router: Router<GlimpseRequestContext>
     let state: ServerState
 
@@ -27,8 +31,6 @@ struct OperationRegistrar: ServerTransport {
     /// - Complexity: O(operations).
     static func register(_ handler: GlimpseAPIHandler, on router: Router<GlimpseRequestContext>) {
         let registrar = OperationRegistrar(router: router, state: handler.state)
-        // The wire encoding of every JSON answer: sorted keys, compact, slashes as they are.
-        let configuration = Configuration(jsonEncodingOptions: [.sortedKeys, .withoutEscapingSlashes])
         // Registration cannot fail: the registrar never throws and the spec's paths are fixed.
         try? handler.registerHandlers(on: registrar, configuration: configuration)
     }

@@ -92,7 +92,7 @@ struct CatalogListCommand: AsyncParsableCommand {
         do { removals = try await store.removals() } catch { throw database.storeFailure(error) }
         let formatter = ISO8601DateFormatter()
         if json {
-            for removal in removals { print(WireJSON.line(RemovalBody.Item(removal))) }
+            for removal in removals { print(WireJSON.line(RemovalLine(removal))) }
             return
         }
         guard !removals.isEmpty else { return print("No removals.") }

@@ -89,18 +89,15 @@ import Testing
         try GoldenFile("entity-collection.json").check(collection.json)
     }
 
-    @Test func errorsAndRemovals() throws {
-        try GoldenFile("error.json").check(WireJSON.line(ErrorBody(error: "not_found", message: "glimpse://landmark/nope: no such landmark")))
+    @Test func removalListLines() throws {
         let removal = Removal(id: 3, reason: .archivedByUser, date: Date(timeIntervalSince1970: 0),
                               entities: [EntityReference(kind: .landmark, id: "food/apricot")], isUndone: false)
-        try GoldenFile("removal.json").check(WireJSON.line(RemovalBody(removal)))
-        try GoldenFile("removal-none.json").check(WireJSON.line(RemovalBody(nil)))
         let undone = Removal(id: 2, reason: .removedByUser, date: Date(timeIntervalSince1970: 1_795_000_000),
                              entities: [EntityReference(kind: .collection, id: "food"), EntityReference(kind: .landmark, id: "a,b \"c\"")],
                              isUndone: true)
-        let list = [undone, removal].map { WireJSON.line(RemovalBody.Item($0)) }
+        let list = [undone, removal].map { WireJSON.line(RemovalLine($0)) }
         try GoldenFile("removal-list.jsonl").check(list.joined(separator: "\n"))
-        for line in list { #expect(try WireJSON.line(WireJSON.decode(RemovalBody.Item.self, from: Array(line.utf8))) == line) }
+        for line in list { #expect(try WireJSON.line(WireJSON.decode(RemovalLine.self, from: Array(line.utf8))) == line) }
     }
 
     @Test func catalogListLines() throws {

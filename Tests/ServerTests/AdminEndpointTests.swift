@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseAPITypes
 import HTTPTypes
 import Search
 @testable import Server
@@ -7,6 +8,12 @@ import Testing
 /// Catalog changes over HTTP: only with the admin token, compared in constant time.
 @Suite struct AdminEndpointTests {
     static let token = "s3cret-admin-token-0123456789"
+    /// Reads the spec's types as the server writes them (dates in ISO 8601).
+    static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
 
     @Test func adminIsDisabledWithoutATokenFile() async throws {
         let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
@@ -39,8 +46,8 @@ import Testing
         let removed = try await server.request(.post, "/v1/admin/remove", headers: auth,
                                                body: Array(#"{"id": "food/apricot", "kind": "landmark", "mode": "archive"}"#.utf8))
         #expect(removed.status == 200)
-        let removal = try #require(try WireJSON.decode(RemovalBody.self, from: removed.body).removal)
-        #expect(removal.reason == "archived" && removal.entities == ["glimpse://landmark/food%2Fapricot"])
+        let removal = try #require(try Self.decoder.decode(Components.Schemas.RemovalAnswer.self, from: Data(removed.body)).removal.optional)
+        #expect(removal.reason == .archived && removal.entities == ["glimpse://landmark/food%2Fapricot"])
         #expect(try await server.request(.get, "/v1/landmarks/food%2Fapricot").status == 404)
         let again = try await server.request(.post, "/v1/admin/remove", headers: auth,
                                              body: Array(#"{"id": "food/apricot", "kind": "landmark", "mode": "delete"}"#.utf8))
@@ -50,7 +57,7 @@ import Testing
         }
         let undone = try await server.request(.post, "/v1/admin/undo", headers: auth)
         #expect(undone.status == 200)
-        #expect(try WireJSON.decode(RemovalBody.self, from: undone.body).removal?.id == removal.id)
+        #expect(try Self.decoder.decode(Components.Schemas.RemovalAnswer.self, from: Data(undone.body)).removal.optional?.id == removal.id)
         #expect(try await server.request(.get, "/v1/landmarks/food%2Fapricot").status == 200)
         let nothing = try await server.request(.post, "/v1/admin/undo", headers: auth)
         #expect(nothing.status == 200 && nothing.text == #"{"removal":null}"#)

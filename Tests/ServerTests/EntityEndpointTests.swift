@@ -1,4 +1,5 @@
 import Foundation
+import GlimpseAPITypes
 import HTTPTypes
 import Search
 import Testing
@@ -51,7 +52,7 @@ import Testing
         defer { Task { await server.stop() } }
         let answer = try await server.request(.get, "/v1/entities?ids=food%2Fapricot,nope,landmarks,glimpse://landmark/landmarks%252Fhurricane-ridge")
         #expect(answer.status == 200)
-        let list = try WireJSON.decode(EntityList.self, from: answer.body)
+        let list = try JSONDecoder().decode(Components.Schemas.EntityList.self, from: Data(answer.body))
         #expect(list.entities.map(\.id) == ["food/apricot", "landmarks", "landmarks/hurricane-ridge"])
         #expect(try await server.request(.get, "/v1/entities").status == 400)
         let tooMany = (0..<101).map { "id\($0)" }.joined(separator: ",")

@@ -1,6 +1,7 @@
 import Catalog
 import Fingerprints
 import Foundation
+import GlimpseAPITypes
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -90,7 +91,7 @@ struct RunningServer: Sendable {
             try #require(try JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], "a JSON object: \(text)")
         }
         /// The `{"error", "message"}` body's code (nil when it is not one).
-        var errorCode: String? { (try? WireJSON.decode(ErrorBody.self, from: body))?.error }
+        var errorCode: String? { (try? JSONDecoder().decode(Components.Schemas.ErrorBody.self, from: Data(body)))?.error }
         func header(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
     }
 
