@@ -53,6 +53,7 @@ else
   bin=$(release_glimpse --scratch-path .build-release)
 fi
 
+source scripts/lib/serve-ready.sh
 work=$(mktemp -d)
 pids=()
 cleanup() {
@@ -89,14 +90,7 @@ start_server() {
   "$bin" serve --db "$db" --port 0 --log-level notice --max-concurrent-searches 16 --reload-poll-ms 100 "${@:3}" 2> "$log" &
   server_pid=$!
   pids+=("$server_pid")
-  port=""
-  for _ in $(seq 1 1200); do
-    port=$(sed -n 's/.*address=http:\/\/127\.0\.0\.1:\([0-9]*\).*/\1/p' "$log" | head -n 1)
-    [ -n "$port" ] && curl -sf "http://127.0.0.1:$port/readyz" >/dev/null && return 0
-    kill -0 "$server_pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  echo "load-test: glimpse serve did not become ready:" >&2; cat "$log" >&2; exit 1
+  port=$(wait_until_ready "$log" "$server_pid") || { echo "load-test: glimpse serve did not become ready (its log above)" >&2; exit 1; }
 }
 
 rss_kb() { awk '/^VmRSS/ {print $2}' "/proc/$1/status"; }
