@@ -3,6 +3,8 @@
 # Fails if the suite fails or if no test ran at all.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# mark WHAT: one line with the time since the start, before each step (where CI time goes).
+mark() { printf 'test.sh: [%02d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) "$*"; }
 # chromium + chromium-driver + python3-venv: the browser tests (contact sheet, search page).
 scripts/bootstrap.sh chromium chromium-driver python3-venv
 log=$(mktemp)
@@ -24,8 +26,10 @@ if [ -z "${GLIMPSE_TEST_POSTGRES_URL:-}" ]; then
     pgdir=""
   fi
 fi
+mark "debug build"
 # The CLI tests run the real executable: build it first (swift test alone may not).
 swift build --product glimpse 2>&1 | tail -n 3
+mark "swift test"
 set +e
 swift test 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
@@ -35,6 +39,7 @@ if ! grep -Eq 'Test run with [1-9][0-9]* tests? .*passed' "$log"; then
   echo "test.sh: no Swift Testing run with at least one passing test was reported" >&2
   exit 1
 fi
+mark "fuzz targets"
 # Every fuzz target must keep building from a clean clone and run: a few seconds each;
 # the command-line fuzzer (glimpse itself on hostile files and arguments) for 20 s.
 for target in decoder manifest pagetoken; do
@@ -43,24 +48,32 @@ for target in decoder manifest pagetoken; do
 done
 scripts/fuzz.sh cli 20 >"$log" 2>&1 || { tail -n 30 "$log" >&2; echo "test.sh: scripts/fuzz.sh cli failed" >&2; exit 1; }
 echo "test.sh: fuzz cli: $(grep -E '^cli_fuzz: seed' "$log")"
+mark "compare-formats --quick"
 # The format comparison's quick mode (HEIC/AVIF/WebP beside heif-convert, avifdec, dwebp).
 bash benchmarks/compare-formats.sh --quick
 # glimpse serve: API fuzzing and load test, quick modes (each well under a minute).
+mark "api-fuzz --quick"
 GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/api-fuzz.sh --quick
+mark "load-test --quick"
 GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/load-test.sh --quick
+mark "index-stores --quick"
 # Index throughput into SQLite beside PostgreSQL, quick mode (on the test cluster; ~20 s).
 bash benchmarks/index-stores.sh --quick --glimpse "$(swift build --show-bin-path)/glimpse"
+mark "cluster-demo --quick"
 # Two replicas on one PostgreSQL catalog (a throwaway cluster of its own), quick mode (~20 s).
 GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/cluster-demo.sh --quick
+mark "browser test"
 # The search page in headless Chromium (WebDriver) against a live glimpse serve; fails,
 # never skips, when the browser cannot start. About 30 s.
 scripts/browser-test.sh "$(swift build --show-bin-path)/glimpse"
+mark "demo.sh (release build)"
 # The README's first command (release build, index the sample catalog, query the screenshot).
 bash scripts/demo.sh
 # Every other command the README names, in its quick mode, so none rots unnoticed (each
 # reuses the release build demo.sh made; a few minutes together).
 source scripts/lib/release-build.sh
 release=$(release_glimpse)
+mark "check_readme"
 # Every command example of the README, run against the sample catalog and compared with the
 # text shown (timings, tokens, ids and dates masked): a changed output fails until the README
 # is updated (scripts/check_readme.py --write).
@@ -72,22 +85,29 @@ install -D -m 755 "$release" "$readme_scratch/.local/bin/glimpse"
 (cd "$readme_scratch" && (umask 077; head -c 24 /dev/urandom | base64 | tr -d '/+=' > admin-token) && grep -Eq '^[A-Za-z0-9]{16,}$' admin-token) \
   || { echo "test.sh: the README's admin-token command made a token the server would refuse" >&2; exit 1; }
 rm -rf "$readme_scratch"
+mark "check-report, startup, server-ab"
 scripts/check-report.sh "" "$release"
 bash benchmarks/startup.sh --quick --glimpse "$release" --baseline "$release"
 bash benchmarks/server-ab.sh --quick --a "$release" --b "$release"
+mark "index-memory --quick"
 # Peak memory of glimpse index at 300 and 3,000 photos on both stores; fails when the
 # fingerprinting peak grows with the count (about 25 s).
 bash benchmarks/index-memory.sh --quick --glimpse "$release"
+mark "scale --quick"
 # The scale benchmark on 3,000 crops of one wallpaper package (downloaded, not installed;
 # about 30 s), so the catalog generator and the real-query search rows cannot rot.
 bash benchmarks/scale.sh --quick --glimpse "$release"
+mark "faiss-first-stage --quick"
 # The first stage beside faiss's binary IVF and HNSW on that catalog's codes and queries
 # (installs libfaiss-dev, OpenBLAS and g++ when missing; about a minute).
 bash benchmarks/faiss-first-stage.sh --quick --glimpse "$release"
+mark "replicas --quick, compare-peers --quick, bench images"
 GLIMPSE_BIN="$release" bash benchmarks/replicas.sh --quick
 bash benchmarks/compare-peers.sh --quick --skip-accuracy
 bash benchmarks/make-bench-images.sh
+mark "benchmarks package (release build)"
 # The package-benchmark harness (benchmarks/, run by compare-djpeg.sh and
 # check-regressions.sh) must keep building; running it is a measurement, not a test.
 (cd benchmarks && swift build -c release 2>&1 | tail -n 1)
+mark "done"
 echo "test.sh: all tests passed"
