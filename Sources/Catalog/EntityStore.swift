@@ -57,6 +57,13 @@ public protocol EntityStore: Sendable {
     /// - Complexity: O(log n + collections holding it).
     func collections(containing landmarkID: String) async throws(CatalogStoreError) -> [CollectionEntity]
 
+    /// The live collections holding each of `landmarkIDs`, by landmark id, each list sorted by
+    /// collection id (``collections(containing:)`` for many landmarks at once): every id asked
+    /// is a key, mapped to `[]` when no live collection holds it (or it is unknown or removed).
+    ///
+    /// - Complexity: a constant number of queries (batched), O(ids + memberships).
+    func collections(containingEach landmarkIDs: [String]) async throws(CatalogStoreError) -> [String: [CollectionEntity]]
+
     // MARK: Fingerprints
 
     /// Every live landmark's fingerprints, with the catalog version they belong to, read

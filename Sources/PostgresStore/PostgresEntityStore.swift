@@ -250,6 +250,31 @@ public final class PostgresEntityStore: EntityStore, Sendable {
         }
     }
 
+    /// The live collections holding each of `landmarkIDs`, by landmark id (`[]` for none).
+    /// - Complexity: two queries for the memberships and the collections, O(ids + memberships).
+    public func collections(containingEach landmarkIDs: [String]) async throws(CatalogStoreError) -> [String: [CollectionEntity]] {
+        var seen = Set<String>()
+        let unique = landmarkIDs.filter { seen.insert($0).inserted }
+        guard !unique.isEmpty else { return [:] }
+        let logger = self.logger
+        let (holding, found) = try await read("reading collections") { connection in
+            var bindings = PostgresBindings()
+            try bindings.append(unique)
+            var holding: [String: [String]] = [:]
+            let rows = try await connection.query(PostgresQuery(unsafeSQL: """
+                SELECT DISTINCT m.landmark_id, m.collection_id FROM collection_member m JOIN landmark l ON l.id = m.landmark_id
+                JOIN collection c ON c.id = m.collection_id
+                WHERE m.landmark_id = ANY($1) AND l.removal_id IS NULL AND c.removal_id IS NULL ORDER BY m.landmark_id, m.collection_id
+                """, binds: bindings), logger: logger)
+            for try await (landmark, collection) in rows.decode((String, String).self) { holding[landmark, default: []].append(collection) }
+            let collectionIDs = Set(holding.values.joined()).sorted()
+            let found = collectionIDs.isEmpty ? [] : try await Self.collections(connection, where: "c.id = ANY($1)", binds: collectionIDs, logger)
+            return (holding, found)
+        }
+        let byID = Dictionary(found.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        return Dictionary(uniqueKeysWithValues: unique.map { ($0, (holding[$0] ?? []).compactMap { byID[$0] }) })
+    }
+
     /// Live landmarks matching `condition` (on alias `l`, one optional bind `$1`), sorted
     /// by id, with their images and fingerprints: two queries, whatever the count.
     static func landmarks(_ connection: PostgresConnection, where condition: String, binds: (some PostgresEncodable & Sendable)?, _ logger: Logger) async throws -> [LandmarkEntity] {

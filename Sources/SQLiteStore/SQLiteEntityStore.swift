@@ -315,6 +315,32 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         }
     }
 
+    /// The live collections holding each of `landmarkIDs`, by landmark id (`[]` for none).
+    /// - Complexity: one batched read of memberships, one of the collections, O(ids + memberships).
+    public func collections(containingEach landmarkIDs: [String]) throws(CatalogStoreError) -> [String: [CollectionEntity]] {
+        var seen = Set<String>()
+        let unique = landmarkIDs.filter { seen.insert($0).inserted }
+        return try read("reading collections") { db in
+            var holding: [String: [String]] = [:]
+            for chunk in unique.chunked(Self.batch) {
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT DISTINCT m.landmark_id, c.id FROM collection c JOIN collection_member m ON m.collection_id = c.id
+                    JOIN landmark l ON l.id = m.landmark_id
+                    WHERE m.landmark_id IN (\(databaseQuestionMarks(count: chunk.count))) AND c.removal_id IS NULL AND l.removal_id IS NULL
+                    ORDER BY m.landmark_id, c.id
+                    """, arguments: StatementArguments(chunk))
+                while let row = try rows.next() { holding[row[0], default: []].append(row[1]) }
+            }
+            let collectionIDs = Set(holding.values.joined()).sorted()
+            var byID: [String: CollectionEntity] = [:]
+            for chunk in collectionIDs.chunked(Self.batch) {
+                let records = try CollectionRecord.filter(chunk.contains(CollectionRecord.Columns.id)).fetchAll(db)
+                for entity in try Self.collections(records, db, paths: paths) { byID[entity.id] = entity }
+            }
+            return Dictionary(uniqueKeysWithValues: unique.map { ($0, (holding[$0] ?? []).compactMap { byID[$0] }) })
+        }
+    }
+
     // MARK: Fingerprints
 
     /// Every live landmark's fingerprints in one bulk read, to build the visual index from.

@@ -1,8 +1,8 @@
 import Catalog
 
 extension IncrementalVisualIndex {
-    /// Changed landmarks up to which membership is read one landmark at a time
-    /// (``EntityStore/collections(containing:)``); above it, all collections are read once.
+    /// Changed landmarks up to which their membership is read for them alone, in one batch
+    /// (``EntityStore/collections(containingEach:)``); above it, all collections are read once.
     static let perLandmarkMembershipLimit = 32
 
     /// This index brought up to the store's current version by reading only what changed
@@ -25,7 +25,7 @@ extension IncrementalVisualIndex {
             let live = changes.fingerprints.map(\.landmarkID)
             var membership: [String: [String]] = [:]
             if live.count <= Self.perLandmarkMembershipLimit {
-                for id in live { membership[id] = try await store.collections(containing: id).map(\.id) }
+                membership = try await store.collections(containingEach: live).mapValues { $0.map(\.id) }
             } else {
                 let wanted = Set(live)
                 for collection in try await store.allCollections() {

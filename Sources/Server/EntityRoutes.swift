@@ -62,14 +62,23 @@ extension GlimpseAPIHandler {
         defer { reads.end() }
         do {
             let found = try await EntityResolver(store: state.store).entities(for: references)
-            var documents: [Components.Schemas.Entity] = []
+            // Two batched reads for every entity's related ones, whatever the count of ids.
+            var landmarkIDs: [String] = [], memberIDs: [String] = []
             for entity in found {
-                let related: [VisualSearchResult]
                 switch entity {
-                case .landmark(let landmark): related = try await state.store.collections(containing: landmark.id).map(VisualSearchResult.collection)
-                case .collection(let collection): related = try await state.store.landmarks(ids: collection.landmarkIDs).map(VisualSearchResult.landmark)
+                case .landmark(let landmark): landmarkIDs.append(landmark.id)
+                case .collection(let collection): memberIDs += collection.landmarkIDs
                 }
-                documents.append(Components.Schemas.Entity(EntityDocument(entity: entity, related: related)))
+            }
+            let holding = landmarkIDs.isEmpty ? [:] : try await state.store.collections(containingEach: landmarkIDs)
+            let members = memberIDs.isEmpty ? [] : try await state.store.landmarks(ids: memberIDs)
+            let memberByID = Dictionary(members.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+            let documents = found.map { entity in
+                let related: [VisualSearchResult] = switch entity {
+                case .landmark(let landmark): (holding[landmark.id] ?? []).map(VisualSearchResult.collection)
+                case .collection(let collection): Self.unique(collection.landmarkIDs).compactMap { memberByID[$0] }.map(VisualSearchResult.landmark)
+                }
+                return Components.Schemas.Entity(EntityDocument(entity: entity, related: related))
             }
             return .ok(.init(body: .json(.init(entities: documents))))
         } catch let error as EntityResolutionError {
@@ -77,6 +86,12 @@ extension GlimpseAPIHandler {
         } catch let error as CatalogStoreError {
             throw APIError.store(error)
         }
+    }
+
+    /// `ids` without repeats, in their order (as ``EntityStore/landmarks(ids:)`` answers). O(ids).
+    static func unique(_ ids: [String]) -> [String] {
+        var seen = Set<String>()
+        return ids.filter { seen.insert($0).inserted }
     }
 
     /// How long clients and proxies may keep a thumbnail.

@@ -186,6 +186,30 @@ public final class LastKnownEntityStore: EntityStore {
             })
     }
 
+    /// The live collections holding each of `landmarkIDs`, by landmark id, read through the
+    /// wrapped store and remembered as ``collections(containing:)`` remembers them.
+    /// - Complexity: one store read; O(ids + memberships) in memory.
+    public func collections(containingEach landmarkIDs: [String]) async throws(CatalogStoreError) -> [String: [CollectionEntity]] {
+        let store = self.store, capacity = self.capacity
+        return try await readThrough(
+            "reading collections", { () async throws(CatalogStoreError) in try await store.collections(containingEach: landmarkIDs) },
+            remember: { memory, found in
+                for (landmarkID, collections) in found {
+                    for collection in collections { memory.remember(collection, capacity: capacity) }
+                    if memory.landmarks[landmarkID] != nil { memory.containing[landmarkID] = collections.map(\.id) }
+                }
+            },
+            recall: { memory in
+                var answer: [String: [CollectionEntity]] = [:]
+                for landmarkID in landmarkIDs {
+                    guard let known = memory.containing[landmarkID].map({ $0.map { memory.collections[$0] } }),
+                          known.allSatisfy({ $0 != nil }) else { return nil }
+                    answer[landmarkID] = known.compactMap { $0 }
+                }
+                return answer
+            })
+    }
+
     /// The live landmarks holding an exact copy of `key`, read through the wrapped store
     /// and remembered; while the database cannot be reached, the remembered answer, or none
     /// (the search still answers from the index, without the exact-copy shortcut).

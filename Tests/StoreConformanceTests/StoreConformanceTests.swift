@@ -28,6 +28,24 @@ import CatalogTestSupport
         #expect(try await store.fingerprintSnapshot().entries.map(\.landmarkID) == ["eiffel-tower", "europe/colosseum", "great-wall"])
     }
 
+    @Test(arguments: StoreKind.available) func collectionsHoldingManyLandmarksAreReadAtOnceAsOneByOne(_ kind: StoreKind) async throws {
+        let (store, _) = try await indexedStore(kind, ManifestCatalogSource(manifestPath: Fixtures.manifest))
+        let asked = ["great-wall", "eiffel-tower", "nope", "europe/colosseum", "eiffel-tower"]
+        let holding = try await store.collections(containingEach: asked)
+        #expect(Set(holding.keys) == Set(asked), "every id asked is a key, unknown ones too")
+        for id in asked {
+            #expect(holding[id]?.map(\.id) == (try await store.collections(containing: id)).map(\.id), "\(id)")
+        }
+        #expect(holding["eiffel-tower"]?.map(\.id) == ["europe", "towers"] && holding["nope"] == [])
+        #expect(try await store.collections(containingEach: []).isEmpty)
+        // A removed collection and a removed landmark are in no answer.
+        try await store.remove(EntityReference(kind: .collection, id: "towers"))
+        try await store.remove(EntityReference(kind: .landmark, id: "europe/colosseum"))
+        let after = try await store.collections(containingEach: asked)
+        #expect(after["eiffel-tower"]?.map(\.id) == ["europe"] && after["europe/colosseum"] == [])
+        #expect(after["eiffel-tower"]?.first?.landmarkIDs == ["eiffel-tower"], "a collection's removed member is not listed")
+    }
+
     @Test(arguments: StoreKind.available) func aFingerprintStreamGivesTheSnapshotsEntriesOnEveryPass(_ kind: StoreKind) async throws {
         let (store, _) = try await indexedStore(kind, ManifestCatalogSource(manifestPath: Fixtures.manifest))
         try await store.remove(EntityReference(kind: .landmark, id: "great-wall"))
