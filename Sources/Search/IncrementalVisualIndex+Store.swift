@@ -3,7 +3,7 @@ import Catalog
 extension IncrementalVisualIndex {
     /// Changed landmarks up to which their membership is read for them alone, in one batch
     /// (``EntityStore/collections(containingEach:)``); above it, all collections are read once.
-    static let perLandmarkMembershipLimit = 32
+    static let membershipBatchLimit = 32
 
     /// This index brought up to the store's current version by reading only what changed
     /// since its generation (``EntityStore/changes(since:)``, the changed collections and
@@ -24,7 +24,7 @@ extension IncrementalVisualIndex {
             let collections = try await store.collections(ids: changes.collectionIDs)
             let live = changes.fingerprints.map(\.landmarkID)
             var membership: [String: [String]] = [:]
-            if live.count <= Self.perLandmarkMembershipLimit {
+            if live.count <= Self.membershipBatchLimit {
                 membership = try await store.collections(containingEach: live).mapValues { $0.map(\.id) }
             } else {
                 let wanted = Set(live)
