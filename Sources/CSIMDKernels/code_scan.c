@@ -1,19 +1,33 @@
 /*
  * The first stage's kernels over 128-bit codes (two 64-bit words each, struct of codes):
- * distances to a table of centroids, and the radius filter over one inverted list. Each
+ * distances to a table of centroids, and the scan of one inverted list into each owner's
+ * nearest distance. Each
  * has a portable, an AVX2 (scalar POPCNT) and an AVX-512 (VPOPCNTDQ) variant with
  * identical results (integer arithmetic only).
  */
 #include "kernel_variants.h"
 
-/* The body of both kernels for one code k at distance d, per variant. */
-#define CODE_FILTER_TAIL(popcount)                                                            \
+/* Lowers an owner's nearest distance to d, keeping `counts` (owners per nearest distance
+ * within the radius) in step. */
+#define CODE_LOWER(owner, d)                                                                  \
+    do {                                                                                      \
+        uint8_t old = nearest[owner];                                                         \
+        if ((d) < old) {                                                                      \
+            if (old <= radius) counts[old]--;                                                 \
+            counts[(d)]++;                                                                    \
+            nearest[owner] = (uint8_t)(d);                                                    \
+        }                                                                                     \
+    } while (0)
+
+/* The tail of the nearest-entry kernel for code k at distance d, per variant: an entry within
+ * the radius lowers its owner's nearest distance (a table entry above the radius: none yet). */
+#define CODE_NEAREST_TAIL(popcount)                                                           \
     for (; k < count; k++) {                                                                  \
         unsigned d = popcount(codes2[2 * k] ^ low) + popcount(codes2[2 * k + 1] ^ high);      \
-        if ((refs[k] & required) == required && d <= radius) {                                \
-            hits[found] = refs[k];                                                            \
-            distances[found] = (uint8_t)d;                                                    \
-            found++;                                                                          \
+        if (d <= radius) {                                                                    \
+            uint32_t owner = refs[k] & mask;                                                  \
+            within++;                                                                         \
+            if (owner < owners) CODE_LOWER(owner, d);                                         \
         }                                                                                     \
     }
 
@@ -21,11 +35,11 @@ static void code_distances_portable(uint64_t low, uint64_t high, const uint64_t 
     for (size_t k = 0; k < count; k++) out[k] = (uint8_t)(popcount64_portable(codes2[2 * k] ^ low) + popcount64_portable(codes2[2 * k + 1] ^ high));
 }
 
-static size_t code_within_portable(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
-                                   uint32_t required, unsigned radius, uint32_t *hits, uint8_t *distances) {
-    size_t found = 0, k = 0;
-    CODE_FILTER_TAIL(popcount64_portable)
-    return found;
+static size_t code_nearest_portable(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
+                                    uint32_t mask, unsigned radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
+    size_t within = 0, k = 0;
+    CODE_NEAREST_TAIL(popcount64_portable)
+    return within;
 }
 
 #if GLIMPSE_X86
@@ -35,20 +49,11 @@ AVX2_FN static void code_distances_avx2(uint64_t low, uint64_t high, const uint6
     for (size_t k = 0; k < count; k++) out[k] = (uint8_t)(code_popcnt(codes2[2 * k] ^ low) + code_popcnt(codes2[2 * k + 1] ^ high));
 }
 
-/* Branch-free: every code's reference and distance are written at `found`, which moves on
- * only for a hit (a hit rate of a few per cent in the lists near a query made the branch
- * of the tail loop mispredict often). Same hits, same order as the other paths. */
-AVX2_FN static size_t code_within_avx2(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
-                                                uint32_t required, unsigned radius, uint32_t *hits, uint8_t *distances) {
-    size_t found = 0;
-    for (size_t k = 0; k < count; k++) {
-        const unsigned d = code_popcnt(codes2[2 * k] ^ low) + code_popcnt(codes2[2 * k + 1] ^ high);
-        const uint32_t ref = refs[k];
-        hits[found] = ref;
-        distances[found] = (uint8_t)d;
-        found += (size_t)((d <= radius) & ((ref & required) == required));
-    }
-    return found;
+AVX2_FN static size_t code_nearest_avx2(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
+                                        uint32_t mask, unsigned radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
+    size_t within = 0, k = 0;
+    CODE_NEAREST_TAIL(code_popcnt)
+    return within;
 }
 
 /* Distances of 8 codes (16 words at p), one per 64-bit lane: popcounts per word, each pair summed. */
@@ -68,30 +73,28 @@ AVX512_FN static void code_distances_avx512(uint64_t low, uint64_t high, const u
     for (; k < count; k++) out[k] = (uint8_t)(code_popcnt(codes2[2 * k] ^ low) + code_popcnt(codes2[2 * k + 1] ^ high));
 }
 
-AVX512_FN static size_t code_within_avx512(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
-                                                uint32_t required, unsigned radius, uint32_t *hits, uint8_t *distances) {
+AVX512_FN static size_t code_nearest_avx512(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
+                                            uint32_t mask, unsigned radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
     const __m512i query = _mm512_set_epi64((long long)high, (long long)low, (long long)high, (long long)low,
                                            (long long)high, (long long)low, (long long)high, (long long)low);
     const __m512i limit = _mm512_set1_epi64((long long)radius);
-    size_t found = 0, k = 0;
+    size_t within = 0, k = 0;
     for (; k + 8 <= count; k += 8) {
         __m512i d = code_distances8_avx512(codes2 + 2 * k, query);
-        unsigned mask = (unsigned)_mm512_cmple_epu64_mask(d, limit);
-        if (!mask) continue;
+        unsigned hit = (unsigned)_mm512_cmple_epu64_mask(d, limit);
+        if (!hit) continue;
         uint8_t lanes[16];
         _mm_storeu_si128((__m128i *)lanes, _mm512_cvtepi64_epi8(d));
-        while (mask) {
-            unsigned j = (unsigned)__builtin_ctz(mask);
-            mask &= mask - 1;
-            if ((refs[k + j] & required) == required) {
-                hits[found] = refs[k + j];
-                distances[found] = lanes[j];
-                found++;
-            }
+        while (hit) {
+            unsigned j = (unsigned)__builtin_ctz(hit);
+            hit &= hit - 1;
+            uint32_t owner = refs[k + j] & mask;
+            within++;
+            if (owner < owners) CODE_LOWER(owner, lanes[j]);
         }
     }
-    CODE_FILTER_TAIL(code_popcnt)
-    return found;
+    CODE_NEAREST_TAIL(code_popcnt)
+    return within;
 }
 #endif
 
@@ -99,9 +102,9 @@ void glimpse_code128_distances(int isa, uint64_t low, uint64_t high, const uint6
     VARIANT(isa, code_distances)(low, high, codes2, count, out);
 }
 
-size_t glimpse_code128_within(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
-                              uint32_t required, int radius, uint32_t *hits, uint8_t *distances) {
+size_t glimpse_code128_nearest(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
+                               uint32_t mask, int radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
     if (radius < 0 || count == 0) return 0;
     const unsigned r = (unsigned)(radius > 128 ? 128 : radius);
-    return VARIANT(isa, code_within)(low, high, codes2, refs, count, required, r, hits, distances);
+    return VARIANT(isa, code_nearest)(low, high, codes2, refs, count, mask, r, nearest, owners, counts);
 }

@@ -156,7 +156,7 @@ extension EvaluationRunner {
     /// O(views).
     static func firstStageCodes(of fingerprint: Fingerprint, minimumViewQuality: Int) -> [String] {
         fingerprint.views.filter { $0.quality >= minimumViewQuality }.map { view in
-            String(format: "%016llx:%016llx:", view.pHash, view.dHash) + (view.region == .full ? "F:" : "I:") + view.pdq.hex
+            String(format: "%016llx:%016llx:", view.pHash, view.dHash) + (view.region == .full ? "F" : "I")
         }
     }
 }

@@ -33,10 +33,9 @@ public struct QueryOutcome: Sendable, Hashable, Codable {
     /// search used a first stage and was compared with it (``SearchAnswer/exhaustiveIDs``).
     public var exhaustiveIDs: [String]?
     /// With the exhaustive comparison: the query's informative views as the first stage
-    /// reads them, each `PHASH:DHASH:F:PDQ` (full frame) or `PHASH:DHASH:I:PDQ` (inner view)
-    /// with the two 64-bit words in hexadecimal and the view's PDQ hash in its 64-digit hex
-    /// form (what the first stage's shortlist compares), so other first stages can be
-    /// measured on exactly these codes (`benchmarks/faiss-first-stage.sh`); `nil` otherwise.
+    /// reads them, each `PHASH:DHASH:F` (full frame) or `PHASH:DHASH:I` (inner view) with the
+    /// two 64-bit words in hexadecimal, so other first stages can be measured on exactly
+    /// these codes (`benchmarks/faiss-first-stage.sh`); `nil` otherwise.
     public var queryCodes: [String]?
 
     /// Creates an outcome; `topID` defaults to the first ranked id.

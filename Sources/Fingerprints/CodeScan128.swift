@@ -16,21 +16,23 @@ public enum CodeScan128 {
         glimpse_code128_distances(isa.code, low, high, c, codes.count / 2, o)
     }
 
-    /// The codes within `radius` (0…128) of (`low`, `high`) whose reference has every bit of
-    /// `required`, in code order: their references into `hits` and distances into
-    /// `distances`. Returns how many.
+    /// Scans one inverted list into each owner's nearest distance: for every code k within
+    /// `radius` (0…128) of (`low`, `high`), `nearest[references[k] & ownerMask]` becomes the
+    /// smaller of itself and that distance (an owner outside the table is skipped). A table
+    /// entry above `radius` means no code of that owner was within it yet. `counts[d]` is
+    /// kept equal to the number of table entries at distance d (0…radius), so the caller
+    /// finds a cut without reading the table. Returns how many codes were within the radius.
     ///
-    /// - Precondition: `codes.count == 2 × references.count`, and `hits`, `distances` hold
-    ///   `references.count` entries.
-    /// - Complexity: O(codes).
-    public static func within(low: UInt64, high: UInt64, radius: Int, codes: UnsafeBufferPointer<UInt64>,
-                              references: UnsafeBufferPointer<UInt32>, required: UInt32,
-                              hits: UnsafeMutableBufferPointer<UInt32>, distances: UnsafeMutableBufferPointer<UInt8>,
-                              using isa: InstructionSet = .best) -> Int {
-        precondition(codes.count == 2 * references.count && hits.count >= references.count && distances.count >= references.count,
-                     "code, reference and output counts disagree")
-        guard let c = codes.baseAddress, let r = references.baseAddress, let h = hits.baseAddress, let d = distances.baseAddress,
+    /// - Precondition: `codes.count == 2 × references.count`, `counts.count == 129`, and
+    ///   `counts` counts `nearest` as described before the call.
+    /// - Complexity: O(codes), one table access per code within the radius.
+    public static func nearest(low: UInt64, high: UInt64, radius: Int, codes: UnsafeBufferPointer<UInt64>,
+                               references: UnsafeBufferPointer<UInt32>, ownerMask: UInt32,
+                               into nearest: UnsafeMutableBufferPointer<UInt8>, counts: UnsafeMutableBufferPointer<UInt32>,
+                               using isa: InstructionSet = .best) -> Int {
+        precondition(codes.count == 2 * references.count && counts.count == 129, "code and reference counts disagree, or counts is not 0…128")
+        guard let c = codes.baseAddress, let r = references.baseAddress, let n = nearest.baseAddress, let k = counts.baseAddress,
               !references.isEmpty else { return 0 }
-        return glimpse_code128_within(isa.code, low, high, c, r, references.count, required, Int32(radius), h, d)
+        return glimpse_code128_nearest(isa.code, low, high, c, r, references.count, ownerMask, Int32(radius), n, nearest.count, k)
     }
 }

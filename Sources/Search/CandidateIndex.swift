@@ -71,18 +71,10 @@ public struct CandidateIndex: Sendable {
         /// entries, an inner view their full-frame heads); `nil`: every view reads its own
         /// number of lists.
         public var entryBudget: Int?
-        /// When set (above ``maximumCandidates``), this many landmarks are taken by their
-        /// nearest code, then ranked again by a cheap estimate of their score (the PDQ
-        /// distance between the query view of that nearest code and the landmark's nearest
-        /// view, beside the code distance; ``VisualIndex``'s shortlist) before the
-        /// ``maximumCandidates`` best are scored exactly; `nil`: the nearest codes alone choose.
-        public var shortlist: Int?
 
         /// Creates parameters; every one has the documented default.
-        public init(probes: Int = 128, radius: Int = 48, maximumCandidates: Int = 1024, innerProbeFactor: Int = 4, entryBudget: Int? = nil,
-                    shortlist: Int? = nil) {
+        public init(probes: Int = 128, radius: Int = 48, maximumCandidates: Int = 1024, innerProbeFactor: Int = 4, entryBudget: Int? = nil) {
             self.entryBudget = entryBudget.map { max(1, $0) }
-            self.shortlist = shortlist.flatMap { $0 > max(1, maximumCandidates) ? $0 : nil }
             self.probes = max(1, probes)
             self.radius = max(0, min(128, radius))
             self.maximumCandidates = max(1, maximumCandidates)
@@ -98,7 +90,7 @@ public struct CandidateIndex: Sendable {
     ///
     /// - Returns: landmark numbers of the visual index, ascending.
     /// - Complexity: O(query views × (lists + probes × list length)) code distances, plus
-    ///   O(c log c) for the c landmarks within the radius.
+    ///   O(landmarks) for the cut.
     public func candidates(for query: Fingerprint, minimumViewQuality: Int, parameters: SearchParameters = SearchParameters(),
                            using isa: InstructionSet = .best) -> [Int32] {
         candidates(for: query.views.filter { $0.quality >= minimumViewQuality }.map { QueryCode(code: CandidateCode(pHash: $0.pHash, dHash: $0.dHash), isFullFrame: $0.region == .full) },
@@ -125,46 +117,19 @@ public struct CandidateIndex: Sendable {
     /// what `glimpse debug-first-stage --queries` measures on codes other tools read too.
     ///
     /// - Returns: landmark numbers of the visual index, ascending.
-    /// - Complexity: O(codes × (lists + probes × list length)) code distances, plus O(c log c)
-    ///   for the c landmarks within the radius.
-    public func candidates(for queryCodes: [QueryCode], parameters: SearchParameters = SearchParameters(),
-                           using isa: InstructionSet = .best) -> [Int32] {
-        proposals(for: queryCodes, parameters: parameters, limit: parameters.maximumCandidates, using: isa).map(\.landmark)
-    }
-
-    /// A landmark the first stage proposes, with what ranked it.
-    public struct Proposal: Sendable, Hashable {
-        /// Landmark number of the visual index.
-        public var landmark: Int32
-        /// Code distance (0…128) of its nearest entry to a query code.
-        public var distance: UInt8
-        /// Which query code (index into the codes searched) reached that nearest entry
-        /// (the first such code when several did).
-        public var queryCode: UInt8
-    }
-
-    /// The `limit` landmarks with the nearest entries to these query views (ties by landmark
-    /// number), each with its nearest code distance and the query code that reached it:
-    /// ``candidates(for:parameters:using:)`` before the landmark numbers are taken.
-    ///
-    /// - Returns: proposals in ascending landmark order.
     /// - Complexity: O(codes × (lists + probes × list length)) code distances, plus
     ///   O(landmarks) for the cut.
-    public func proposals(for queryCodes: [QueryCode], parameters: SearchParameters, limit: Int,
-                          using isa: InstructionSet = .best) -> [Proposal] {
+    public func candidates(for queryCodes: [QueryCode], parameters: SearchParameters = SearchParameters(),
+                           using isa: InstructionSet = .best) -> [Int32] {
         let offsets = listOffsets, fullEnds = self.fullEnds
         let centroidWords = section(layout.centroids, 2 * layout.lists, as: UInt64.self)
         let codeWords = section(layout.codes, 2 * layout.entries, as: UInt64.self), references = self.references
         let radius = parameters.radius
-        let limit = max(1, limit)
-        // Each landmark's nearest entry distance (radius + 1: none yet), the query code that
-        // reached it, and the landmarks touched, in flat tables rather than a dictionary:
-        // the scan's hits are many.
+        // Each landmark's nearest entry distance (radius + 1: none yet) in a flat table, and
+        // how many landmarks sit at each distance, both kept by the scan kernel: the hits are
+        // many (a third of a million-crop catalog's landmarks at the default radius).
         var nearest = [UInt8](repeating: UInt8(radius + 1), count: layout.landmarks)
-        var nearestCode = [UInt8](repeating: 0, count: layout.landmarks)
-        var touched: [Int32] = []
-        var counts = [Int](repeating: 0, count: 129)
-        var hits: [UInt32] = [], hitDistances: [UInt8] = []
+        var counts = [UInt32](repeating: 0, count: 129)
         // Every query view's distance to every centroid, view after view.
         let lists = layout.lists
         var distances = [UInt8](repeating: 0, count: queryCodes.count * lists)
@@ -176,58 +141,38 @@ public struct CandidateIndex: Sendable {
         }
         let probed = parameters.entryBudget.map { sharedProbes(queryCodes, distances: distances, budget: $0) }
             ?? perViewProbes(queryCodes, distances: distances, parameters: parameters)
-        nearest.withUnsafeMutableBufferPointer { nearest in
-        nearestCode.withUnsafeMutableBufferPointer { nearestCode in
-        for (v, queryCode) in queryCodes.enumerated() {
-            let code = queryCode.code
-            // Views other than the full frame are compared with full-frame entries only: the
-            // head of each list.
-            let fullOnly = !queryCode.isFullFrame
-            for l in probed[v] {
-                let first = Int(offsets[l]), end = fullOnly ? Int(fullEnds[l]) : Int(offsets[l + 1])
-                if hits.count < end - first {
-                    hits = [UInt32](repeating: 0, count: end - first)
-                    hitDistances = [UInt8](repeating: 0, count: end - first)
-                }
-                hits.withUnsafeMutableBufferPointer { h in
-                    hitDistances.withUnsafeMutableBufferPointer { d in
-                        let found = CodeScan128.within(low: code.low, high: code.high, radius: radius,
-                                                       codes: UnsafeBufferPointer(rebasing: codeWords[2 * first ..< 2 * end]),
-                                                       references: UnsafeBufferPointer(rebasing: references[first..<end]), required: 0,
-                                                       hits: h, distances: d, using: isa)
-                        for k in 0..<found {
-                            let owner = Int(h[k] & ~CandidateIndexLayout.fullFrameBit), distance = d[k]
-                            let current = nearest[owner]
-                            if Int(current) > radius { touched.append(Int32(owner)) }
-                            if distance < current {
-                                nearest[owner] = distance
-                                nearestCode[owner] = UInt8(truncatingIfNeeded: v)
-                            }
-                        }
+        nearest.withUnsafeMutableBufferPointer { table in
+            counts.withUnsafeMutableBufferPointer { counts in
+                for (v, queryCode) in queryCodes.enumerated() {
+                    let code = queryCode.code
+                    // Views other than the full frame are compared with full-frame entries only:
+                    // the head of each list.
+                    let fullOnly = !queryCode.isFullFrame
+                    for l in probed[v] {
+                        let first = Int(offsets[l]), end = fullOnly ? Int(fullEnds[l]) : Int(offsets[l + 1])
+                        _ = CodeScan128.nearest(low: code.low, high: code.high, radius: radius,
+                                                codes: UnsafeBufferPointer(rebasing: codeWords[2 * first ..< 2 * end]),
+                                                references: UnsafeBufferPointer(rebasing: references[first..<end]),
+                                                ownerMask: ~CandidateIndexLayout.fullFrameBit, into: table, counts: counts, using: isa)
                     }
                 }
             }
         }
-        }
-        }
-        // Ascending landmark numbers from one pass over the table (cheaper than sorting the
-        // touched ones, which can be many); past the cap, the nearest are kept: a counting
-        // pass over their distances finds the cut, landmarks at the cut in number order.
+        // Ascending landmark numbers from one pass over the table; past the cap, the nearest
+        // are kept: the counts give the cut, landmarks at the cut in number order.
+        let touched = counts.prefix(radius + 1).reduce(0) { $0 + Int($1) }
         var cut = radius, atCut = Int.max
-        if touched.count > limit {
-            for k in 0..<counts.count { counts[k] = 0 }
-            for owner in touched { counts[Int(nearest[Int(owner)])] += 1 }
+        if touched > parameters.maximumCandidates {
             var below = 0
             cut = 0
-            while below + counts[cut] < limit { below += counts[cut]; cut += 1 }
-            atCut = limit - below
+            while below + Int(counts[cut]) < parameters.maximumCandidates { below += Int(counts[cut]); cut += 1 }
+            atCut = parameters.maximumCandidates - below
         }
-        var kept: [Proposal] = []
-        kept.reserveCapacity(min(touched.count, limit))
-        for (owner, d) in nearest.enumerated() where Int(d) <= cut {
-            if Int(d) < cut || atCut > 0 {
-                if Int(d) == cut { atCut -= 1 }
-                kept.append(Proposal(landmark: Int32(owner), distance: d, queryCode: nearestCode[owner]))
+        var kept: [Int32] = []
+        kept.reserveCapacity(min(touched, parameters.maximumCandidates))
+        nearest.withUnsafeBufferPointer { table in
+            for owner in table.indices where Int(table[owner]) <= cut {
+                if Int(table[owner]) < cut { kept.append(Int32(owner)) } else if atCut > 0 { kept.append(Int32(owner)); atCut -= 1 }
             }
         }
         return kept

@@ -70,7 +70,7 @@ extension VisualIndex {
         strategy: ScanStrategy = .default
     ) throws(VisualIndexDamage) -> IndexSearchOutcome {
         if case .automatic(let parameters) = strategy, let firstStage {
-            let landmarks = try firstStageCandidates(for: query, through: firstStage, parameters: parameters, using: isa)
+            let landmarks = firstStage.candidates(for: query, minimumViewQuality: minimumViewQuality, parameters: parameters, using: isa)
             return try rescore(query, landmarks: landmarks, viewStarts: firstStage.viewStarts, scoring: scoring,
                                minimumScore: minimumScore, limit: limit)
         }

@@ -8,12 +8,9 @@ extension FirstStageCommand {
     struct MeasuredQuery {
         var expected: Int32?
         var codes: [CandidateIndex.QueryCode]
-        /// Each view's PDQ hash, when the file carries them (the shortlist needs them).
-        var pdqs: [PDQHash]
     }
 
-    /// Reads the queries file: per line `EXPECTED COUNT (PHASH DHASH F|I)×COUNT`, optionally
-    /// followed by `P` and COUNT PDQ hashes. O(bytes).
+    /// Reads the queries file: per line `EXPECTED COUNT (PHASH DHASH F|I)×COUNT`. O(bytes).
     static func readQueries(_ path: String) throws -> [MeasuredQuery] {
         let text: String
         do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
@@ -23,17 +20,8 @@ extension FirstStageCommand {
         for (number, line) in text.split(separator: "\n").enumerated() {
             let fields = line.split(separator: " ")
             guard fields.count >= 2, let expected = Int32(fields[0]), let count = Int(fields[1]), count >= 0,
-                  fields.count == 2 + 3 * count || (fields.count == 3 + 4 * count && fields[2 + 3 * count] == "P") else {
-                throw failure("\(path):\(number + 1): not a query line (EXPECTED COUNT then PHASH DHASH F|I per view, optionally P and a PDQ hash per view)")
-            }
-            var pdqs: [PDQHash] = []
-            if fields.count == 3 + 4 * count {
-                for v in 0..<count {
-                    guard let pdq = PDQHash(hex: fields[3 + 3 * count + v]) else {
-                        throw failure("\(path):\(number + 1): PDQ hash \(v + 1) is not 64 hex digits")
-                    }
-                    pdqs.append(pdq)
-                }
+                  fields.count == 2 + 3 * count else {
+                throw failure("\(path):\(number + 1): not a query line (EXPECTED COUNT then PHASH DHASH F|I per view)")
             }
             var codes: [CandidateIndex.QueryCode] = []
             for v in 0..<count {
@@ -43,7 +31,7 @@ extension FirstStageCommand {
                 }
                 codes.append(CandidateIndex.QueryCode(code: CandidateCode(low: low, high: high), isFullFrame: fields[4 + 3 * v] == "F"))
             }
-            queries.append(MeasuredQuery(expected: expected < 0 ? nil : expected, codes: codes, pdqs: pdqs))
+            queries.append(MeasuredQuery(expected: expected < 0 ? nil : expected, codes: codes))
         }
         guard !queries.isEmpty else { throw failure("\(path): no queries") }
         return queries
@@ -55,7 +43,7 @@ extension FirstStageCommand {
     /// candidates, and the top-1 agreement that follows (scores are exact, so the first
     /// landmark is the same exactly when it is a candidate).
     /// `built`: how long its build took, when this run built it.
-    func measure(_ firstStage: CandidateIndex, of index: VisualIndex, queriesAt path: String, built: Duration?) throws {
+    func measure(_ firstStage: CandidateIndex, queriesAt path: String, built: Duration?) throws {
         let queries = try Self.readQueries(path)
         let parameters = try firstStageParameters.map(CandidateIndex.SearchParameters.init(parsing:)) ?? CandidateIndex.SearchParameters()
         let chosen: InstructionSet
@@ -72,10 +60,7 @@ extension FirstStageCommand {
         let clock = ContinuousClock()
         for query in queries {
             let start = clock.now
-            let candidates: [Int32]
-            do {
-                candidates = try index.firstStageCandidates(for: query.codes, pdqs: query.pdqs, through: firstStage, parameters: parameters, using: chosen)
-            } catch { throw failure(error.description) }
+            let candidates = firstStage.candidates(for: query.codes, parameters: parameters, using: chosen)
             samples.append(ProgressDisplay.seconds(clock.now - start) * 1000)
             if let expected = query.expected {
                 answered += 1
@@ -95,8 +80,7 @@ extension FirstStageCommand {
         let probes = parameters.entryBudget.map { "a shared budget of \($0) entries" }
             ?? "\(parameters.probes) (\(parameters.probes * parameters.innerProbeFactor)) probes"
         print("| Glimpse CandidateIndex (\(chosen)), \(firstStage.listCount) lists, \(probes), "
-            + "radius \(parameters.radius), \(parameters.maximumCandidates) candidates"
-            + (parameters.shortlist.map { " of a shortlist of \($0)" } ?? "") + " | \(build) | \(figures)")
+            + "radius \(parameters.radius), \(parameters.maximumCandidates) candidates | \(build) | \(figures)")
     }
 }
 

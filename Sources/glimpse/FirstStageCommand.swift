@@ -71,7 +71,7 @@ struct FirstStageCommand: AsyncParsableCommand {
         }
         if let queries {
             let built: Duration? = if case .written = action { ContinuousClock.now - started } else { nil }
-            try measure(firstStage, of: index, queriesAt: queries, built: built)
+            try measure(firstStage, queriesAt: queries, built: built)
         }
     }
 }

@@ -26,17 +26,16 @@ struct FirstStageOption: ParsableArguments {
 extension FirstStagePolicy: ExpressibleByArgument {}
 
 extension CandidateIndex.SearchParameters {
-    /// Parses `probes,radius,candidates[,factor[,budget[,shortlist]]]` (the hidden `--first-stage-parameters` of `eval` and
+    /// Parses `probes,radius,candidates` (the hidden `--first-stage-parameters` of `eval` and
     /// `bench-search`, for tuning). O(text).
     init(parsing text: String) throws {
         let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard (3...6).contains(values.count), values.allSatisfy({ $0 != nil }) else {
-            throw failure("--first-stage-parameters wants whole numbers: probes,radius,candidates[,inner probe factor[,shared entry budget (0: none)[,shortlist]]]; got '\(text)'")
+        guard (3...5).contains(values.count), values.allSatisfy({ $0 != nil }) else {
+            throw failure("--first-stage-parameters wants whole numbers: probes,radius,candidates[,inner probe factor[,shared entry budget]]; got '\(text)'")
         }
         let numbers = values.compactMap { $0 }
         self.init(probes: numbers[0], radius: numbers[1], maximumCandidates: numbers[2],
                   innerProbeFactor: numbers.count >= 4 ? numbers[3] : CandidateIndex.SearchParameters().innerProbeFactor,
-                  entryBudget: numbers.count >= 5 && numbers[4] > 0 ? numbers[4] : nil,
-                  shortlist: numbers.count == 6 && numbers[5] > 0 ? numbers[5] : nil)
+                  entryBudget: numbers.count == 5 && numbers[4] > 0 ? numbers[4] : nil)
     }
 }

@@ -2,7 +2,7 @@ import InstructionSetTesting
 import Testing
 @testable import Fingerprints
 
-/// The first stage's 128-bit code kernels give the scalar definition's answers on every
+/// The first stage's 128-bit code kernels (distances, each owner's nearest code) give the scalar definition's answers on every
 /// instruction set this CPU has (each forced in turn), at every length (vector bodies and
 /// tails) and radius (0, typical, 128).
 @Suite struct CodeScan128Tests {
@@ -22,7 +22,6 @@ import Testing
             var codes = Self.words(2 * count, seed: UInt64(count) + 1)
             // A few codes near the query, so small radii have hits too.
             for k in stride(from: 0, to: count, by: 5) { codes[2 * k] = query[0] ^ (1 << UInt64(k % 64)); codes[2 * k + 1] = query[1] }
-            let references = (0..<count).map { UInt32($0) | (($0 % 3 == 0) ? 1 << 31 : 0) }
             let expected = (0..<count).map { (query[0] ^ codes[2 * $0]).nonzeroBitCount + (query[1] ^ codes[2 * $0 + 1]).nonzeroBitCount }
             for isa in supported {
                 var out = [UInt8](repeating: 0xFF, count: count)
@@ -30,21 +29,30 @@ import Testing
                     out.withUnsafeMutableBufferPointer { CodeScan128.distances(low: query[0], high: query[1], to: c, into: $0, using: isa) }
                 }
                 #expect(out.map(Int.init) == expected, "distances, \(isa), \(count) codes")
-                for (radius, required) in [(0, UInt32(0)), (1, 0), (60, 0), (60, 1 << 31), (128, 0)] {
-                    let want = (0..<count).filter { expected[$0] <= radius && references[$0] & required == required }
-                    var hits = [UInt32](repeating: 0, count: count), distances = [UInt8](repeating: 0, count: count)
+                for radius in [0, 1, 60, 128] {
+                    // Owners: k % 7 (several codes each), the full-frame bit masked off; one
+                    // owner outside the table (7) is skipped.
+                    let references = (0..<count).map { UInt32($0 % 8) | (($0 % 3 == 0) ? 1 << 31 : 0) }
+                    var want = [UInt8](repeating: UInt8(radius + 1), count: 7), within = 0
+                    for k in 0..<count where expected[k] <= radius {
+                        within += 1
+                        let owner = k % 8
+                        if owner < 7 { want[owner] = min(want[owner], UInt8(expected[k])) }
+                    }
+                    var table = [UInt8](repeating: UInt8(radius + 1), count: 7), counts = [UInt32](repeating: 0, count: 129)
                     let found = codes.withUnsafeBufferPointer { c in
                         references.withUnsafeBufferPointer { r in
-                            hits.withUnsafeMutableBufferPointer { h in
-                                distances.withUnsafeMutableBufferPointer { d in
-                                    CodeScan128.within(low: query[0], high: query[1], radius: radius, codes: c, references: r,
-                                                       required: required, hits: h, distances: d, using: isa)
+                            table.withUnsafeMutableBufferPointer { t in
+                                counts.withUnsafeMutableBufferPointer { k in
+                                    CodeScan128.nearest(low: query[0], high: query[1], radius: radius, codes: c, references: r,
+                                                        ownerMask: ~(1 << 31), into: t, counts: k, using: isa)
                                 }
                             }
                         }
                     }
-                    #expect(Array(hits.prefix(found)) == want.map { references[$0] }, "hits, \(isa), radius \(radius), \(count) codes")
-                    #expect(Array(distances.prefix(found)).map(Int.init) == want.map { expected[$0] })
+                    #expect(table == want, "nearest, \(isa), radius \(radius), \(count) codes")
+                    #expect(counts == (0...128).map { d in UInt32(want.filter { Int($0) == d && d <= radius }.count) })
+                    #expect(found == within)
                 }
             }
         }

@@ -92,59 +92,6 @@ import SQLiteStore
         }
     }
 
-    @Test func aShortlistCoveringEveryLandmarkGivesTheExhaustiveAnswers() async throws {
-        let (_, index, _, queries) = try await Self.sample()
-        let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 16)))
-        let everything = ScanStrategy.automatic(CandidateIndex.SearchParameters(probes: 16, radius: 128, maximumCandidates: index.landmarkCount,
-                                                                                shortlist: index.landmarkCount + 1))
-        for query in queries {
-            let exhaustive = try index.search(query, minimumScore: 0, strategy: .exhaustive)
-            #expect(try staged.search(query, minimumScore: 0, strategy: everything).matches == exhaustive.matches)
-        }
-    }
-
-    @Test func theShortlistKeepsTheLandmarksWithTheLeastEstimatedDistance() async throws {
-        let (store, index, _, queries) = try await Self.sample()
-        let firstStage = try CandidateIndex.build(from: index, lists: 16)
-        let staged = try #require(index.withFirstStage(firstStage))
-        // Every landmark's views as the store holds them, by landmark number.
-        let views = Dictionary(uniqueKeysWithValues: try store.allLandmarks().map { ($0.id, $0.referenceImages.compactMap(\.fingerprint).flatMap(\.views)) })
-        var agreeing = 0, answered = 0
-        for query in queries {
-            let informative = query.views.filter { $0.quality >= index.minimumViewQuality }
-            let codes = informative.map { CandidateIndex.QueryCode(code: CandidateCode(pHash: $0.pHash, dHash: $0.dHash), isFullFrame: $0.region == .full) }
-            let parameters = CandidateIndex.SearchParameters(probes: 16, radius: 64, maximumCandidates: 3, shortlist: 12)
-            let proposals = firstStage.proposals(for: codes, parameters: parameters, limit: 12)
-            let kept = try staged.firstStageCandidates(for: codes, pdqs: informative.map(\.pdq), through: firstStage, parameters: parameters)
-            #expect(kept == kept.sorted())
-            #expect(kept.count == min(3, proposals.count))
-            #expect(Set(kept).isSubset(of: proposals.map(\.landmark)))
-            // The key, computed from the stored fingerprints: least PDQ distance from the query
-            // view that reached the landmark to its views (full-frame ones for an inner view),
-            // plus twice the code distance.
-            func key(_ proposal: CandidateIndex.Proposal) throws -> Int {
-                let q = informative[Int(proposal.queryCode)]
-                let owned = try #require(views[index.landmarkID(Int(proposal.landmark))])
-                    .filter { $0.quality >= index.minimumViewQuality && (q.region == .full || $0.region == .full) }
-                return (owned.map { $0.pdq.distance(to: q.pdq) }.min() ?? 256) + 2 * Int(proposal.distance)
-            }
-            let ranked = try proposals.map { (try key($0), $0.landmark) }.sorted { $0 < $1 }
-            #expect(kept == ranked.prefix(3).map(\.1).sorted())
-            // Deterministic.
-            #expect(try staged.firstStageCandidates(for: codes, pdqs: informative.map(\.pdq), through: firstStage, parameters: parameters) == kept)
-            let exhaustive = try index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold, strategy: .exhaustive)
-            if let first = exhaustive.matches.first {
-                answered += 1
-                let shortlisted = try staged.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold, strategy: .automatic(parameters))
-                if shortlisted.matches.first?.landmarkID == first.landmarkID { agreeing += 1 }
-            }
-        }
-        // Every query the exhaustive scan answers (crops of catalog photos) gets the same first
-        // landmark from three candidates of twelve.
-        #expect(answered >= 2)
-        #expect(agreeing == answered)
-    }
-
     @Test func everyScoreTheDefaultFirstStageGivesIsTheExhaustiveScore() async throws {
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))

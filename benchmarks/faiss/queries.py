@@ -6,9 +6,7 @@ Usage: queries.py OUTCOMES.jsonl LANDMARKS.txt > queries.txt
 One line per query that carries first-stage codes: the landmark number (line of
 LANDMARKS.txt, from `glimpse debug-first-stage --export`) of the exhaustive scan's first
 answer at the no-match threshold, or -1 when it answered nothing; the number of informative
-views; then each view as `PHASH DHASH F|I` (hexadecimal words; F full frame, I inner view);
-then, when the outcomes carry them, `P` and each view's PDQ hash (64 hex digits), which
-`glimpse debug-first-stage --queries` uses for its shortlist and other readers ignore.
+views; then each view as `PHASH DHASH F|I` (hexadecimal words; F full frame, I inner view).
 """
 import json
 import sys
@@ -32,11 +30,8 @@ def main() -> int:
                 print(f"queries.py: {sys.argv[1]}:{line_number}: landmark {exhaustive[0]!r} is not in {sys.argv[2]}", file=sys.stderr)
                 return 1
             expected = numbers[exhaustive[0]] if exhaustive else -1
-            parts = [code.split(":") for code in codes]
-            views = " ".join(" ".join(p[:3]) for p in parts)
-            pdqs = [p[3] for p in parts if len(p) == 4]
-            trailer = " P " + " ".join(pdqs) if pdqs and len(pdqs) == len(parts) else ""
-            print(f"{expected} {len(codes)} {views}{trailer}")
+            views = " ".join(code.replace(":", " ") for code in codes)
+            print(f"{expected} {len(codes)} {views}")
             written += 1
     if written == 0:
         print(f"queries.py: {sys.argv[1]} has no query codes (run glimpse eval with --db and --compare-exhaustive)", file=sys.stderr)

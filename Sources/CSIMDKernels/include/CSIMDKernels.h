@@ -283,12 +283,13 @@ size_t glimpse_pdq_planes_within(int isa, const uint64_t *queries4, size_t query
  * count 128-bit codes of codes2 (two words each). */
 void glimpse_code128_distances(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out);
 
-/* The radius filter of one inverted list: for each code k (ascending) whose reference has
- * every bit of `required` and whose distance to (low, high) is at most radius (0…128),
- * (hits, distances)[found] = (refs[k], distance), found = 0, 1, …. hits and distances hold
- * count entries. Returns found. */
-size_t glimpse_code128_within(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
-                              uint32_t required, int radius, uint32_t *hits, uint8_t *distances);
+/* The scan of one inverted list: for each code k whose distance d to (low, high) is at most
+ * radius (0…128), the entry of its owner, owner = refs[k] & mask, in `nearest` (a table of
+ * `owners` bytes) becomes min(entry, d); owners outside the table are skipped. counts[d]
+ * (129 entries) is kept equal to the number of table entries at each distance d within the
+ * radius (entries above it count nowhere). Returns how many codes were within the radius. */
+size_t glimpse_code128_nearest(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
+                               uint32_t mask, int radius, uint8_t *nearest, size_t owners, uint32_t *counts);
 
 /* A hint that the cache line holding p will be read soon (no effect on results). */
 static inline void glimpse_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
