@@ -110,7 +110,10 @@ cp testdata/negatives/* testdata/samples/*.png "$queries/"
 stage_start=$(date +%s.%N)
 "$glimpse" debug-first-stage --db "$db" --first-stage always >"$cache/first-stage.out"
 stage_seconds=$(awk -v s="$stage_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-json=$("$glimpse" bench-search --db "$db" --queries "$queries" --repeat "$repeat")
+# Kept in the cache as soon as measured, so a run stopped during the evaluations below (tens
+# of minutes at a million images) keeps its timings.
+"$glimpse" bench-search --db "$db" --queries "$queries" --repeat "$repeat" >"$cache/bench-search.json"
+json=$(cat "$cache/bench-search.json")
 # Exhaustive and first-stage answers of the same queries, in one run.
 "$glimpse" eval --catalog testdata/catalog --negatives testdata/negatives --db "$db" --compare-exhaustive "${eval_args[@]}" >"$cache/eval.txt"
 "$glimpse" eval --catalog testdata/catalog --negatives testdata/negatives --db "$db" --exact "${eval_args[@]}" >"$cache/eval-exact.txt"
