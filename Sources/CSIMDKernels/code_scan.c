@@ -1,9 +1,8 @@
 /*
  * The first stage's kernels over 128-bit codes (two 64-bit words each, struct of codes):
  * distances to a table of centroids, and the scan of one inverted list into each owner's
- * nearest distance. Each
- * has a portable, an AVX2 (scalar POPCNT) and an AVX-512 (VPOPCNTDQ) variant with
- * identical results (integer arithmetic only).
+ * nearest distance. Each has a portable, an AVX2 (scalar POPCNT) and an AVX-512 (VPOPCNTDQ)
+ * variant with identical results (integer arithmetic only).
  */
 #include "kernel_variants.h"
 

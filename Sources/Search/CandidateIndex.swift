@@ -160,7 +160,7 @@ public struct CandidateIndex: Sendable {
         }
         // Ascending landmark numbers from one pass over the table; past the cap, the nearest
         // are kept: the counts give the cut, landmarks at the cut in number order.
-        let touched = counts.prefix(radius + 1).reduce(0) { $0 + Int($1) }
+        let touched = counts.reduce(0) { $0 + Int($1) }
         var cut = radius, atCut = Int.max
         if touched > parameters.maximumCandidates {
             var below = 0

@@ -2,9 +2,9 @@ import InstructionSetTesting
 import Testing
 @testable import Fingerprints
 
-/// The first stage's 128-bit code kernels (distances, each owner's nearest code) give the scalar definition's answers on every
-/// instruction set this CPU has (each forced in turn), at every length (vector bodies and
-/// tails) and radius (0, typical, 128).
+/// The first stage's 128-bit code kernels (distances, each owner's nearest code) give the
+/// scalar definition's answers on every instruction set this CPU has (each forced in turn),
+/// at every length (vector bodies and tails) and radius (0, typical, 128).
 @Suite struct CodeScan128Tests {
     static func words(_ count: Int, seed: UInt64) -> [UInt64] {
         var state = seed
@@ -30,8 +30,8 @@ import Testing
                 }
                 #expect(out.map(Int.init) == expected, "distances, \(isa), \(count) codes")
                 for radius in [0, 1, 60, 128] {
-                    // Owners: k % 7 (several codes each), the full-frame bit masked off; one
-                    // owner outside the table (7) is skipped.
+                    // Owners: k % 8 (several codes each), the full-frame bit masked off; owner
+                    // 7 is outside the 7-entry table and skipped.
                     let references = (0..<count).map { UInt32($0 % 8) | (($0 % 3 == 0) ? 1 << 31 : 0) }
                     var want = [UInt8](repeating: UInt8(radius + 1), count: 7), within = 0
                     for k in 0..<count where expected[k] <= radius {
