@@ -43,15 +43,54 @@ public enum CatalogLocation: Sendable, Hashable, CustomStringConvertible {
 public enum CatalogStores {
     /// Opens the catalog at `location` for `mode`.
     ///
+    /// A PostgreSQL catalog created here gets `partitionCount` partitions (default 1), and
+    /// an existing one must have that many when it is given; with `partition` the store
+    /// loads only that partition's fingerprints (``CatalogPartition``). An SQLite catalog
+    /// has no partitions: asking for more than one, or for a partition, is refused.
+    ///
     /// - Throws: ``CatalogStoreError`` naming the location and why (missing, not a Glimpse
-    ///   catalog, newer schema, unreachable server…).
+    ///   catalog, newer schema, unreachable server, partitions it does not have…).
     /// - Complexity: O(1) plus connection and migration time.
-    public static func open(_ location: CatalogLocation, mode: CatalogAccessMode) async throws(CatalogStoreError) -> any EntityStore {
+    public static func open(_ location: CatalogLocation, mode: CatalogAccessMode, partitionCount: Int? = nil,
+                            partition: CatalogPartition? = nil) async throws(CatalogStoreError) -> any EntityStore {
         switch location {
         case .sqlite(let path):
+            if partition != nil || (partitionCount ?? 1) != 1 {
+                throw .cannotOpen(path, reason: "an SQLite catalog has no partitions; partitions need a PostgreSQL catalog (--db postgres://…)")
+            }
             return try SQLiteEntityStore(path: path, mode: mode)
         case .postgres(let url):
-            return try await PostgresEntityStore(url: url, mode: mode)
+            return try await PostgresEntityStore(url: url, mode: mode, partitionCount: partitionCount, partition: partition)
         }
+    }
+
+    /// Splits the PostgreSQL catalog at `location` into `count` partitions (offline: see
+    /// ``PostgresEntityStore/repartition(count:)``).
+    ///
+    /// - Returns: the previous count and the new one.
+    /// - Throws: ``CatalogStoreError`` (an SQLite catalog: ``CatalogStoreError/cannotOpen(_:reason:)``).
+    /// - Complexity: O(reference images) rows copied once.
+    public static func repartition(_ location: CatalogLocation, count: Int) async throws(CatalogStoreError) -> (previous: Int, count: Int) {
+        switch location {
+        case .sqlite(let path):
+            throw .cannotOpen(path, reason: "an SQLite catalog has no partitions; partitions need a PostgreSQL catalog (--db postgres://…)")
+        case .postgres(let url):
+            let store = try await PostgresEntityStore(url: url, mode: .readWrite)
+            do {
+                let result = try await store.repartition(count: count)
+                await store.close()
+                return result
+            } catch {
+                await store.close()
+                throw error
+            }
+        }
+    }
+
+    /// How many partitions the catalog `store` reads has (1 for SQLite).
+    /// - Complexity: one small read.
+    public static func partitionCount(of store: any EntityStore) async throws(CatalogStoreError) -> Int {
+        guard let store = store as? PostgresEntityStore else { return 1 }
+        return try await store.partitionCount()
     }
 }

@@ -23,6 +23,10 @@ public final class PostgresEntityStore: EntityStore, Sendable {
     public let url: PostgresConnectionURL
     /// How it was opened.
     public let mode: CatalogAccessMode
+    /// The partition whose fingerprints this store reads (``fingerprintSnapshot()``,
+    /// ``changes(since:)``), or `nil` for the whole catalog. Entity reads always see the
+    /// whole catalog.
+    public let partition: CatalogPartition?
 
     /// Where the catalog lives, as messages name it.
     public var location: String { url.description }
@@ -35,17 +39,22 @@ public final class PostgresEntityStore: EntityStore, Sendable {
     /// processes start together); for ``CatalogAccessMode/readOnly`` checks it is a Glimpse
     /// catalog of a schema this build knows and never writes.
     ///
+    /// A catalog created (or migrated to partitions) here gets `partitionCount` partitions
+    /// (default 1); an existing one must have that many when it is given. With `partition`,
+    /// the store reads only that partition's fingerprints (a replica of one partition).
+    ///
     /// - Throws: ``CatalogStoreError/cannotOpen(_:reason:)`` (bad URL, unreachable server,
-    ///   authentication), ``CatalogStoreError/notACatalog(_:reason:)``,
-    ///   ``CatalogStoreError/newerSchema(_:migration:)``.
+    ///   authentication, a partition count or partition that is not the catalog's),
+    ///   ``CatalogStoreError/notACatalog(_:reason:)``, ``CatalogStoreError/newerSchema(_:migration:)``.
     /// - Complexity: one connection and one transaction, plus migration time.
-    public init(url text: String, mode: CatalogAccessMode) async throws(CatalogStoreError) {
+    public init(url text: String, mode: CatalogAccessMode, partitionCount: Int? = nil, partition: CatalogPartition? = nil) async throws(CatalogStoreError) {
         let url: PostgresConnectionURL
         do { url = try PostgresConnectionURL(text) } catch {
             throw .cannotOpen(Self.redacted(text), reason: error.reason)
         }
         self.url = url
         self.mode = mode
+        self.partition = partition
         var logger = Logger(label: "glimpse.postgres")
         logger.logLevel = .critical
         self.logger = logger
@@ -57,7 +66,9 @@ public final class PostgresEntityStore: EntityStore, Sendable {
             // with the real reason (the pool would keep retrying).
             let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 0, logger: logger)
             do {
-                try await PostgresSchema.prepare(connection, location: url.description, mode: mode, logger: logger)
+                try await PostgresSchema.prepare(
+                    connection, location: url.description, mode: mode,
+                    partitions: PostgresSchema.PartitionRequest(count: partitionCount, partition: partition), logger: logger)
                 try? await connection.close()
             } catch {
                 try? await connection.close()
@@ -341,8 +352,13 @@ public final class PostgresEntityStore: EntityStore, Sendable {
     /// Images per aggregated row of the fingerprint snapshot query.
     static let snapshotChunk = 1_000
 
-    /// Every live landmark's fingerprints in one bulk read, to build the visual index from.
-    /// - Complexity: O(views).
+    /// The table of reference images this store's fingerprint reads go through: the
+    /// partition's own table (PostgreSQL reads nothing of the others), or the whole one.
+    var imageTable: String { partition.map(PostgresSchema.imageTable) ?? "landmark_image" }
+
+    /// Every live landmark's fingerprints in one bulk read (of ``partition`` only, when
+    /// the store was opened for one), to build the visual index from.
+    /// - Complexity: O(views read).
     public func fingerprintSnapshot() async throws(CatalogStoreError) -> FingerprintSnapshot {
         let logger = self.logger
         return try await read("reading fingerprints") { connection in
@@ -355,7 +371,7 @@ public final class PostgresEntityStore: EntityStore, Sendable {
                        array_agg(data ORDER BY landmark_id, ordinal)
                 FROM (SELECT i.landmark_id, i.ordinal, i.path, f.data,
                              (row_number() OVER (ORDER BY i.landmark_id, i.ordinal) - 1) / \(Self.snapshotChunk) AS chunk
-                      FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id JOIN fingerprint f ON f.content_hash = i.content_hash
+                      FROM \(unescaped: imageTable) i JOIN landmark l ON l.id = i.landmark_id JOIN fingerprint f ON f.content_hash = i.content_hash
                       WHERE l.removal_id IS NULL) t
                 GROUP BY chunk ORDER BY chunk
                 """, logger: logger)
@@ -377,7 +393,8 @@ public final class PostgresEntityStore: EntityStore, Sendable {
         }
     }
 
-    /// What changed after `generation` (landmarks, collections, fingerprints), from the change log.
+    /// What changed after `generation` (landmarks, collections, fingerprints), from the
+    /// change log; for a store opened for a ``partition``, the landmarks of that partition only.
     /// - Complexity: O(changes since `generation`).
     public func changes(since generation: Int64) async throws(CatalogStoreError) -> CatalogChanges {
         let logger = self.logger
@@ -392,11 +409,14 @@ public final class PostgresEntityStore: EntityStore, Sendable {
             for try await (kind, id) in changed.decode((String, String).self) {
                 if kind == EntityKind.landmark.rawValue { landmarkIDs.insert(id) } else { collectionIDs.insert(id) }
             }
-            let sortedLandmarks = landmarkIDs.sorted()
+            var sortedLandmarks = landmarkIDs.sorted()
+            if let partition = self.partition, !sortedLandmarks.isEmpty {
+                sortedLandmarks = try await Self.landmarkIDs(sortedLandmarks, in: partition, connection, logger)
+            }
             var entries: [FingerprintSnapshot.Entry] = []
             if !sortedLandmarks.isEmpty {
                 let rows = try await connection.query("""
-                    SELECT i.landmark_id, i.path, f.data FROM landmark_image i
+                    SELECT i.landmark_id, i.path, f.data FROM \(unescaped: imageTable) i
                     JOIN landmark l ON l.id = i.landmark_id JOIN fingerprint f ON f.content_hash = i.content_hash
                     WHERE l.removal_id IS NULL AND i.landmark_id = ANY(\(sortedLandmarks)) ORDER BY i.landmark_id, i.ordinal
                     """, logger: logger)
@@ -405,6 +425,20 @@ public final class PostgresEntityStore: EntityStore, Sendable {
             return CatalogChanges(version: version, sinceGeneration: generation, isComplete: true,
                                   landmarkIDs: sortedLandmarks, collectionIDs: collectionIDs.sorted(), fingerprints: entries)
         }
+    }
+
+    /// The ids among `ids` (sorted) that PostgreSQL's hash partitioning puts in `partition`
+    /// (`satisfies_hash_partition`, the function behind the partitions' own constraints),
+    /// in order: the same split as the rows stored, known or not.
+    /// - Complexity: one query, O(ids).
+    static func landmarkIDs(_ ids: [String], in partition: CatalogPartition, _ connection: PostgresConnection, _ logger: Logger) async throws -> [String] {
+        var kept: [String] = []
+        let rows = try await connection.query("""
+            SELECT id FROM unnest(\(ids)::text[]) WITH ORDINALITY AS t(id, n)
+            WHERE satisfies_hash_partition('landmark_image'::regclass, \(partition.count)::integer, \(partition.index)::integer, id) ORDER BY n
+            """, logger: logger)
+        for try await id in rows.decode(String.self) { kept.append(id) }
+        return kept
     }
 
     /// Groups `(landmark_id, path, data)` rows, sorted by landmark, into snapshot entries.

@@ -12,7 +12,9 @@ import PostgresNIO
 /// to do) and a failed migration leaves the database as it was.
 ///
 /// The tables mirror the SQLite catalog's (same names, same meaning), with `bytea`
-/// fingerprints; `catalog_meta` holds the catalog id, generation and page-token key.
+/// fingerprints; `catalog_meta` holds the catalog id, generation, page-token key and
+/// partition count. `landmark_image`, the table a replica loads its index from, is
+/// hash-partitioned by landmark id (``partitionedImageTable(count:)``).
 enum PostgresSchema {
     /// The advisory lock key of schema migrations ("glimpse" + 1).
     static let migrationLock: Int64 = 0x676c_696d_7073_6501
@@ -72,11 +74,74 @@ enum PostgresSchema {
             "ALTER TABLE fingerprint ADD COLUMN frame_digest bigint, ADD COLUMN whole_quality integer",
             "CREATE INDEX fingerprint_frame_digest ON fingerprint(frame_digest)",
         ]),
+        // landmark_image rebuilt as a hash-partitioned table (statements from
+        // partitionedImageTable(count:): the count is the catalog's, chosen at creation).
+        Migration(name: "v3-partitions", statements: []),
     ]
+
+    /// What a store asks of the catalog's partitions when it opens it.
+    struct PartitionRequest: Sendable {
+        /// How many partitions a catalog created (or migrated to partitions) now gets
+        /// (`glimpse index --partitions`); for a partitioned catalog, the count it must
+        /// already have. `nil`: 1 when creating, anything when it exists.
+        var count: Int?
+        /// The partition a replica loads; its count must be the catalog's.
+        var partition: CatalogPartition?
+    }
+
+    /// The child table of `landmark_image` holding `partition`'s rows.
+    static func imageTable(_ partition: CatalogPartition) -> String {
+        "landmark_image_\(partition.count)_\(partition.index)"
+    }
+
+    /// Statements that replace `landmark_image` (partitioned or not) by a table
+    /// hash-partitioned by landmark id into `count` partitions named by ``imageTable(_:)``,
+    /// keeping every row, and record the count in `catalog_meta`. Run inside the caller's
+    /// transaction: a failure leaves the old table.
+    /// - Complexity: O(reference images) copied once.
+    static func partitionedImageTable(count: Int) -> [String] {
+        var statements = [
+            "DROP INDEX landmark_image_path",
+            "DROP INDEX landmark_image_hash",
+            "ALTER TABLE landmark_image RENAME TO landmark_image_previous",
+            "ALTER TABLE landmark_image_previous RENAME CONSTRAINT landmark_image_pkey TO landmark_image_previous_pkey",
+            """
+            CREATE TABLE landmark_image (landmark_id text NOT NULL REFERENCES landmark(id) ON DELETE CASCADE, ordinal integer NOT NULL,
+              path text NOT NULL, content_hash text, PRIMARY KEY (landmark_id, ordinal)) PARTITION BY HASH (landmark_id)
+            """,
+        ]
+        for index in 0..<count {
+            statements.append("""
+                CREATE TABLE landmark_image_\(count)_\(index) PARTITION OF landmark_image FOR VALUES WITH (MODULUS \(count), REMAINDER \(index))
+                """)
+        }
+        statements += [
+            "INSERT INTO landmark_image (landmark_id, ordinal, path, content_hash) SELECT landmark_id, ordinal, path, content_hash FROM landmark_image_previous",
+            "DROP TABLE landmark_image_previous",
+            "CREATE INDEX landmark_image_path ON landmark_image(path)",
+            "CREATE INDEX landmark_image_hash ON landmark_image(content_hash)",
+            "INSERT INTO catalog_meta (key, value) VALUES ('partitions', '\(count)') ON CONFLICT (key) DO UPDATE SET value = EXCLUDED.value",
+        ]
+        return statements
+    }
+
+    /// The catalog's partition count (`catalog_meta`; 1 before migration `v3-partitions`).
+    static func partitionCount(_ connection: PostgresConnection, logger: Logger) async throws -> Int {
+        var count = 1
+        for try await value in try await connection.query("SELECT value FROM catalog_meta WHERE key = 'partitions'", logger: logger).decode(String.self) {
+            count = Int(value) ?? 1
+        }
+        return count
+    }
 
     /// Checks the database is a Glimpse catalog this build knows (read-only opens), or
     /// creates and migrates it (read-write opens), in one transaction under the lock.
-    static func prepare(_ connection: PostgresConnection, location: String, mode: CatalogAccessMode, logger: Logger) async throws {
+    ///
+    /// Then checks `partitions` against the catalog's partition count: a catalog created now
+    /// gets the count asked for; an existing one with another count, or a partition of
+    /// another count, is refused (``CatalogStoreError/cannotOpen(_:reason:)``).
+    static func prepare(_ connection: PostgresConnection, location: String, mode: CatalogAccessMode, partitions: PartitionRequest = PartitionRequest(),
+                        logger: Logger) async throws {
         try await connection.withTransaction(logger: logger) { connection in
             if mode == .readWrite {
                 try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
@@ -104,13 +169,16 @@ enum PostgresSchema {
                 if mode == .readOnly, !pending.isEmpty {
                     throw CatalogStoreError.cannotOpen(location, reason: "its schema is older than this glimpse (missing \(pending.map(\.name).joined(separator: ", "))); run 'glimpse index' on it once to migrate it")
                 }
+                try await checkPartitions(connection, location: location, partitions: partitions, logger: logger)
                 return
             }
             if !existing.contains("glimpse_migrations") {
                 try await connection.query("CREATE TABLE glimpse_migrations (name text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())", logger: logger)
             }
             for migration in pending {
-                for statement in migration.statements {
+                let statements = migration.name == "v3-partitions"
+                    ? partitionedImageTable(count: partitions.count ?? 1) : migration.statements
+                for statement in statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
                 if migration.name == "v2-copy-keys" { try await fillCopyKeys(connection, logger: logger) }
@@ -125,6 +193,18 @@ enum PostgresSchema {
                 }
                 try await connection.query("INSERT INTO glimpse_migrations (name) VALUES (\(migration.name))", logger: logger)
             }
+            try await checkPartitions(connection, location: location, partitions: partitions, logger: logger)
+        }
+    }
+
+    /// Refuses a partition count or partition that is not the catalog's.
+    static func checkPartitions(_ connection: PostgresConnection, location: String, partitions: PartitionRequest, logger: Logger) async throws {
+        let count = try await partitionCount(connection, logger: logger)
+        if let asked = partitions.count, asked != count {
+            throw CatalogStoreError.cannotOpen(location, reason: "the catalog has \(count) partition\(count == 1 ? "" : "s"), not \(asked) (fixed when it was created; 'glimpse catalog repartition --partitions \(asked)' changes it offline)")
+        }
+        if let partition = partitions.partition, partition.count != count {
+            throw CatalogStoreError.cannotOpen(location, reason: "partition \(partition) asked, but the catalog has \(count) partition\(count == 1 ? "" : "s") (0/\(count) to \(count - 1)/\(count))")
         }
     }
 

@@ -7,21 +7,22 @@ import Search
 import Glibc
 #endif
 
-/// `glimpse catalog list|remove|undo`: look at the catalog and change it by hand.
+/// `glimpse catalog list|remove|undo|repartition`: look at the catalog and change it by hand.
 /// Removals are soft (kept, undoable): no single command loses data.
 struct CatalogCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "catalog",
-        abstract: "List, remove (archive or delete) and restore catalog entities.",
+        abstract: "List, remove (archive or delete) and restore catalog entities; repartition a PostgreSQL catalog.",
         discussion: """
             Example:
               glimpse catalog list --kind collection
               glimpse catalog remove landmark:food/apricot --archive
               glimpse catalog undo
+              glimpse catalog repartition --partitions 4 --db postgres://glimpse@db/glimpse
 
             Exit codes: 0 success; 1 usage or input error.
             """,
-        subcommands: [CatalogListCommand.self, CatalogRemoveCommand.self, CatalogUndoCommand.self]
+        subcommands: [CatalogListCommand.self, CatalogRemoveCommand.self, CatalogUndoCommand.self, CatalogRepartitionCommand.self]
     )
 }
 

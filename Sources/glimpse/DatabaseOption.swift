@@ -35,28 +35,33 @@ struct DatabaseOption: ParsableArguments {
     /// The parsed location.
     var catalogLocation: CatalogLocation { CatalogLocation(path) }
 
-    /// Opens the catalog for `index`: creating it when missing, migrating it.
-    func openOrCreate() async throws -> any EntityStore {
+    /// Opens the catalog for `index`: creating it when missing (a PostgreSQL catalog with
+    /// `partitionCount` partitions, default 1), migrating it.
+    func openOrCreate(partitionCount: Int? = nil) async throws -> any EntityStore {
         try refuseNonRegularFile()
-        return try await open(.readWrite)
-    }
-
-    /// Opens an existing catalog for a change (`catalog remove|undo`): migrating it, never
-    /// creating it.
-    func openForChange() async throws -> any EntityStore {
-        try requireExistingFile()
-        return try await open(.readWrite)
+        return try await open(.readWrite, partitionCount: partitionCount)
     }
 
     /// Opens an existing catalog read-only: nothing is written, a file that is not a
     /// Glimpse catalog (or of a newer schema) is refused, a read-only file works.
-    func openExisting() async throws -> any EntityStore {
+    /// With `partition`, the store loads that partition's fingerprints only (`serve --partition`).
+    func openExisting(partition: CatalogPartition? = nil) async throws -> any EntityStore {
         try requireExistingFile()
-        return try await open(.readOnly)
+        return try await open(.readOnly, partition: partition)
     }
 
-    private func open(_ mode: CatalogAccessMode) async throws -> any EntityStore {
-        do { return try await CatalogStores.open(catalogLocation, mode: mode) } catch { throw failure(error.description) }
+    /// Opens an existing catalog for a change (`catalog remove|undo`, `serve
+    /// --admin-token-file`): migrating it, never creating it; reading only `partition`'s
+    /// fingerprints when given.
+    func openForChange(partition: CatalogPartition? = nil) async throws -> any EntityStore {
+        try requireExistingFile()
+        return try await open(.readWrite, partition: partition)
+    }
+
+    private func open(_ mode: CatalogAccessMode, partitionCount: Int? = nil, partition: CatalogPartition? = nil) async throws -> any EntityStore {
+        do {
+            return try await CatalogStores.open(catalogLocation, mode: mode, partitionCount: partitionCount, partition: partition)
+        } catch { throw failure(error.description) }
     }
 
     /// A missing SQLite file is an input error that says how to make one.

@@ -42,6 +42,11 @@ struct IndexCommand: AsyncParsableCommand {
     @Option(name: .customLong("jobs"), help: "Files fingerprinted at once (default: every core).")
     var jobsOption: Int?
 
+    @Option(help: ArgumentHelp(
+        "Partitions of a new PostgreSQL catalog, each servable by its own replicas (default 1; an existing catalog must have this many).",
+        valueName: "count"))
+    var partitions: Int?
+
     @Flag(help: "List every image a search cannot find (too little detail), one per line.")
     var verbose = false
 
@@ -53,6 +58,9 @@ struct IndexCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1") }
+        if let partitions, !(1...CatalogPartition.maximumCount).contains(partitions) {
+            throw ValidationError(CatalogPartitionError.badCount(partitions).description)
+        }
     }
 
     func run() async throws {
@@ -60,7 +68,7 @@ struct IndexCommand: AsyncParsableCommand {
             throw failure("\(source): no such file or folder")
         }
         let isFolder = DirectoryListing.isFolder(source)
-        let store = try await database.openOrCreate()
+        let store = try await database.openOrCreate(partitionCount: partitions)
         let indexer = CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog, maxConcurrency: jobs)
         let progress = ProgressDisplay(command: "index", unit: "files")
         let started = ContinuousClock.now
