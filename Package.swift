@@ -105,6 +105,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                // The requests of a partitioned catalog's fan-out to the other partitions' replicas.
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 // IOError, to tell a port in use from other start-up failures.
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -51,6 +51,22 @@ public struct CatalogPartition: Sendable, Hashable, CustomStringConvertible {
     public var description: String { "\(index)/\(count)" }
 }
 
+extension CatalogPartition: Codable {
+    /// Decodes `i/P` (a JSON string).
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        do { try self.init(parsing: text) } catch {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: error.description))
+        }
+    }
+
+    /// Encodes `i/P` (a JSON string).
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}
+
 /// Why a partition or partition count was refused.
 public enum CatalogPartitionError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Not of the form `i/P` with two decimal numbers.

@@ -46,3 +46,56 @@ extension PostgresEntityStore {
         }
     }
 }
+
+extension PostgresEntityStore: ClusterDirectory {
+    /// Registers `member` or renews its entry, stamped with the database's `now()`; allowed on
+    /// a store opened read-only (the one row a replica writes), outside the writer lock so
+    /// that a long index commit never delays it.
+    /// - Complexity: one upsert.
+    public func heartbeat(_ member: ClusterMember) async throws(CatalogStoreError) {
+        let logger = self.logger
+        do {
+            try await client.withConnection { connection in
+                try await connection.query("""
+                    INSERT INTO cluster_member (address, partition_index, partition_count, generation, heartbeat_at)
+                    VALUES (\(member.address), \(member.partition.index), \(member.partition.count), \(member.generation), now())
+                    ON CONFLICT (address) DO UPDATE SET partition_index = EXCLUDED.partition_index, partition_count = EXCLUDED.partition_count,
+                      generation = EXCLUDED.generation, heartbeat_at = now()
+                    """, logger: logger)
+            }
+        } catch { throw storeError("renewing the cluster membership of \(member.address)", error) }
+    }
+
+    /// The members heard from within `maximumAge` (database clock), by partition then address;
+    /// rows of another partition count (a replica not yet restarted after a repartition) are left out.
+    /// - Complexity: one read, O(members).
+    public func members(heardWithin maximumAge: Duration) async throws(CatalogStoreError) -> [ClusterMember] {
+        let logger = self.logger
+        let seconds = Double(maximumAge.components.seconds) + Double(maximumAge.components.attoseconds) / 1e18
+        return try await read("reading the cluster members") { connection in
+            let count = try await PostgresSchema.partitionCount(connection, logger: logger)
+            var members: [ClusterMember] = []
+            let rows = try await connection.query("""
+                SELECT address, partition_index, generation FROM cluster_member
+                WHERE partition_count = \(count) AND heartbeat_at > now() - make_interval(secs => \(seconds))
+                ORDER BY partition_index, address
+                """, logger: logger)
+            for try await (address, index, generation) in rows.decode((String, Int, Int64).self) {
+                guard let partition = try? CatalogPartition(index: index, count: count) else { continue }
+                members.append(ClusterMember(address: address, partition: partition, generation: generation))
+            }
+            return members
+        }
+    }
+
+    /// Removes the entry of the member at `address`.
+    /// - Complexity: one delete.
+    public func leave(address: String) async throws(CatalogStoreError) {
+        let logger = self.logger
+        do {
+            try await client.withConnection { connection in
+                try await connection.query("DELETE FROM cluster_member WHERE address = \(address)", logger: logger)
+            }
+        } catch { throw storeError("leaving the cluster (\(address))", error) }
+    }
+}

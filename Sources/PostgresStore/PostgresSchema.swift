@@ -77,6 +77,13 @@ enum PostgresSchema {
         // landmark_image rebuilt as a hash-partitioned table (statements from
         // partitionedImageTable(count:): the count is the catalog's, chosen at creation).
         Migration(name: "v3-partitions", statements: []),
+        // The replicas of a partitioned catalog (ClusterDirectory): one row each, renewed by its heartbeat.
+        Migration(name: "v4-cluster-members", statements: [
+            """
+            CREATE TABLE cluster_member (address text PRIMARY KEY, partition_index integer NOT NULL, partition_count integer NOT NULL,
+              generation bigint NOT NULL, heartbeat_at timestamptz NOT NULL DEFAULT now())
+            """,
+        ]),
     ]
 
     /// What a store asks of the catalog's partitions when it opens it.

@@ -1,8 +1,9 @@
 import Fingerprints
 
 /// A landmark's best visual match for one query: its score and the raw distances of the
-/// best (query view, catalog view) pair.
-public struct LandmarkMatch: Sendable, Hashable {
+/// best (query view, catalog view) pair. Codable (snake_case keys) for the partition
+/// replicas' internal answers (``PartitionMatches``); the score's `Double` round-trips exactly.
+public struct LandmarkMatch: Sendable, Hashable, Codable {
     /// The landmark.
     public var landmarkID: String
     /// Similarity score, 0…1 (see ``SimilarityScoring``); labels are not included.
@@ -19,6 +20,12 @@ public struct LandmarkMatch: Sendable, Hashable {
     public var queryViewIndex: Int
     /// Which catalog view matched (its region in the reference image).
     public var catalogRegion: ViewRegion
+
+    enum CodingKeys: String, CodingKey {
+        case landmarkID = "landmark_id", score, pdqDistance = "pdq_distance", pHashDistance = "phash_distance"
+        case dHashDistance = "dhash_distance", histogramDistance = "histogram_distance", queryViewIndex = "query_view"
+        case catalogRegion = "catalog_region"
+    }
 
     /// Creates a match.
     public init(landmarkID: String, score: Double, pdqDistance: Int, pHashDistance: Int, dHashDistance: Int,

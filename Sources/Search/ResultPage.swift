@@ -27,6 +27,10 @@ public struct ResultPage<Value: Sendable & Hashable>: Sendable, Hashable {
     /// Whether the deadline cut the visual scan short: the ranking covers only part of the
     /// catalog, so a result may be missing or ranked lower than a full scan would.
     public var isPartial: Bool
+    /// Partitions of a partitioned catalog that no replica answered for: their landmarks
+    /// (and the collection scores they would add) are missing, and ``isPartial`` is `true`.
+    /// Empty for a complete answer.
+    public var missingPartitions: [CatalogPartition] = []
     /// Number of results in the whole ranking (all pages).
     public var totalCount: Int
     /// Position of the first item in the whole ranking.

@@ -19,6 +19,8 @@ struct SearchRanking: Sendable {
 
     var entries: [Entry]
     var isPartial: Bool
+    /// Partitions missing from the ranking (never cached: the next page asks them again).
+    var missingPartitions: [CatalogPartition] = []
     /// Landmarks loaded while ranking (for their keywords), reused to fill pages.
     var landmarks: [String: LandmarkEntity]
 

@@ -29,6 +29,9 @@ public final class VisualSearchQuery: Sendable {
     /// under ``VisualIndex/minimumViewsPerThread`` views per thread use fewer). Default: the
     /// cores this process may use; callers running several searches at once give each a share.
     public let scanThreads: Int
+    /// The matches of the catalog's other partitions, for a replica holding one partition
+    /// (``PartitionMatchSource``); `nil` when the index holds the whole catalog.
+    public let otherPartitions: (any PartitionMatchSource)?
     private let queryFingerprint: @Sendable (PixelBuffer) -> Fingerprint
     private let cache: SearchIndexCache
 
@@ -46,18 +49,22 @@ public final class VisualSearchQuery: Sendable {
         self.configuration = configuration
         self.scanThreads = max(1, scanThreads)
         self.queryFingerprint = fingerprint
+        self.otherPartitions = nil
         self.cache = SearchIndexCache(store: store, minimumViewQuality: configuration.scoring.minimumViewQuality, snapshotPath: snapshotPath)
     }
 
     /// Creates a query that always searches `prepared` (never rebuilding it when the store
     /// changes: the owner swaps in a new query over a newly prepared index instead), reading
     /// entities from `store`, and keeps up to `rankingCapacity` complete rankings so later
-    /// pages cost no rescan.
+    /// pages cost no rescan. With `otherPartitions`, `prepared` holds one partition of the
+    /// catalog and every page merges the other partitions' matches into its own scan's.
     public init(store: any EntityStore, prepared: PreparedSearchIndex, configuration: SearchConfiguration = SearchConfiguration(),
-                rankingCapacity: Int = 64, scanThreads: Int = AvailableCores.count, fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
+                rankingCapacity: Int = 64, scanThreads: Int = AvailableCores.count, otherPartitions: (any PartitionMatchSource)? = nil,
+                fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
         self.store = store
         self.configuration = configuration
         self.scanThreads = max(1, scanThreads)
+        self.otherPartitions = otherPartitions
         self.queryFingerprint = fingerprint
         self.cache = SearchIndexCache(store: store, pinned: prepared.state, rankingCapacity: rankingCapacity)
     }
@@ -148,6 +155,27 @@ public final class VisualSearchQuery: Sendable {
         return Array(try await withExactCopies(scanned, copyKey: copyKey).prefix(limit))
     }
 
+    /// This index's own matches for a query another replica fans out to it (the replica
+    /// holding one partition answers for that partition): landmarks scoring at least
+    /// `minimumScore`, cut to `limit`, in ``PartitionMatches/precedes(_:_:)`` order, with
+    /// the memberships of those and of the landmarks among `membershipOf` the index holds.
+    /// Never asks ``otherPartitions``; no labels, no exact copies (the asking replica adds them).
+    ///
+    /// - Returns: the matches and the catalog version of the index that found them.
+    /// - Throws: ``VisualSearchError/store(_:)`` or ``VisualSearchError/damagedIndex(_:)``.
+    /// - Complexity: one index scan, as ``values(for:labels:copyKey:page:)``.
+    public func partitionMatches(for fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
+                                 deadline: ContinuousClock.Instant) async throws(VisualSearchError) -> (matches: PartitionMatches, version: CatalogVersion) {
+        let state: SearchIndexCache.State
+        do { state = try await cache.current() } catch { throw .store(error) }
+        let (used, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
+            try index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, deadline: deadline,
+                             limit: limit, threads: scanThreads, strategy: configuration.strategy)
+        }
+        let membership = used.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID) + membershipOf)
+        return (PartitionMatches(matches: outcome.matches, collectionsByLandmark: membership, isPartial: outcome.isPartial), used.index.version)
+    }
+
     /// `search` on `state`'s index. When the index is a mapped snapshot
     /// that `search` found damaged, the index is built from the catalog (the snapshot
     /// rewritten) and `search` runs again on it: a damaged snapshot costs time, never an
@@ -208,25 +236,36 @@ public final class VisualSearchQuery: Sendable {
             ranking = cached
         } else {
             let scanStarted = ContinuousClock.now
+            let deadline = started.advanced(by: page.deadline)
+            let limit = configuration.maximumLandmarkResults
+            let copies = try await exactCopies(copyKey)
+            // The other partitions are asked while this one is scanned.
+            async let remote = otherPartitions?.matches(for: fingerprint, minimumScore: threshold, limit: limit, membershipOf: copies, deadline: deadline)
             let outcome: IndexSearchOutcome
             (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
                 try index.search(
                     fingerprint, scoring: configuration.scoring, minimumScore: threshold,
-                    deadline: started.advanced(by: page.deadline), limit: configuration.maximumLandmarkResults, threads: scanThreads,
-                    strategy: configuration.strategy)
+                    deadline: deadline, limit: limit, threads: scanThreads, strategy: configuration.strategy)
             }
+            let local = PartitionMatches(
+                matches: outcome.matches, collectionsByLandmark: state.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID) + copies),
+                isPartial: outcome.isPartial)
+            let found = if let others = await remote { PartitionMatches.merging([local, others], limit: limit) } else { local }
             let rankingStarted = ContinuousClock.now
             times.indexSearch = scanStarted..<rankingStarted
-            let matches = try await withExactCopies(outcome.matches, copyKey: copyKey)
+            let matches = Self.withExactCopies(found.matches, copies: copies)
             let landmarks: [LandmarkEntity]
             do { landmarks = try await store.landmarks(ids: matches.map(\.landmarkID)) } catch { throw .store(error) }
-            ranking = SearchRanking.rank(
+            let membership = found.collectionsByLandmark
+            var ranked = SearchRanking.rank(
                 matches: matches, landmarks: Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
-                labels: labels, collectionsByLandmark: state.index.collectionsByLandmark(for: matches.map(\.landmarkID)),
-                configuration: configuration, threshold: threshold,
-                isPartial: outcome.isPartial)
+                labels: labels, collectionsByLandmark: membership, configuration: configuration, threshold: threshold,
+                isPartial: found.isPartial || !found.missingPartitions.isEmpty)
+            ranked.missingPartitions = found.missingPartitions
+            ranking = ranked
             times.ranking = rankingStarted..<ContinuousClock.now
-            await cache.remember(ranking, for: key)
+            // A ranking missing partitions is not kept: the next page asks them again.
+            if found.missingPartitions.isEmpty { await cache.remember(ranking, for: key) }
         }
 
         let start = min(offset, ranking.entries.count)
@@ -250,6 +289,7 @@ public final class VisualSearchQuery: Sendable {
         let next = end < ranking.entries.count ? PageToken(offset: end, pageSize: page.size, queryDigest: digest, version: version) : nil
         var result = ResultPage(items: items, nextPageToken: next, isPartial: ranking.isPartial, totalCount: ranking.entries.count, offset: start,
                                 catalogVersion: version, queryIsSearchable: fingerprint.wholeImageQuality >= configuration.scoring.minimumViewQuality)
+        result.missingPartitions = ranking.missingPartitions
         result.stageTimes = times
         return result
     }
@@ -258,9 +298,20 @@ public final class VisualSearchQuery: Sendable {
     /// score 1 (replacing its scanned match), the copies first, by id.
     /// - Complexity: one indexed store lookup, O(matches).
     private func withExactCopies(_ matches: [LandmarkMatch], copyKey: CopyKey?) async throws(VisualSearchError) -> [LandmarkMatch] {
-        guard let copyKey else { return matches }
-        let copies: [String]
-        do { copies = try await store.landmarkIDs(copying: copyKey) } catch { throw .store(error) }
+        Self.withExactCopies(matches, copies: try await exactCopies(copyKey))
+    }
+
+    /// The live landmarks holding an exact copy of the query `copyKey` describes, by id;
+    /// none without a key.
+    /// - Complexity: one indexed store lookup.
+    private func exactCopies(_ copyKey: CopyKey?) async throws(VisualSearchError) -> [String] {
+        guard let copyKey else { return [] }
+        do { return try await store.landmarkIDs(copying: copyKey) } catch { throw .store(error) }
+    }
+
+    /// `matches` with the landmarks `copies` at score 1 first (replacing their scanned
+    /// matches). O(matches).
+    private static func withExactCopies(_ matches: [LandmarkMatch], copies: [String]) -> [LandmarkMatch] {
         guard !copies.isEmpty else { return matches }
         let copied = Set(copies)
         return copies.map {

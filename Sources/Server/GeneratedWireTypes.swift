@@ -14,7 +14,8 @@ extension Components.Schemas.ResultPage {
     /// - Complexity: O(results).
     init(_ record: QueryResultRecord) {
         self.init(results: record.results.map(Components.Schemas.Result.init), nextPageToken: .init(record.nextPageToken),
-                  partial: record.isPartial, elapsedMs: record.elapsedMilliseconds, query: record.query, error: record.error,
+                  partial: record.isPartial, missingPartitions: record.missingPartitions.isEmpty ? nil : record.missingPartitions,
+                  elapsedMs: record.elapsedMilliseconds, query: record.query, error: record.error,
                   reason: record.reason.flatMap(ReasonPayload.init(rawValue:)))
     }
 }

@@ -7,6 +7,7 @@ import NIOCore
 import Glibc
 #endif
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 /// `glimpse serve`: the HTTP API on Hummingbird 2. Builds the application (routes,
@@ -50,11 +51,21 @@ public enum GlimpseServer {
         // answering while the database is away; the reloader reads the store itself.
         let served = LastKnownEntityStore(store, health: health)
         let watcher = CatalogChangeWatcher(store: store, pollInterval: .milliseconds(max(10, configuration.reloadPollMilliseconds)))
+        let fanOut = configuration.cluster.map { PartitionFanOut(configuration: $0, metrics: metrics) }
         let reloader = IndexReloader(store: store, entityStore: served, holder: holder, health: health, watcher: watcher,
                                      rankingCacheCapacity: configuration.rankingCacheCapacity, snapshotPath: configuration.snapshotPath,
-                                     metrics: metrics, logger: logger)
+                                     fanOut: fanOut, metrics: metrics, logger: logger)
+        var services: [any Service] = [reloader]
+        if let fanOut {
+            if let directory = store as? any ClusterDirectory {
+                services.append(ClusterHeartbeat(directory: directory, fanOut: fanOut, holder: holder, logger: logger))
+            } else {
+                logger.error("the catalog keeps no cluster membership (not PostgreSQL): no other partition can be reached")
+            }
+        }
         let state = ServerState(store: served, holder: holder, health: health, configuration: configuration,
                                 slots: SearchSlots(capacity: configuration.maxConcurrentSearches),
+                                partitionSlots: SearchSlots(capacity: configuration.maxConcurrentSearches), fanOut: fanOut,
                                 bodyBudget: BodyBudget(capacity: configuration.upload.bufferedBytesBudget, metrics: metrics), metrics: metrics,
                                 reloader: reloader, logger: logger)
         let application = Application(
@@ -73,8 +84,15 @@ public enum GlimpseServer {
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "glimpse",
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxConnections)),
-            services: [reloader],
-            onServerRunning: { channel in await onServerRunning(channel.localAddress?.port ?? configuration.port) },
+            services: services,
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? configuration.port
+                if let fanOut {
+                    let address = fanOut.configuration.advertisedAddress ?? "http://\(ClusterConfiguration.urlHost(configuration.host)):\(port)"
+                    fanOut.ownAddress.withLock { $0 = address }
+                }
+                await onServerRunning(port)
+            },
             logger: logger)
         return (application, state)
     }

@@ -29,6 +29,8 @@ public struct IndexReloader: Service {
     let health: CatalogHealth
     let watcher: CatalogChangeWatcher
     let rankingCacheCapacity: Int
+    /// The other partitions' replicas, for a replica holding one partition; else `nil`.
+    let fanOut: PartitionFanOut?
     /// The snapshot a full load maps when it is current (SQLite catalogs), else `nil`.
     let snapshotPath: String?
     let metrics: ServerMetrics
@@ -45,8 +47,9 @@ public struct IndexReloader: Service {
 
     /// Creates the reloader.
     init(store: any EntityStore, entityStore: any EntityStore, holder: IndexHolder, health: CatalogHealth, watcher: CatalogChangeWatcher,
-         rankingCacheCapacity: Int, snapshotPath: String? = nil, metrics: ServerMetrics, logger: Logger) {
+         rankingCacheCapacity: Int, snapshotPath: String? = nil, fanOut: PartitionFanOut? = nil, metrics: ServerMetrics, logger: Logger) {
         self.snapshotPath = snapshotPath
+        self.fanOut = fanOut
         self.store = store
         self.entityStore = entityStore
         self.holder = holder
@@ -123,7 +126,7 @@ public struct IndexReloader: Service {
         if let current, !current.prepared.needsCompaction {
             do {
                 if let prepared = try await current.prepared.updated(from: store) {
-                    let index = ServedIndex.make(store: entityStore, prepared: prepared, rankingCacheCapacity: rankingCacheCapacity)
+                    let index = ServedIndex.make(store: entityStore, prepared: prepared, rankingCacheCapacity: rankingCacheCapacity, fanOut: fanOut)
                     holder.install(index)
                     let elapsed = ContinuousClock.now - started
                     metrics.indexInstalled(index, isReload: true, seconds: elapsed)
@@ -143,10 +146,10 @@ public struct IndexReloader: Service {
         }
         do {
             let index: ServedIndex
-            let store = entityStore, capacity = rankingCacheCapacity
+            let store = entityStore, capacity = rankingCacheCapacity, fanOut = self.fanOut
             if let snapshotPath, let prepared = try await PreparedSearchIndex.mapped(from: self.store, snapshotPath: snapshotPath) {
                 // The snapshot (and its first stage) of this very version: mapped, not built.
-                index = ServedIndex.make(store: store, prepared: prepared, rankingCacheCapacity: capacity)
+                index = ServedIndex.make(store: store, prepared: prepared, rankingCacheCapacity: capacity, fanOut: fanOut)
             } else {
                 // The reads are awaited (the store's own I/O); the build is CPU only. A
                 // compaction keeps the first stage of the index it replaces.
@@ -155,7 +158,7 @@ public struct IndexReloader: Service {
                 // On a thread of its own, not the request executors: building is seconds of
                 // CPU for big catalogs, and busy request threads must not delay it either.
                 index = try await DedicatedThread.run { () -> ServedIndex in
-                    ServedIndex.build(store: store, contents: contents, rankingCacheCapacity: capacity, firstStage: firstStage)
+                    ServedIndex.build(store: store, contents: contents, rankingCacheCapacity: capacity, firstStage: firstStage, fanOut: fanOut)
                 }
             }
             holder.install(index)

@@ -27,7 +27,9 @@ extension GlimpseAPIHandler {
 
     /// Ready: the catalog version and index size served (`unsearchable_images` and
     /// `unsearchable_landmarks`: images and landmarks with too little detail for a search, found
-    /// only by exact copies; absent when the catalog does not record them).
+    /// only by exact copies; absent when the catalog does not record them). A replica of one
+    /// partition also names it and the partitions its searches reach and miss (readiness is
+    /// its own index's: a missing partition makes pages partial, not this replica unready).
     func ready(_ input: Operations.Ready.Input) async throws -> Operations.Ready.Output {
         guard let index = state.holder.index else { throw APIError.notReady }
         let version = index.prepared.version
@@ -37,9 +39,13 @@ extension GlimpseAPIHandler {
                            headers: [.retryAfter: "1"])
         }
         let unsearchable = state.unsearchable.counts(for: version.generation, store: state.store)
+        let partitions = state.fanOut?.reachability()
         return .ok(.init(body: .json(.init(status: .ready, catalog: version.catalogID, generation: Int(version.generation),
                                            views: index.prepared.viewCount, landmarks: index.prepared.landmarkCount,
-                                           unsearchableImages: unsearchable?.images, unsearchableLandmarks: unsearchable?.landmarks))))
+                                           unsearchableImages: unsearchable?.images, unsearchableLandmarks: unsearchable?.landmarks,
+                                           partition: state.configuration.cluster?.partition.description,
+                                           partitionsReachable: partitions?.reachable.map(\.description),
+                                           partitionsMissing: partitions?.missing.map(\.description)))))
     }
 
     /// Never called: `GET /metrics` is a plain route (``OperationalRoutes``).

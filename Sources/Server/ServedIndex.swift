@@ -33,13 +33,16 @@ public struct ServedIndex: Sendable {
     /// - Complexity: O(views log views + collection memberships).
     /// With `firstStage` ``FirstStagePolicy/always`` the first stage is built too.
     static func build(store: any EntityStore, contents: PreparedSearchIndex.Contents, rankingCacheCapacity: Int,
-                      firstStage: FirstStagePolicy = .never) -> ServedIndex {
-        make(store: store, prepared: PreparedSearchIndex(contents: contents, firstStage: firstStage), rankingCacheCapacity: rankingCacheCapacity)
+                      firstStage: FirstStagePolicy = .never, fanOut: PartitionFanOut? = nil) -> ServedIndex {
+        make(store: store, prepared: PreparedSearchIndex(contents: contents, firstStage: firstStage), rankingCacheCapacity: rankingCacheCapacity,
+             fanOut: fanOut)
     }
 
     /// The served index over `prepared` (built in full or brought up to date
-    /// incrementally), with empty ranking caches. O(1).
-    static func make(store: any EntityStore, prepared: PreparedSearchIndex, rankingCacheCapacity: Int) -> ServedIndex {
+    /// incrementally), with empty ranking caches. With `fanOut`, `prepared` holds one
+    /// partition and every search merges the other partitions' matches (each profile asks
+    /// them with its own scoring). O(1).
+    static func make(store: any EntityStore, prepared: PreparedSearchIndex, rankingCacheCapacity: Int, fanOut: PartitionFanOut? = nil) -> ServedIndex {
         let fingerprinter = ImageFingerprinter.query
         let fingerprint: @Sendable (PixelBuffer) -> Fingerprint = { fingerprinter.fingerprint(of: $0) }
         var pdqScoring = SimilarityScoring(pdqWeight: 1, pHashWeight: 0, dHashWeight: 0, histogramWeight: 0)
@@ -50,13 +53,17 @@ public struct ServedIndex: Sendable {
         pdqExhaustive.strategy = .exhaustive
         return ServedIndex(
             prepared: prepared,
-            visual: VisualSearchQuery(store: store, prepared: prepared, rankingCapacity: rankingCacheCapacity, fingerprint: fingerprint),
+            visual: VisualSearchQuery(store: store, prepared: prepared, rankingCapacity: rankingCacheCapacity,
+                                      otherPartitions: fanOut?.source(profile: visualProfile), fingerprint: fingerprint),
             pdqOnly: VisualSearchQuery(store: store, prepared: prepared, configuration: SearchConfiguration(scoring: pdqScoring),
-                                       rankingCapacity: rankingCacheCapacity, fingerprint: fingerprint),
+                                       rankingCapacity: rankingCacheCapacity, otherPartitions: fanOut?.source(profile: pdqOnlyProfile),
+                                       fingerprint: fingerprint),
             visualExhaustive: VisualSearchQuery(store: store, prepared: prepared, configuration: exhaustive,
-                                                rankingCapacity: rankingCacheCapacity, fingerprint: fingerprint),
+                                                rankingCapacity: rankingCacheCapacity,
+                                                otherPartitions: fanOut?.source(profile: visualProfile | exhaustiveFlag), fingerprint: fingerprint),
             pdqOnlyExhaustive: VisualSearchQuery(store: store, prepared: prepared, configuration: pdqExhaustive,
-                                                 rankingCapacity: rankingCacheCapacity, fingerprint: fingerprint))
+                                                 rankingCapacity: rankingCacheCapacity,
+                                                 otherPartitions: fanOut?.source(profile: pdqOnlyProfile | exhaustiveFlag), fingerprint: fingerprint))
     }
 
     /// The query front-end of a continuation profile, `nil` for an unknown one.

@@ -42,6 +42,9 @@ public struct ServerConfiguration: Sendable {
     /// How request bodies must arrive (408 when they stall or crawl) and how many body
     /// bytes all requests may hold at once (429 beyond).
     public var upload = UploadPolicy()
+    /// The partition this replica holds and how it reaches the others' replicas (the store
+    /// must then be opened for that partition); `nil`: it serves the whole catalog.
+    public var cluster: ClusterConfiguration?
 
     /// Creates a configuration with the documented defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, catalog: String = "glimpse.sqlite", adminToken: String? = nil,

@@ -63,6 +63,17 @@ public final class ServerMetrics: Sendable {
         Counter(label: "glimpse_index_reload_failures_total", factory: factory).increment()
     }
 
+    /// Counts one request to another partition's replica, by outcome (`ok`, `failed`: refused,
+    /// timed out, or a bad answer; the partition's twin is asked next). O(1).
+    func recordPartitionAttempt(failed: Bool) {
+        Counter(label: "glimpse_partition_requests_total", dimensions: [("outcome", failed ? "failed" : "ok")], factory: factory).increment()
+    }
+
+    /// Counts a search for which no replica of one partition answered (a page marked partial). O(1).
+    func recordMissingPartition() {
+        Counter(label: "glimpse_partition_missing_total", factory: factory).increment()
+    }
+
     /// The Prometheus text exposition of every metric. O(metrics).
     func exposition() -> [UInt8] {
         registry.emitToBuffer()

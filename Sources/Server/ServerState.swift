@@ -17,6 +17,11 @@ public struct ServerState: Sendable {
     public let configuration: ServerConfiguration
     /// The bounded search concurrency.
     let slots: SearchSlots
+    /// The bounded concurrency of other replicas' partition requests (as many as searches,
+    /// apart from them: a search waiting on other partitions never starves their answers).
+    let partitionSlots: SearchSlots
+    /// The fan-out to the other partitions' replicas (a replica of one partition), else `nil`.
+    let fanOut: PartitionFanOut?
     /// Body bytes held by all requests at once (``UploadPolicy/bufferedBytesBudget``).
     let bodyBudget: BodyBudget
     /// The one timer over every body being read (``RequestBody``).

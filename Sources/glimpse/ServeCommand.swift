@@ -18,11 +18,13 @@ struct ServeCommand: AsyncParsableCommand {
             read-only unless --admin-token-file enables the admin endpoints. Binds 127.0.0.1 \
             unless --host says otherwise. SIGTERM or SIGINT: stop accepting, let in-flight \
             requests finish within --shutdown-grace seconds, exit 0. --otel-endpoint (or \
-            OTEL_EXPORTER_OTLP_ENDPOINT) exports a trace of every request over OTLP/HTTP.
+            OTEL_EXPORTER_OTLP_ENDPOINT) exports a trace of every request over OTLP/HTTP.             With --partition i/P (a PostgreSQL catalog of P partitions) the replica loads             that partition only, registers itself in the catalog, answers the other             replicas' internal requests (--cluster-token-file), and answers every search             by asking one replica of each other partition and merging their matches.
 
             Example:
               glimpse serve --db glimpse.sqlite --port 8080
               glimpse serve --db postgres://glimpse@127.0.0.1:5432/glimpse --port 8080
+              glimpse serve --db postgres://glimpse@127.0.0.1:5432/glimpse --port 8081 \
+                --partition 0/4 --cluster-token-file cluster.token
               curl --data-binary @testdata/samples/screenshot-hurricane-ridge.png \\
                 'http://127.0.0.1:8080/v1/search?region=4,211,712,332'
             """
@@ -79,7 +81,43 @@ struct ServeCommand: AsyncParsableCommand {
         valueName: "url"))
     var otelEndpoint: String?
 
+    @Option(help: ArgumentHelp(
+        "Serve partition i of a PostgreSQL catalog of P partitions, merging the other partitions' matches from their replicas.",
+        valueName: "i/P"))
+    var partition: String?
+
+    @Option(help: ArgumentHelp("A file holding the token every replica of the cluster shares (needed with --partition).", valueName: "path"))
+    var clusterTokenFile: String?
+
+    @Option(help: ArgumentHelp(
+        "The base URL other replicas reach this one at (default: http://<host>:<port>; needed when --host is a wildcard).",
+        valueName: "url"))
+    var advertiseURL: String?
+
+    @Option(help: "Milliseconds one replica of another partition gets before its twin is asked.")
+    var partitionTimeoutMs = 1000
+
+    /// `--partition`, parsed.
+    var catalogPartition: CatalogPartition? {
+        get throws {
+            guard let partition else { return nil }
+            do { return try CatalogPartition(parsing: partition) } catch { throw ValidationError("--partition: \(error.description)") }
+        }
+    }
+
     func validate() throws {
+        if let partition = try catalogPartition, partition.count > 1 {
+            guard clusterTokenFile != nil else { throw ValidationError("--partition \(partition) needs --cluster-token-file (the token the replicas share)") }
+            guard advertiseURL != nil || !ClusterConfiguration.isWildcard(host) else {
+                throw ValidationError("--host \(host) is not an address other replicas can reach: give --advertise-url")
+            }
+        }
+        if let advertiseURL {
+            guard let url = URLComponents(string: advertiseURL), ["http"].contains(url.scheme), url.host?.isEmpty == false, url.path.isEmpty || url.path == "/" else {
+                throw ValidationError("--advertise-url '\(advertiseURL)' is not an http:// base URL (e.g. http://10.0.0.5:8081)")
+            }
+        }
+        guard partitionTimeoutMs > 0 else { throw ValidationError("--partition-timeout-ms must be positive") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0…65535") }
         guard maxBodyBytes > 0, maxPixels > 0, maxConcurrentSearches > 0, idleTimeout > 0, shutdownGrace > 0, reloadPollMs > 0,
               bodyStallSeconds > 0, minBodyRate > 0, maxBufferedBodyBytes >= maxBodyBytes else {
@@ -92,27 +130,24 @@ struct ServeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var adminToken: String?
-        if let adminTokenFile {
-            // FileBytes refuses a FIFO or a folder and names the OS reason (permission denied…).
-            let data: [UInt8]
-            do { data = try FileBytes.contents(ofFile: adminTokenFile) } catch {
-                if case .unreadableFile(_, let reason) = error { throw failure("\(adminTokenFile): cannot read the admin token file: \(reason)") }
-                throw failure("\(adminTokenFile): the admin token file is empty")
-            }
-            let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            guard token.utf8.count >= 16, !token.contains(where: \.isWhitespace) else {
-                throw failure("\(adminTokenFile): the admin token must be one word of at least 16 characters")
-            }
-            adminToken = token
+        let adminToken = try adminTokenFile.map { try Self.token(in: $0, what: "admin token") }
+        let partition = try catalogPartition
+        var cluster: ClusterConfiguration?
+        if let partition, partition.count > 1, let clusterTokenFile {
+            cluster = ClusterConfiguration(partition: partition, token: try Self.token(in: clusterTokenFile, what: "cluster token"),
+                                           advertisedAddress: advertiseURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 })
+            cluster?.attemptBudget = .milliseconds(partitionTimeoutMs)
         }
-        // Only the admin endpoints (remove, undo) write; without them the catalog is read-only.
-        let store = adminToken == nil ? try await database.openExisting() : try await database.openForChange()
+        // Only the admin endpoints (remove, undo) write; without them the catalog is read-only
+        // (a partition replica's heartbeat row apart).
+        let store = adminToken == nil ? try await database.openExisting(partition: partition)
+            : try await database.openForChange(partition: partition)
         var configuration = ServerConfiguration(
             host: host, port: port, catalog: store.location, adminToken: adminToken, maxBodyBytes: maxBodyBytes, maxPixels: maxPixels,
             maxConcurrentSearches: maxConcurrentSearches, idleTimeoutSeconds: idleTimeout, reloadPollMilliseconds: reloadPollMs,
             shutdownGraceSeconds: shutdownGrace, snapshotPath: database.snapshotPath)
         configuration.allowedHosts = allowedHosts
+        configuration.cluster = cluster
         configuration.upload = UploadPolicy(stallSeconds: bodyStallSeconds, minimumBytesPerSecond: minBodyRate,
                                             bufferedBytesBudget: maxBufferedBodyBytes)
         let (tracing, exporter) = try TraceExport.make(endpoint: otelEndpoint, environment: ProcessInfo.processInfo.environment)
@@ -124,5 +159,22 @@ struct ServeCommand: AsyncParsableCommand {
         } catch let error as ServerStartError {
             throw failure(error.description)
         }
+    }
+}
+
+extension ServeCommand {
+    /// The token in `path`: one word of at least 16 characters (FileBytes refuses a FIFO or
+    /// a folder and names the OS reason, permission denied…).
+    static func token(in path: String, what: String) throws -> String {
+        let data: [UInt8]
+        do { data = try FileBytes.contents(ofFile: path) } catch {
+            if case .unreadableFile(_, let reason) = error { throw failure("\(path): cannot read the \(what) file: \(reason)") }
+            throw failure("\(path): the \(what) file is empty")
+        }
+        let token = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard token.utf8.count >= 16, !token.contains(where: \.isWhitespace) else {
+            throw failure("\(path): the \(what) must be one word of at least 16 characters")
+        }
+        return token
     }
 }

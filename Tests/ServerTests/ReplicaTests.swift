@@ -182,14 +182,15 @@ final class Replica: @unchecked Sendable {
     let logPath: String
     private(set) var port = 0
 
-    init(db: String) throws {
+    /// Starts `glimpse serve` on `db` with the admin token, and `arguments` after.
+    init(db: String, arguments: [String] = []) throws {
         let folder = try ReplicaCluster.scratch("replica")
         logPath = folder + "/serve.log"
         let tokenPath = folder + "/admin-token"
         try Self.adminToken.write(toFile: tokenPath, atomically: true, encoding: .utf8)
         FileManager.default.createFile(atPath: logPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: try #require(GlimpseExecutable.path, "the glimpse binary is built (swift build)"))
-        process.arguments = ["serve", "--db", db, "--port", "0", "--admin-token-file", tokenPath, "--log-level", "info"]
+        process.arguments = ["serve", "--db", db, "--port", "0", "--admin-token-file", tokenPath, "--log-level", "info"] + arguments
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: logPath))
         try process.run()

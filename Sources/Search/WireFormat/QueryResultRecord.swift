@@ -8,7 +8,9 @@ import Catalog
 ///
 /// `query` is present on the CLI only; a query image that failed has `error` (its
 /// one-line reason) and no results. `reason` is present only on an empty page whose
-/// query had no view a search can match (``notInformative``). Keys come out sorted (``WireJSON``). Golden files:
+/// query had no view a search can match (``notInformative``). `missing_partitions` (`["2/4"]`)
+/// is present only on a partial page of a partitioned catalog whose partitions named did
+/// not answer. Keys come out sorted (``WireJSON``). Golden files:
 /// `testdata/wire/query-page.json`, `testdata/wire/query-failed.json`.
 public struct QueryResultRecord: Sendable, Hashable, Codable {
     /// The query image as given (CLI), or `nil` (HTTP: the image was the request body).
@@ -25,6 +27,8 @@ public struct QueryResultRecord: Sendable, Hashable, Codable {
     public var error: String?
     /// Why an empty page is empty when it is not "nothing similar": ``notInformative``, or `nil`.
     public var reason: String?
+    /// Partitions (`i/P`) no replica answered for (see ``ResultPage/missingPartitions``); empty otherwise.
+    public var missingPartitions: [String]
 
     /// The `reason` of an empty page whose query had too little detail to search (a flat
     /// colour, a fine texture such as gravel or sand): only exact copies of catalog images
@@ -33,8 +37,9 @@ public struct QueryResultRecord: Sendable, Hashable, Codable {
 
     /// Creates a record.
     public init(query: String?, results: [SearchResultRow], nextPageToken: String?, isPartial: Bool, elapsedMilliseconds: Int,
-                error: String? = nil, reason: String? = nil) {
+                error: String? = nil, reason: String? = nil, missingPartitions: [String] = []) {
         self.query = query
+        self.missingPartitions = missingPartitions
         self.results = results
         self.nextPageToken = nextPageToken
         self.isPartial = isPartial
@@ -47,7 +52,8 @@ public struct QueryResultRecord: Sendable, Hashable, Codable {
     public init(query: String?, page: ResultPage<VisualSearchResult>, elapsed: Duration, nextPageToken: String? = nil) {
         self.init(query: query, results: page.items.map(SearchResultRow.init), nextPageToken: nextPageToken ?? page.nextPageToken?.text,
                   isPartial: page.isPartial, elapsedMilliseconds: Self.milliseconds(elapsed),
-                  reason: page.items.isEmpty && !page.isPartial && !page.queryIsSearchable ? Self.notInformative : nil)
+                  reason: page.items.isEmpty && !page.isPartial && !page.queryIsSearchable ? Self.notInformative : nil,
+                  missingPartitions: page.missingPartitions.map(\.description))
     }
 
     /// The record of a query image that failed: no results, `error` set. O(1).
@@ -61,6 +67,7 @@ public struct QueryResultRecord: Sendable, Hashable, Codable {
         case nextPageToken = "next_page_token"
         case isPartial = "partial"
         case elapsedMilliseconds = "elapsed_ms"
+        case missingPartitions = "missing_partitions"
     }
 
     /// Decodes the JSON form.
@@ -69,11 +76,12 @@ public struct QueryResultRecord: Sendable, Hashable, Codable {
         self.init(query: try c.decodeIfPresent(String.self, forKey: .query), results: try c.decode([SearchResultRow].self, forKey: .results),
                   nextPageToken: try c.decodeIfPresent(String.self, forKey: .nextPageToken),
                   isPartial: try c.decode(Bool.self, forKey: .isPartial), elapsedMilliseconds: try c.decode(Int.self, forKey: .elapsedMilliseconds),
-                  error: try c.decodeIfPresent(String.self, forKey: .error), reason: try c.decodeIfPresent(String.self, forKey: .reason))
+                  error: try c.decodeIfPresent(String.self, forKey: .error), reason: try c.decodeIfPresent(String.self, forKey: .reason),
+                  missingPartitions: try c.decodeIfPresent([String].self, forKey: .missingPartitions) ?? [])
     }
 
     /// Encodes the JSON form: `next_page_token` always (`null` on the last page); `query`,
-    /// `error` and `reason` only when set.
+    /// `error`, `reason` and `missing_partitions` only when set.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encodeIfPresent(query, forKey: .query)
@@ -83,6 +91,7 @@ public struct QueryResultRecord: Sendable, Hashable, Codable {
         try c.encode(elapsedMilliseconds, forKey: .elapsedMilliseconds)
         try c.encodeIfPresent(error, forKey: .error)
         try c.encodeIfPresent(reason, forKey: .reason)
+        if !missingPartitions.isEmpty { try c.encode(missingPartitions, forKey: .missingPartitions) }
     }
 
     /// The one-line JSON object. O(results).

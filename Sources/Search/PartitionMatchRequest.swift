@@ -1,0 +1,55 @@
+import Catalog
+import Fingerprints
+
+/// What a replica asks of a replica holding another partition (the internal endpoint
+/// `POST /internal/v1/partition-matches`; the answer is a ``PartitionMatches``): that
+/// partition's matches for a query fingerprint, scored as the asker's search profile
+/// scores them, within what is left of the asker's deadline.
+///
+/// JSON, snake_case keys: `{"partition": "1/4", "profile": 0, "fingerprint": BASE64,
+/// "minimum_score": 0.4, "limit": 1000, "membership_of": [...], "deadline_ms": 2500}`.
+/// `fingerprint` is ``Fingerprint/serialized()`` in base64url without padding.
+public struct PartitionMatchRequest: Sendable, Hashable, Codable {
+    /// The partition asked for: the answering replica must hold it.
+    public var partition: CatalogPartition
+    /// The asker's scoring profile (which scoring and scan strategy; opaque here).
+    public var profile: Int
+    /// The query fingerprint, ``Fingerprint/serialized()`` bytes in base64url (no padding).
+    public var fingerprint: String
+    /// Least score kept.
+    public var minimumScore: Double
+    /// Most matches answered.
+    public var limit: Int
+    /// Landmarks (exact copies of the query) whose memberships the answer includes when the
+    /// partition holds them.
+    public var membershipOf: [String]
+    /// Milliseconds left of the asker's deadline when it sent the request.
+    public var deadlineMilliseconds: Int
+
+    /// Longest ``membershipOf`` list accepted.
+    public static let maximumMembershipIDs = 10_000
+
+    enum CodingKeys: String, CodingKey {
+        case partition, profile, fingerprint, limit
+        case minimumScore = "minimum_score", membershipOf = "membership_of", deadlineMilliseconds = "deadline_ms"
+    }
+
+    /// Creates a request for `fingerprint`.
+    public init(partition: CatalogPartition, profile: Int, fingerprint: Fingerprint, minimumScore: Double, limit: Int,
+                membershipOf: [String], deadlineMilliseconds: Int) {
+        self.partition = partition
+        self.profile = profile
+        self.fingerprint = Base64URL.encode(fingerprint.serialized())
+        self.minimumScore = minimumScore
+        self.limit = limit
+        self.membershipOf = membershipOf
+        self.deadlineMilliseconds = deadlineMilliseconds
+    }
+
+    /// The query fingerprint, or `nil` when ``fingerprint`` is not base64url of a serialized fingerprint.
+    /// - Complexity: O(fingerprint size).
+    public var decodedFingerprint: Fingerprint? {
+        guard let bytes = Base64URL.decode(fingerprint) else { return nil }
+        return try? Fingerprint(serialized: bytes)
+    }
+}

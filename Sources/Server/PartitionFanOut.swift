@@ -1,0 +1,147 @@
+import AsyncHTTPClient
+import Catalog
+import Fingerprints
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Search
+import Synchronization
+
+/// The replica side of a partitioned catalog's searches: asks one live replica of every
+/// other partition for its matches (`POST /internal/v1/partition-matches`, in parallel),
+/// retries a partition on its twin when a replica refuses, fails or does not answer within
+/// ``ClusterConfiguration/attemptBudget``, and reports the partitions no replica answered
+/// for. Which replicas are alive comes from the catalog's ``ClusterDirectory``
+/// (``update(members:)``, called by ``ClusterHeartbeat``).
+///
+/// The first replica asked for a partition rotates from search to search, so the load of a
+/// partition spreads over its replicas. Thread-safe; one per server.
+final class PartitionFanOut: Sendable {
+    let configuration: ClusterConfiguration
+    private let client: HTTPClient
+    /// Live replicas' addresses by partition index (this replica's own left out).
+    private let replicas = Mutex<[Int: [String]]>([:])
+    private let rotation = Atomic<UInt64>(0)
+    /// This replica's own address once known (left out of the replicas asked).
+    let ownAddress = Mutex<String?>(nil)
+    private let metrics: ServerMetrics
+
+    /// The path of the internal endpoint.
+    static let path = "/internal/v1/partition-matches"
+    /// Largest answer read from a replica, in bytes.
+    static let maximumAnswerBytes = 64 << 20
+
+    /// Creates the fan-out of `configuration`'s replica.
+    init(configuration: ClusterConfiguration, metrics: ServerMetrics, client: HTTPClient = .shared) {
+        self.configuration = configuration
+        self.metrics = metrics
+        self.client = client
+    }
+
+    /// Replaces the live replicas with `members` (this replica's own entry left out). O(members).
+    func update(members: [ClusterMember]) {
+        let own = ownAddress.withLock { $0 }
+        var byPartition: [Int: [String]] = [:]
+        for member in members where member.partition.count == configuration.partition.count && member.address != own {
+            byPartition[member.partition.index, default: []].append(member.address)
+        }
+        replicas.withLock { $0 = byPartition }
+    }
+
+    /// The partitions some live replica (or this one) holds, and those none does, in order.
+    /// O(partitions).
+    func reachability() -> (reachable: [CatalogPartition], missing: [CatalogPartition]) {
+        let known = replicas.withLock { $0 }
+        let all = (try? CatalogPartition.all(count: configuration.partition.count)) ?? []
+        let reachable = all.filter { $0 == configuration.partition || !(known[$0.index] ?? []).isEmpty }
+        return (reachable, all.filter { !reachable.contains($0) })
+    }
+
+    /// The source a ``VisualSearchQuery`` of search profile `profile` asks. O(1).
+    func source(profile: UInt8) -> Source {
+        Source(fanOut: self, profile: Int(profile))
+    }
+
+    /// The other partitions of one search profile, as ``VisualSearchQuery`` asks them.
+    struct Source: PartitionMatchSource {
+        let fanOut: PartitionFanOut
+        let profile: Int
+
+        func matches(for fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
+                     deadline: ContinuousClock.Instant) async -> PartitionMatches {
+            await fanOut.matches(profile: profile, fingerprint: fingerprint, minimumScore: minimumScore, limit: limit,
+                                 membershipOf: membershipOf, deadline: deadline)
+        }
+    }
+
+    /// Every other partition's answer, merged; partitions without one listed as missing.
+    /// - Complexity: one request per other partition (more on failures), in parallel.
+    func matches(profile: Int, fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
+                 deadline: ContinuousClock.Instant) async -> PartitionMatches {
+        let own = configuration.partition
+        let others = ((try? CatalogPartition.all(count: own.count)) ?? []).filter { $0 != own }
+        guard !others.isEmpty else { return PartitionMatches(matches: [], collectionsByLandmark: [:], isPartial: false) }
+        let known = replicas.withLock { $0 }
+        let turn = Int(rotation.add(1, ordering: .relaxed).oldValue % 1_000_003)
+        let answers = await withTaskGroup(of: PartitionMatches.self) { group in
+            for partition in others {
+                let addresses = known[partition.index] ?? []
+                let ordered = addresses.isEmpty ? [] : Array(addresses[(turn % addresses.count)...] + addresses[..<(turn % addresses.count)])
+                let request = { (remaining: Int) in
+                    PartitionMatchRequest(partition: partition, profile: profile, fingerprint: fingerprint, minimumScore: minimumScore,
+                                          limit: limit, membershipOf: membershipOf, deadlineMilliseconds: remaining)
+                }
+                group.addTask {
+                    for address in ordered {
+                        if let answer = await self.ask(address, partition: partition, request: request, deadline: deadline) { return answer }
+                    }
+                    self.metrics.recordMissingPartition()
+                    return PartitionMatches(matches: [], collectionsByLandmark: [:], isPartial: true, missingPartitions: [partition])
+                }
+            }
+            var answers: [PartitionMatches] = []
+            for await answer in group { answers.append(answer) }
+            return answers
+        }
+        return PartitionMatches.merging(answers, limit: limit)
+    }
+
+    /// One replica's answer for `partition`, or `nil` when it refused, failed, answered
+    /// something else or took longer than the attempt budget (or the deadline and a grace).
+    private func ask(_ address: String, partition: CatalogPartition, request makeRequest: (Int) -> PartitionMatchRequest,
+                     deadline: ContinuousClock.Instant) async -> PartitionMatches? {
+        let remaining = max(.zero, deadline - .now)
+        let wait = min(configuration.attemptBudget, remaining + .milliseconds(100))
+        let body: Data
+        do { body = try JSONEncoder().encode(makeRequest(Self.milliseconds(remaining))) } catch { return nil }
+        var request = HTTPClientRequest(url: address + Self.path)
+        request.method = .POST
+        request.headers.add(name: "Authorization", value: "Bearer \(configuration.token)")
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: body))
+        do {
+            let response = try await client.execute(request, timeout: .milliseconds(Int64(max(1, Self.milliseconds(wait)))))
+            let bytes = try await response.body.collect(upTo: Self.maximumAnswerBytes)
+            guard response.status == .ok else {
+                metrics.recordPartitionAttempt(failed: true)
+                return nil
+            }
+            let answer = try JSONDecoder().decode(PartitionMatches.self, from: Data(bytes.readableBytesView))
+            guard answer.generations[partition.description] != nil else {
+                metrics.recordPartitionAttempt(failed: true)
+                return nil
+            }
+            metrics.recordPartitionAttempt(failed: false)
+            return answer
+        } catch {
+            metrics.recordPartitionAttempt(failed: true)
+            return nil
+        }
+    }
+
+    /// Whole milliseconds in `duration` (rounded down, at least 0).
+    static func milliseconds(_ duration: Duration) -> Int {
+        let (seconds, attoseconds) = duration.components
+        return max(0, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+    }
+}
