@@ -60,7 +60,8 @@ mark "index-stores --quick"
 # Index throughput into SQLite beside PostgreSQL, quick mode (on the test cluster; ~20 s).
 bash benchmarks/index-stores.sh --quick --glimpse "$(swift build --show-bin-path)/glimpse"
 mark "cluster-demo --quick"
-# Two replicas on one PostgreSQL catalog (a throwaway cluster of its own), quick mode (~20 s).
+# Two partitions × two replicas behind haproxy on one PostgreSQL catalog (a throwaway cluster
+# of its own): exact merge, removal, a replica killed under load, a partition lost; ~40 s.
 GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/cluster-demo.sh --quick
 mark "browser test"
 # The search page in headless Chromium (WebDriver) against a live glimpse serve; fails,

@@ -67,7 +67,7 @@ struct PostgresCatalogCommandTests {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
         }
-        #expect(try PostgresTestCluster.psql(db, "SELECT string_agg(name, ',' ORDER BY name) FROM glimpse_migrations") == "v1-catalog,v2-copy-keys")
+        #expect(try PostgresTestCluster.psql(db, "SELECT string_agg(name, ',' ORDER BY name) FROM glimpse_migrations") == "v1-catalog,v2-copy-keys,v3-partitions,v4-cluster-members")
         #expect(try PostgresTestCluster.psql(db, "SELECT count(*) FROM catalog_meta WHERE key = 'catalog_id'") == "1")
         #expect(try PostgresTestCluster.psql(db, "SELECT count(*) FROM landmark") == "3")
     }
@@ -122,6 +122,31 @@ struct PostgresCatalogCommandTests {
             #expect(run.status != 0 && run.errorLines.filter { $0.hasPrefix("glimpse:") }.count == 1, "\(command): \(run.stderr)")
         }
         #expect(try PostgresCluster.contentDigest(db) == before)
+    }
+
+    @Test func partitionsAreChosenAtCreationChangedByRepartitionAndCheckedByServe() throws {
+        let db = try PostgresTestCluster.createDatabase(prefix: "glimpse_cli_")
+        let created = try Glimpse.run(["index", Glimpse.testdata("catalog-fixtures/manifest/catalog.json"), "--db", db, "--partitions", "3"])
+        try #require(created.status == 0, "\(created.stderr)")
+        #expect(try PostgresTestCluster.psql(db, "SELECT value FROM catalog_meta WHERE key = 'partitions'") == "3")
+        // Another count on an existing catalog is refused, naming the way to change it.
+        let other = try Glimpse.run(["index", Glimpse.testdata("catalog-fixtures/manifest/catalog.json"), "--db", db, "--partitions", "2"])
+        #expect(other.status == 1 && other.stderr.contains("the catalog has 3 partitions, not 2") && other.stderr.contains("glimpse catalog repartition"),
+                "\(other.stderr)")
+        let moved = try Glimpse.run(["catalog", "repartition", "--partitions", "2", "--db", db])
+        #expect(moved.status == 0 && moved.stdout.contains("3 → 2 partitions"), "\(moved.stdout)\(moved.stderr)")
+        #expect(try Glimpse.run(["catalog", "repartition", "--partitions", "2", "--db", db]).stdout.contains("already 2 partitions"))
+        #expect(try Glimpse.run(["catalog", "list", "--db", db]).stdout.contains("3 landmarks"), "nothing lost")
+        // A replica of a partition the catalog does not have is refused before it listens.
+        let token = try Glimpse.scratchFolder("cluster-token") + "/token"
+        try "cli-tests-cluster-token-0123456789".write(toFile: token, atomically: true, encoding: .utf8)
+        let serve = try Glimpse.run(["serve", "--db", db, "--port", "0", "--partition", "1/3", "--cluster-token-file", token])
+        #expect(serve.status == 1 && serve.stderr.contains("partition 1/3 asked, but the catalog has 2 partitions"), "\(serve.stderr)")
+        let noToken = try Glimpse.run(["serve", "--db", db, "--partition", "1/2"])
+        #expect(noToken.status == 1 && noToken.stderr.contains("needs --cluster-token-file"), "\(noToken.stderr)")
+        let sqlite = try Glimpse.scratchFolder("repartition-sqlite") + "/catalog.sqlite"
+        let refused = try Glimpse.run(["catalog", "repartition", "--partitions", "2", "--db", sqlite])
+        #expect(refused.status == 1 && refused.stderr.contains("an SQLite catalog has no partitions"), "\(refused.stderr)")
     }
 }
 
