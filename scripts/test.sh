@@ -63,6 +63,9 @@ mark "cluster-demo --quick"
 # Two partitions × two replicas behind haproxy on one PostgreSQL catalog (a throwaway cluster
 # of its own): exact merge, removal, a replica killed under load, a partition lost; ~40 s.
 GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" scripts/cluster-demo.sh --quick
+mark "partitions --quick"
+# One replica of everything against two partition replicas: latency, fan-out cost, CPU, answers (~30 s).
+GLIMPSE_BIN="$(swift build --show-bin-path)/glimpse" bash benchmarks/partitions.sh --quick
 mark "browser test"
 # The search page in headless Chromium (WebDriver) against a live glimpse serve; fails,
 # never skips, when the browser cannot start. About 30 s.

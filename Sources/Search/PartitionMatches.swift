@@ -22,15 +22,19 @@ public struct PartitionMatches: Sendable, Hashable, Codable {
     /// The catalog generation each answering partition's index was at, by partition
     /// (`i/P`); replicas converge within a change notification of each other.
     public var generations: [String: Int64]
+    /// How long each answering partition's own scan took, in microseconds, by partition
+    /// (`i/P`): what the asker subtracts to know the fan-out's own cost.
+    public var scanMicroseconds: [String: Int]
 
     enum CodingKeys: String, CodingKey {
         case matches, collectionsByLandmark = "collections_by_landmark", isPartial = "partial"
-        case missingPartitions = "missing_partitions", generations
+        case missingPartitions = "missing_partitions", generations, scanMicroseconds = "scan_us"
     }
 
     /// Creates an answer.
     public init(matches: [LandmarkMatch], collectionsByLandmark: [String: [String]], isPartial: Bool,
-                missingPartitions: [CatalogPartition] = [], generations: [String: Int64] = [:]) {
+                missingPartitions: [CatalogPartition] = [], generations: [String: Int64] = [:], scanMicroseconds: [String: Int] = [:]) {
+        self.scanMicroseconds = scanMicroseconds
         self.matches = matches
         self.collectionsByLandmark = collectionsByLandmark
         self.isPartial = isPartial
@@ -60,10 +64,13 @@ public struct PartitionMatches: Sendable, Hashable, Codable {
         var membership: [String: [String]] = [:]
         for part in parts { membership.merge(part.collectionsByLandmark) { a, _ in a } }
         let missing = Set(parts.flatMap(\.missingPartitions)).sorted { ($0.count, $0.index) < ($1.count, $1.index) }
-        var generations: [String: Int64] = [:]
-        for part in parts { generations.merge(part.generations) { a, _ in a } }
+        var generations: [String: Int64] = [:], scans: [String: Int] = [:]
+        for part in parts {
+            generations.merge(part.generations) { a, _ in a }
+            scans.merge(part.scanMicroseconds) { a, _ in a }
+        }
         return PartitionMatches(matches: matches, collectionsByLandmark: membership, isPartial: parts.contains(where: \.isPartial),
-                                missingPartitions: missing, generations: generations)
+                                missingPartitions: missing, generations: generations, scanMicroseconds: scans)
     }
 }
 

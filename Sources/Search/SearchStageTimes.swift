@@ -12,6 +12,11 @@ public struct SearchStageTimes: Sendable, Hashable {
     public var ranking: Range<ContinuousClock.Instant>?
     /// Reading the page's collections from the store.
     public var entityReads: Range<ContinuousClock.Instant>?
+    /// A replica of one partition: how much longer the search of every partition took than
+    /// the slowest partition's own scan (this replica's, or another's as it reported it):
+    /// the cost of the fan-out (requests, encoding, waiting, merging). nil otherwise, and
+    /// when a partition did not answer.
+    public var fanOutOverhead: Duration?
 
     /// No stage timed yet.
     /// - Complexity: O(1).

@@ -161,19 +161,24 @@ public final class VisualSearchQuery: Sendable {
     /// the memberships of those and of the landmarks among `membershipOf` the index holds.
     /// Never asks ``otherPartitions``; no labels, no exact copies (the asking replica adds them).
     ///
-    /// - Returns: the matches and the catalog version of the index that found them.
+    /// - Returns: the matches (their ``PartitionMatches/scanMicroseconds`` under the key `""`:
+    ///   the caller names its partition) and the catalog version of the index that found them.
     /// - Throws: ``VisualSearchError/store(_:)`` or ``VisualSearchError/damagedIndex(_:)``.
     /// - Complexity: one index scan, as ``values(for:labels:copyKey:page:)``.
     public func partitionMatches(for fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
                                  deadline: ContinuousClock.Instant) async throws(VisualSearchError) -> (matches: PartitionMatches, version: CatalogVersion) {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
+        let started = ContinuousClock.now
         let (used, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
             try index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, deadline: deadline,
                              limit: limit, threads: scanThreads, strategy: configuration.strategy)
         }
         let membership = used.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID) + membershipOf)
-        return (PartitionMatches(matches: outcome.matches, collectionsByLandmark: membership, isPartial: outcome.isPartial), used.index.version)
+        var found = PartitionMatches(matches: outcome.matches, collectionsByLandmark: membership, isPartial: outcome.isPartial)
+        let (seconds, attoseconds) = (ContinuousClock.now - started).components
+        found.scanMicroseconds = ["": Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)]
+        return (found, used.index.version)
     }
 
     /// `search` on `state`'s index. When the index is a mapped snapshot
@@ -247,12 +252,17 @@ public final class VisualSearchQuery: Sendable {
                     fingerprint, scoring: configuration.scoring, minimumScore: threshold,
                     deadline: deadline, limit: limit, threads: scanThreads, strategy: configuration.strategy)
             }
+            let localScan = ContinuousClock.now - scanStarted
             let local = PartitionMatches(
                 matches: outcome.matches, collectionsByLandmark: state.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID) + copies),
                 isPartial: outcome.isPartial)
             let found = if let others = await remote { PartitionMatches.merging([local, others], limit: limit) } else { local }
             let rankingStarted = ContinuousClock.now
             times.indexSearch = scanStarted..<rankingStarted
+            if otherPartitions != nil, found.missingPartitions.isEmpty {
+                let slowest = max(localScan, .microseconds(found.scanMicroseconds.values.max() ?? 0))
+                times.fanOutOverhead = (rankingStarted - scanStarted) - slowest
+            }
             let matches = Self.withExactCopies(found.matches, copies: copies)
             let landmarks: [LandmarkEntity]
             do { landmarks = try await store.landmarks(ids: matches.map(\.landmarkID)) } catch { throw .store(error) }

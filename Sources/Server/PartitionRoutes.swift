@@ -55,6 +55,7 @@ struct PartitionRoutes {
         } catch let error as VisualSearchError { throw SearchRoutes.apiError(error) }
         var answer = found
         answer.generations = [cluster.partition.description: version.generation]
+        answer.scanMicroseconds = [cluster.partition.description: found.scanMicroseconds[""] ?? 0]
         return context.json(answer, for: request)
     }
 

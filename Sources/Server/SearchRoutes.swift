@@ -3,6 +3,7 @@ import Fingerprints
 import Foundation
 import GlimpseAPITypes
 import Hummingbird
+import Logging
 import PixelBuffers
 import Search
 
@@ -81,6 +82,10 @@ struct SearchRoutes {
         tracing.record("index search", ran: page.stageTimes.indexSearch)
         tracing.record("ranking", ran: page.stageTimes.ranking)
         tracing.record("entity reads", ran: page.stageTimes.entityReads)
+        if let overhead = page.stageTimes.fanOutOverhead {
+            // benchmarks/partitions.sh reads these (with --log-level debug).
+            state.logger.debug("fan-out", metadata: ["overhead_us": "\(overhead.components.seconds * 1_000_000 + overhead.components.attoseconds / 1_000_000_000_000)"])
+        }
         let next = page.nextPageToken.map {
             SearchContinuation(fingerprint: fingerprint, labels: labels, profile: profile, pageSize: pageSize, pageToken: $0, copyKey: copyKey,
                                minimumScore: minimumScore)

@@ -60,7 +60,8 @@ import Testing
         #expect(decoded == request && decoded.decodedFingerprint == fingerprint)
 
         let answer = PartitionMatches(matches: [Self.match("landmarks/hurricane-ridge", 0.662_448_123_456_789)],
-                                      collectionsByLandmark: ["landmarks/hurricane-ridge": ["landmarks"]], isPartial: false, generations: ["1/4": 12])
+                                      collectionsByLandmark: ["landmarks/hurricane-ridge": ["landmarks"]], isPartial: false, generations: ["1/4": 12],
+                                      scanMicroseconds: ["1/4": 1830])
         try GoldenFile("partition-answer.json").check(WireJSON.line(answer))
         #expect(try WireJSON.decode(PartitionMatches.self, from: WireJSON.bytes(answer)) == answer, "scores round-trip exactly")
         // Not a partition, or a fingerprint that is not one: refused, never guessed.

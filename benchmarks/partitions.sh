@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# Partition figures (issue "past one machine's memory"): one PostgreSQL catalog of the sample
+# catalog plus N synthetic landmarks × 31 views (`glimpse debug-synthesize-catalog`), split
+# into P partitions, served once by ONE replica holding everything and once by P replicas of
+# one partition each (partition 0's replica answering, the others asked by it), on loopback:
+#   - latency p50/p99 of the same Q sequential searches (PDQ lookups: the PDQ of every sample
+#     photo, then random ones; no ranking cache helps, each one scans every view) against both;
+#   - the fan-out's own cost over the slowest partition, p50/p99: per search, the time the
+#     partitioned search took minus the slowest partition's own scan (logged by the
+#     answering replica with --log-level debug, from the scan times the partitions report);
+#   - CPU per search: the whole replica's CPU time, against the CPU time of all P partition
+#     replicas together (/proc/PID/stat), and their ratio (goal: at most 1.2);
+#   - answers: the two pages of every search compared (ids, order, scores; goal 0 differences).
+# Prints a Markdown table with the machine (CPU, cores, instruction set) and `uptime`.
+#
+# Usage: benchmarks/partitions.sh [--quick] [--partitions P] [--landmarks N] [--queries Q]
+#        (default P=4, N=32,259: 1,000,029 synthetic views, Q=300; --quick: P=2, N=646, Q=40)
+# Env:   GLIMPSE_BIN=path (skip the release build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+quick=0 partitions=4 landmarks=32259 queries=300
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) quick=1; partitions=2; landmarks=646; queries=40 ;;
+    --partitions) partitions=$2; shift ;;
+    --landmarks) landmarks=$2; shift ;;
+    --queries) queries=$2; shift ;;
+    *) echo "usage: benchmarks/partitions.sh [--quick] [--partitions P] [--landmarks N] [--queries Q]" >&2; exit 2 ;;
+  esac
+  shift
+done
+[ "$partitions" -ge 2 ] || { echo "partitions: at least 2 partitions" >&2; exit 2; }
+scripts/bootstrap.sh curl python3 >&2
+if [ -n "${GLIMPSE_BIN:-}" ]; then
+  bin=$GLIMPSE_BIN
+else
+  source scripts/lib/release-build.sh
+  bin=$(release_glimpse)
+fi
+
+source scripts/lib/serve-ready.sh
+work=$(mktemp -d)
+pgdir=$(mktemp -d /tmp/glimpse-pg.XXXXXX)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  scripts/pg-test-cluster.sh stop "$pgdir" || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+admin=$(scripts/pg-test-cluster.sh start "$pgdir")
+psql "$admin" -qc "CREATE DATABASE bench" >/dev/null
+db=${admin%/postgres}/bench
+echo "partitions: the sample catalog and $((landmarks * 31)) synthetic views in $partitions partitions" >&2
+"$bin" index testdata/catalog/manifest.json --db "$db" --partitions "$partitions" >/dev/null 2>&1
+"$bin" debug-synthesize-catalog --landmarks "$landmarks" --collections 100 --db "$db" >&2
+head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$work/cluster-token"
+# Real queries too: the PDQ of every sample photo (each finds its landmark, wherever its partition).
+"$bin" hash testdata/catalog/*/*.jpg 2>/dev/null | cut -d, -f1 > "$work/sample-pdqs"
+
+# start NAME LOG_LEVEL [ARGS…]: a replica; sets port_NAME and pid_NAME.
+start() {
+  local name=$1 log="$work/$1.log"
+  : > "$log"
+  "$bin" serve --db "$db" --port 0 --log-level "$2" --max-concurrent-searches 16 "${@:3}" 2> "$log" &
+  pids+=("$!")
+  local pid=$! port
+  port=$(wait_until_ready "$log" "$pid" 300) || { echo "partitions: replica $name did not become ready (its log above)" >&2; exit 1; }
+  printf -v "port_$name" '%s' "$port"
+  printf -v "pid_$name" '%s' "$pid"
+}
+start whole notice
+for ((i = 0; i < partitions; i++)); do
+  start "p$i" "$([ "$i" -eq 0 ] && echo debug || echo notice)" --partition "$i/$partitions" --cluster-token-file "$work/cluster-token"
+done
+for _ in $(seq 1 100); do
+  curl -sf "http://127.0.0.1:$port_p0/readyz" | grep -q '"partitions_missing":\[\]' && break
+  sleep 0.1
+done
+curl -sf "http://127.0.0.1:$port_p0/readyz" | grep -q '"partitions_missing":\[\]' || { echo "partitions: partition 0 does not see the others" >&2; exit 1; }
+partition_pids=""
+for ((i = 0; i < partitions; i++)); do v="pid_p$i"; partition_pids+="${!v} "; done
+
+python3 - "$port_whole" "$port_p0" "$queries" "$pid_whole" "$partition_pids" "$work/p0.log" "$work/sample-pdqs" <<'PY'
+import json, random, re, subprocess, sys, time, urllib.request, os
+whole_port, coord_port, queries = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+whole_pid, partition_pids, coord_log = int(sys.argv[4]), [int(p) for p in sys.argv[5].split()], sys.argv[6]
+hz = os.sysconf("SC_CLK_TCK")
+def cpu_ms(pids):
+    total = 0
+    for pid in pids:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) * 1000 / hz
+    return total
+def search(port, pdq):
+    body = json.dumps({"pdq": pdq}).encode()
+    request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/search/fingerprint?page_size=100&deadline_ms=30000&min_score=0.2",
+                                     data=body, headers={"Content-Type": "application/json"})
+    started = time.perf_counter()
+    with urllib.request.urlopen(request) as response:
+        page = json.load(response)
+    return (time.perf_counter() - started) * 1000, page
+def pct(values, p):
+    s = sorted(values)
+    return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+rng = random.Random(20261129)
+samples = [line.strip() for line in open(sys.argv[7]) if len(line.strip()) == 64]
+pdqs = (samples + ["%064x" % rng.getrandbits(256) for _ in range(queries)])[:queries]
+for pdq in pdqs[:3]:  # warm-up (connections, page-ins)
+    search(whole_port, "f" * 64); search(coord_port, "f" * 64)
+results = {}
+for name, port, pids in (("whole", whole_port, [whole_pid]), ("partitioned", coord_port, partition_pids)):
+    before = cpu_ms(pids)
+    latencies, pages = [], []
+    for pdq in pdqs:
+        ms, page = search(port, pdq)
+        latencies.append(ms); pages.append(page)
+    results[name] = (latencies, pages, (cpu_ms(pids) - before) / queries)
+differences = sum(1 for a, b in zip(results["whole"][1], results["partitioned"][1])
+                  if [(r["kind"], r["id"], r["score"]) for r in a["results"]] != [(r["kind"], r["id"], r["score"]) for r in b["results"]]
+                  or a["partial"] or b["partial"])
+answered = sum(1 for page in results["whole"][1] if page["results"])
+overheads = [int(m) / 1000 for m in re.findall(r"overhead_us=(-?\d+)", open(coord_log).read())][-queries:]
+load = open("/proc/loadavg").read().split()[:3]
+flags = open("/proc/cpuinfo").read()
+isa = "AVX-512" + (" + VPOPCNTDQ" if "avx512_vpopcntdq" in flags else "") if "avx512f" in flags else ("AVX2" if "avx2" in flags else "portable")
+model = re.search(r"model name\s*:\s*(.*)", flags).group(1)
+w, p = results["whole"], results["partitioned"]
+print(f"Machine: {model}, {os.cpu_count()} cores, {isa}; load average {' / '.join(load)} after the run.")
+print()
+print("| figure | one replica, whole catalog | %d partition replicas | goal |" % len(partition_pids))
+print("|---|---:|---:|---|")
+print(f"| search p50 / p99 ({queries} sequential PDQ lookups, ms) | {pct(w[0], 50):.2f} / {pct(w[0], 99):.2f} | {pct(p[0], 50):.2f} / {pct(p[0], 99):.2f} | |")
+if overheads:
+    print(f"| fan-out over the slowest partition's scan, p50 / p99 (ms) | | {pct(overheads, 50):.2f} / {pct(overheads, 99):.2f} | ≤ 1 / ≤ 5 |")
+print(f"| CPU per search, all replicas together (ms) | {w[2]:.2f} | {p[2]:.2f} (×{p[2] / w[2] if w[2] else float('nan'):.2f}) | ≤ 1.2× |")
+print(f"| pages differing from the whole catalog's ({answered} of {queries} with results) | | {differences} | 0 |")
+if differences or len(overheads) < queries:
+    sys.exit(f"partitions: {differences} differing pages, {len(overheads)} fan-out timings of {queries}")
+PY
