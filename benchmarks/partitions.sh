@@ -3,8 +3,9 @@
 # catalog plus N synthetic landmarks × 31 views (`glimpse debug-synthesize-catalog`), split
 # into P partitions, served once by ONE replica holding everything and once by P replicas of
 # one partition each (partition 0's replica answering, the others asked by it), on loopback:
-#   - latency p50/p99 of the same Q sequential searches (PDQ lookups: the PDQ of every sample
-#     photo, then random ones; no ranking cache helps, each one scans every view) against both;
+#   - latency p50/p99 of the same sequential searches against both: Q PDQ lookups (the PDQ of
+#     every sample photo, then random ones: a PDQ-only scan of every view), then every sample
+#     photo as an image search (24 query views against every view); no ranking cache helps;
 #   - the fan-out's own cost over the slowest partition, p50/p99: per search, the time the
 #     partitioned search took minus the slowest partition's own scan (logged by the
 #     answering replica with --log-level debug, from the scan times the partitions report);
@@ -84,7 +85,7 @@ partition_pids=""
 for ((i = 0; i < partitions; i++)); do v="pid_p$i"; partition_pids+="${!v} "; done
 
 python3 - "$port_whole" "$port_p0" "$queries" "$pid_whole" "$partition_pids" "$work/p0.log" "$work/sample-pdqs" <<'PY'
-import json, random, re, subprocess, sys, time, urllib.request, os
+import glob, json, random, re, sys, time, urllib.request, os
 whole_port, coord_port, queries = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 whole_pid, partition_pids, coord_log = int(sys.argv[4]), [int(p) for p in sys.argv[5].split()], sys.argv[6]
 hz = os.sysconf("SC_CLK_TCK")
@@ -94,10 +95,8 @@ def cpu_ms(pids):
         fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
         total += (int(fields[11]) + int(fields[12])) * 1000 / hz
     return total
-def search(port, pdq):
-    body = json.dumps({"pdq": pdq}).encode()
-    request = urllib.request.Request(f"http://127.0.0.1:{port}/v1/search/fingerprint?page_size=100&deadline_ms=30000&min_score=0.2",
-                                     data=body, headers={"Content-Type": "application/json"})
+def post(port, path, body, content_type):
+    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", data=body, headers={"Content-Type": content_type})
     started = time.perf_counter()
     with urllib.request.urlopen(request) as response:
         page = json.load(response)
@@ -105,38 +104,51 @@ def search(port, pdq):
 def pct(values, p):
     s = sorted(values)
     return s[min(len(s) - 1, int(round(p / 100 * (len(s) - 1))))]
+def overheads_since(offset):
+    text = open(coord_log).read()
+    return [int(m) / 1000 for m in re.findall(r"overhead_us=(-?\d+)", text[offset:])], len(text)
 rng = random.Random(20261129)
 samples = [line.strip() for line in open(sys.argv[7]) if len(line.strip()) == 64]
 pdqs = (samples + ["%064x" % rng.getrandbits(256) for _ in range(queries)])[:queries]
-for pdq in pdqs[:3]:  # warm-up (connections, page-ins)
-    search(whole_port, "f" * 64); search(coord_port, "f" * 64)
-results = {}
-for name, port, pids in (("whole", whole_port, [whole_pid]), ("partitioned", coord_port, partition_pids)):
-    before = cpu_ms(pids)
-    latencies, pages = [], []
-    for pdq in pdqs:
-        ms, page = search(port, pdq)
-        latencies.append(ms); pages.append(page)
-    results[name] = (latencies, pages, (cpu_ms(pids) - before) / queries)
-differences = sum(1 for a, b in zip(results["whole"][1], results["partitioned"][1])
-                  if [(r["kind"], r["id"], r["score"]) for r in a["results"]] != [(r["kind"], r["id"], r["score"]) for r in b["results"]]
-                  or a["partial"] or b["partial"])
-answered = sum(1 for page in results["whole"][1] if page["results"])
-overheads = [int(m) / 1000 for m in re.findall(r"overhead_us=(-?\d+)", open(coord_log).read())][-queries:]
-load = open("/proc/loadavg").read().split()[:3]
+lookups = [("/v1/search/fingerprint?page_size=100&deadline_ms=30000&min_score=0.2", json.dumps({"pdq": pdq}).encode(), "application/json") for pdq in pdqs]
+photos = sorted(glob.glob("testdata/catalog/*/*.jpg"))
+images = [("/v1/search?page_size=100&deadline_ms=30000", open(path, "rb").read(), "application/octet-stream") for path in photos]
+for port in (whole_port, coord_port):  # warm-up (connections, page-ins), with lookups not measured
+    for digit in "fe":
+        post(port, "/v1/search/fingerprint", json.dumps({"pdq": digit * 64}).encode(), "application/json")
 flags = open("/proc/cpuinfo").read()
 isa = "AVX-512" + (" + VPOPCNTDQ" if "avx512_vpopcntdq" in flags else "") if "avx512f" in flags else ("AVX2" if "avx2" in flags else "portable")
 model = re.search(r"model name\s*:\s*(.*)", flags).group(1)
-w, p = results["whole"], results["partitioned"]
+rows, failures = [], []
+_, offset = overheads_since(0)
+for label, requests in ((f"{len(lookups)} PDQ lookups (sample photos' PDQs, then random)", lookups), (f"{len(images)} image searches (the sample photos, whole)", images)):
+    results = {}
+    for name, port, pids in (("whole", whole_port, [whole_pid]), ("partitioned", coord_port, partition_pids)):
+        before = cpu_ms(pids)
+        latencies, pages = [], []
+        for path, body, content_type in requests:
+            ms, page = post(port, path, body, content_type)
+            latencies.append(ms); pages.append(page)
+        results[name] = (latencies, pages, (cpu_ms(pids) - before) / len(requests))
+    overheads, offset = overheads_since(offset)
+    differences = sum(1 for a, b in zip(results["whole"][1], results["partitioned"][1])
+                      if [(r["kind"], r["id"], r["score"]) for r in a["results"]] != [(r["kind"], r["id"], r["score"]) for r in b["results"]]
+                      or a["partial"] or b["partial"])
+    answered = sum(1 for page in results["whole"][1] if page["results"])
+    w, p = results["whole"], results["partitioned"]
+    rows.append(f"| **{label}**: search p50 / p99 (ms) | {pct(w[0], 50):.2f} / {pct(w[0], 99):.2f} | {pct(p[0], 50):.2f} / {pct(p[0], 99):.2f} | |")
+    if overheads:
+        rows.append(f"| fan-out over the slowest partition's scan, p50 / p99 (ms) | | {pct(overheads, 50):.2f} / {pct(overheads, 99):.2f} | ≤ 1 / ≤ 5 |")
+    rows.append(f"| CPU per search, all replicas together (ms) | {w[2]:.2f} | {p[2]:.2f} (×{p[2] / w[2] if w[2] else float('nan'):.2f}) | ≤ 1.2× |")
+    rows.append(f"| pages differing from the whole catalog's ({answered} of {len(requests)} with results) | | {differences} | 0 |")
+    if differences or len(overheads) < len(requests):
+        failures.append(f"{label}: {differences} differing pages, {len(overheads)} fan-out timings of {len(requests)}")
+load = open("/proc/loadavg").read().split()[:3]
 print(f"Machine: {model}, {os.cpu_count()} cores, {isa}; load average {' / '.join(load)} after the run.")
 print()
 print("| figure | one replica, whole catalog | %d partition replicas | goal |" % len(partition_pids))
 print("|---|---:|---:|---|")
-print(f"| search p50 / p99 ({queries} sequential PDQ lookups, ms) | {pct(w[0], 50):.2f} / {pct(w[0], 99):.2f} | {pct(p[0], 50):.2f} / {pct(p[0], 99):.2f} | |")
-if overheads:
-    print(f"| fan-out over the slowest partition's scan, p50 / p99 (ms) | | {pct(overheads, 50):.2f} / {pct(overheads, 99):.2f} | ≤ 1 / ≤ 5 |")
-print(f"| CPU per search, all replicas together (ms) | {w[2]:.2f} | {p[2]:.2f} (×{p[2] / w[2] if w[2] else float('nan'):.2f}) | ≤ 1.2× |")
-print(f"| pages differing from the whole catalog's ({answered} of {queries} with results) | | {differences} | 0 |")
-if differences or len(overheads) < queries:
-    sys.exit(f"partitions: {differences} differing pages, {len(overheads)} fan-out timings of {queries}")
+print("\n".join(rows))
+if failures:
+    sys.exit("partitions: " + "; ".join(failures))
 PY

@@ -274,8 +274,12 @@ public final class VisualSearchQuery: Sendable {
             ranked.missingPartitions = found.missingPartitions
             ranking = ranked
             times.ranking = rankingStarted..<ContinuousClock.now
-            // A ranking missing partitions is not kept: the next page asks them again.
-            if found.missingPartitions.isEmpty { await cache.remember(ranking, for: key) }
+            // A ranking missing partitions is not kept (the next page asks them again), nor one
+            // with a partition answering from another generation than this index's (a change
+            // it had not applied yet: the next search asks it again).
+            if found.missingPartitions.isEmpty, found.generations.values.allSatisfy({ $0 == version.generation }) {
+                await cache.remember(ranking, for: key)
+            }
         }
 
         let start = min(offset, ranking.entries.count)
