@@ -94,7 +94,7 @@ for ((i = 0; i < partitions; i++)); do
     name="p${i}r${r}"
     # shellcheck disable=SC2046
     [ ${#names[@]} -lt 3 ] && show "$bin" serve --port 0 --admin-token-file admin-token \
-      $(partition_args "$i" | sed "s#$work/##") "'&   # replica $r of partition $i/$partitions'"
+      $(partition_args "$i" | sed "s#$work/##") "&   # replica $r of partition $i/$partitions"
     # shellcheck disable=SC2046
     start_replica "$name" $(partition_args "$i")
     names+=("$name")
@@ -129,7 +129,7 @@ global
   maxconn 512
 defaults
   mode http
-  timeout connect 1s
+  timeout connect 100ms
   timeout client 30s
   timeout server 30s
   retries 3
@@ -246,7 +246,7 @@ if [ "$partitions" -gt 1 ]; then
   curl -sf --data-binary @"$image" "http://127.0.0.1:$lb/v1/search?region=4,200,712,340&page_size=3" | python3 -c 'import json,sys; d=json.load(sys.stdin); print("partial:", d["partial"], "missing_partitions:", d.get("missing_partitions"), "results:", len(d["results"]))'
   [ "$partial" -eq "$total" ] || fail "$partial of $total pages marked partial with partition $last lost"
   echo "($partial of $total pages marked partial, naming partition $last/$partitions)"
-  show "$bin" serve --port 0 --admin-token-file admin-token --partition "$last/$partitions" --cluster-token-file cluster-token "'&'"
+  show "$bin" serve --port 0 --admin-token-file admin-token --partition "$last/$partitions" --cluster-token-file cluster-token "&"
   start_replica back $(partition_args "$last")
   wait_whole_cluster "${alive[0]}"
   sleep 1

@@ -20,6 +20,7 @@ public struct CatalogPartition: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``CatalogPartitionError`` when `count` is not in 1...``maximumCount`` or
     ///   `index` not in 0..<`count`.
+    /// - Complexity: O(1).
     public init(index: Int, count: Int) throws(CatalogPartitionError) {
         guard (1...Self.maximumCount).contains(count) else { throw .badCount(count) }
         guard (0..<count).contains(index) else { throw .badIndex(index, count: count) }
@@ -31,6 +32,7 @@ public struct CatalogPartition: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``CatalogPartitionError/malformed(_:)`` for anything else, or the errors of
     ///   ``init(index:count:)``.
+    /// - Complexity: O(text length).
     public init(parsing text: String) throws(CatalogPartitionError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
@@ -47,7 +49,7 @@ public struct CatalogPartition: Sendable, Hashable, CustomStringConvertible {
         return out
     }
 
-    /// `i/P`.
+    /// `i/P`. O(1).
     public var description: String { "\(index)/\(count)" }
 }
 

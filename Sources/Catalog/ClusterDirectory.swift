@@ -8,7 +8,7 @@ public struct ClusterMember: Sendable, Hashable {
     /// The catalog generation of the index it serves.
     public var generation: Int64
 
-    /// Creates a member.
+    /// Creates a member. O(1).
     public init(address: String, partition: CatalogPartition, generation: Int64) {
         self.address = address
         self.partition = partition

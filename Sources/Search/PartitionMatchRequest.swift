@@ -1,5 +1,6 @@
 import Catalog
 import Fingerprints
+import Foundation
 
 /// What a replica asks of a replica holding another partition (the internal endpoint
 /// `POST /internal/v1/partition-matches`; the answer is a ``PartitionMatches``): that
@@ -8,13 +9,13 @@ import Fingerprints
 ///
 /// JSON, snake_case keys: `{"partition": "1/4", "profile": 0, "fingerprint": BASE64,
 /// "minimum_score": 0.4, "limit": 1000, "membership_of": [...], "deadline_ms": 2500}`.
-/// `fingerprint` is ``Fingerprint/serialized()`` in base64url without padding.
+/// `fingerprint` is ``Fingerprint/serialized()`` in base64 (RFC 4648 §4, padded).
 public struct PartitionMatchRequest: Sendable, Hashable, Codable {
     /// The partition asked for: the answering replica must hold it.
     public var partition: CatalogPartition
     /// The asker's scoring profile (which scoring and scan strategy; opaque here).
     public var profile: Int
-    /// The query fingerprint, ``Fingerprint/serialized()`` bytes in base64url (no padding).
+    /// The query fingerprint, ``Fingerprint/serialized()`` bytes in base64 (padded).
     public var fingerprint: String
     /// Least score kept.
     public var minimumScore: Double
@@ -34,22 +35,22 @@ public struct PartitionMatchRequest: Sendable, Hashable, Codable {
         case minimumScore = "minimum_score", membershipOf = "membership_of", deadlineMilliseconds = "deadline_ms"
     }
 
-    /// Creates a request for `fingerprint`.
+    /// Creates a request for `fingerprint`. O(fingerprint size).
     public init(partition: CatalogPartition, profile: Int, fingerprint: Fingerprint, minimumScore: Double, limit: Int,
                 membershipOf: [String], deadlineMilliseconds: Int) {
         self.partition = partition
         self.profile = profile
-        self.fingerprint = Base64URL.encode(fingerprint.serialized())
+        self.fingerprint = Data(fingerprint.serialized()).base64EncodedString()
         self.minimumScore = minimumScore
         self.limit = limit
         self.membershipOf = membershipOf
         self.deadlineMilliseconds = deadlineMilliseconds
     }
 
-    /// The query fingerprint, or `nil` when ``fingerprint`` is not base64url of a serialized fingerprint.
+    /// The query fingerprint, or `nil` when ``fingerprint`` is not base64 of a serialized fingerprint.
     /// - Complexity: O(fingerprint size).
     public var decodedFingerprint: Fingerprint? {
-        guard let bytes = Base64URL.decode(fingerprint) else { return nil }
+        guard let bytes = Data(base64Encoded: fingerprint) else { return nil }
         return try? Fingerprint(serialized: bytes)
     }
 }

@@ -31,7 +31,7 @@ public struct PartitionMatches: Sendable, Hashable, Codable {
         case missingPartitions = "missing_partitions", generations, scanMicroseconds = "scan_us"
     }
 
-    /// Creates an answer.
+    /// Creates an answer. O(1).
     public init(matches: [LandmarkMatch], collectionsByLandmark: [String: [String]], isPartial: Bool,
                 missingPartitions: [CatalogPartition] = [], generations: [String: Int64] = [:], scanMicroseconds: [String: Int] = [:]) {
         self.scanMicroseconds = scanMicroseconds
@@ -43,7 +43,7 @@ public struct PartitionMatches: Sendable, Hashable, Codable {
     }
 
     /// The order of every match list: score descending, then landmark id ascending (the
-    /// order ``IncrementalVisualIndex/search(_:scoring:minimumScore:deadline:limit:threads:using:strategy:)`` returns).
+    /// order ``IncrementalVisualIndex/search(_:scoring:minimumScore:deadline:limit:threads:using:strategy:)`` returns). O(1).
     public static func precedes(_ a: LandmarkMatch, _ b: LandmarkMatch) -> Bool {
         (a.score, b.landmarkID) > (b.score, a.landmarkID)
     }

@@ -21,7 +21,7 @@ public struct ClusterConfiguration: Sendable {
     /// connection moves on at once); never past the search's deadline.
     public var attemptBudget: Duration = .milliseconds(1000)
 
-    /// Creates a configuration for `partition` with `token`.
+    /// Creates a configuration for `partition` with `token`. O(1).
     public init(partition: CatalogPartition, token: String, advertisedAddress: String? = nil) {
         self.partition = partition
         self.token = token
@@ -34,7 +34,7 @@ public struct ClusterConfiguration: Sendable {
     }
 
     /// Whether `host` is a wildcard address (`0.0.0.0`, `::`), which other replicas cannot
-    /// reach: such a replica needs an advertised address.
+    /// reach: such a replica needs an advertised address. O(1).
     public static func isWildcard(_ host: String) -> Bool {
         ["0.0.0.0", "::", "[::]", "*"].contains(host)
     }

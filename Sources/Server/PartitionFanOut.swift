@@ -112,8 +112,7 @@ final class PartitionFanOut: Sendable {
                      deadline: ContinuousClock.Instant) async -> PartitionMatches? {
         let remaining = max(.zero, deadline - .now)
         let wait = min(configuration.attemptBudget, remaining + .milliseconds(100))
-        let body: Data
-        do { body = try JSONEncoder().encode(makeRequest(Self.milliseconds(remaining))) } catch { return nil }
+        let body = WireJSON.bytes(makeRequest(Self.milliseconds(remaining)))
         var request = HTTPClientRequest(url: address + Self.path)
         request.method = .POST
         request.headers.add(name: "Authorization", value: "Bearer \(configuration.token)")
@@ -126,7 +125,7 @@ final class PartitionFanOut: Sendable {
                 metrics.recordPartitionAttempt(failed: true)
                 return nil
             }
-            let answer = try JSONDecoder().decode(PartitionMatches.self, from: Data(bytes.readableBytesView))
+            let answer = try WireJSON.decode(PartitionMatches.self, from: bytes.readableBytesView)
             guard answer.generations[partition.description] != nil else {
                 metrics.recordPartitionAttempt(failed: true)
                 return nil

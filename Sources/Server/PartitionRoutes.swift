@@ -30,13 +30,13 @@ struct PartitionRoutes {
             throw APIError(.contentTooLarge, "payload_too_large", "a partition request is at most \(Self.maximumBodyBytes) bytes")
         }
         let asked: PartitionMatchRequest
-        do { asked = try JSONDecoder().decode(PartitionMatchRequest.self, from: Data(body.readableBytesView)) } catch {
+        do { asked = try WireJSON.decode(PartitionMatchRequest.self, from: body.readableBytesView) } catch {
             throw APIError.badRequest("invalid_body", "not a partition request: \(error)")
         }
         guard asked.partition == cluster.partition else {
             throw APIError(.misdirectedRequest, "wrong_partition", "this replica holds partition \(cluster.partition), not \(asked.partition)")
         }
-        guard let fingerprint = asked.decodedFingerprint else { throw APIError.badRequest("invalid_body", "fingerprint is not a serialized fingerprint in base64url") }
+        guard let fingerprint = asked.decodedFingerprint else { throw APIError.badRequest("invalid_body", "fingerprint is not a serialized fingerprint in base64") }
         guard (1...100_000).contains(asked.limit), asked.minimumScore.isFinite, (0...1).contains(asked.minimumScore),
               (0...600_000).contains(asked.deadlineMilliseconds), asked.membershipOf.count <= PartitionMatchRequest.maximumMembershipIDs else {
             throw APIError.badRequest("invalid_body", "limit, minimum_score, deadline_ms or membership_of out of range")
