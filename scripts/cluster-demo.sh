@@ -220,9 +220,11 @@ result=$(grep '^RESULT' "$work/wrk.out") || fail "wrk printed no result: $(cat "
 echo "$result"
 failed=$(sed 's/.*failed=\([0-9]*\).*/\1/' <<< "$result"); busy=$(sed 's/.*busy=\([0-9]*\).*/\1/' <<< "$result")
 sockets=$(sed 's/.*socket_errors=\([0-9]*\).*/\1/' <<< "$result"); requests=$(sed 's/.*requests=\([0-9]*\).*/\1/' <<< "$result")
+partial=$(sed 's/.*partial=\([0-9]*\).*/\1/' <<< "$result")
 [ "$failed" -eq 0 ] && [ "$busy" -eq 0 ] && [ "$sockets" -eq 0 ] || fail "failed requests under load: $result"
+[ "$partial" -eq 0 ] || fail "partial pages under load (a partition's twin did not answer in time): $result"
 [ "$requests" -gt 0 ] || fail "no request completed: $result"
-echo "(${requests} requests, none failed$([ -n "$victim" ] && echo ", one replica killed half-way"))"
+echo "(${requests} requests, none failed, none partial$([ -n "$victim" ] && echo ", one replica killed half-way"))"
 alive=()
 for name in "${names[@]}"; do [ "$name" = "$victim" ] || alive+=("$name"); done
 

@@ -112,17 +112,21 @@ public enum GlimpseServer {
     /// still exports the spans of requests that drained).
     public static func run(configuration: ServerConfiguration, store: any EntityStore, logger: Logger,
                            companions: [any Service] = []) async throws {
-        let (application, _) = makeApplication(configuration: configuration, store: store, logger: logger) { port in
+        let (application, state) = makeApplication(configuration: configuration, store: store, logger: logger) { port in
             logger.notice("glimpse serve listening", metadata: ["address": "http://\(configuration.host):\(port)", "catalog": "\(configuration.catalog)"])
         }
         var groupConfiguration = ServiceGroupConfiguration(services: companions + [application], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         groupConfiguration.maximumGracefulShutdownDuration = .seconds(max(1, configuration.shutdownGraceSeconds))
         do {
             try await ServiceGroup(configuration: groupConfiguration).run()
+            // The fan-out's HTTP client is closed once every request has drained.
+            await state.fanOut?.shutdown()
         } catch let error as IOError where error.errnoCode == EADDRINUSE || error.errnoCode == EADDRNOTAVAIL || error.errnoCode == EACCES {
+            await state.fanOut?.shutdown()
             throw ServerStartError.cannotListen(host: configuration.host, port: configuration.port,
                                                 reason: String(cString: strerror(error.errnoCode)))
         } catch is CancellationError {
+            await state.fanOut?.shutdown()
             // The grace period after SIGTERM/SIGINT ran out and the service group cancelled
             // what was still running: the stop asked for happened, so it is a clean exit.
             logger.notice("shutdown grace period over; requests still running were cancelled", metadata: [

@@ -31,11 +31,22 @@ final class PartitionFanOut: Sendable {
     /// Largest answer read from a replica, in bytes.
     static let maximumAnswerBytes = 64 << 20
 
-    /// Creates the fan-out of `configuration`'s replica.
-    init(configuration: ClusterConfiguration, metrics: ServerMetrics, client: HTTPClient = .shared) {
+    /// Creates the fan-out of `configuration`'s replica, with an HTTP client of its own
+    /// (``shutdown()`` it when the server has stopped): a replica that cannot be connected
+    /// to fails at once (no retried connection attempts, 200 ms to connect), so its twin is
+    /// asked within the search's time instead of after it.
+    init(configuration: ClusterConfiguration, metrics: ServerMetrics) {
         self.configuration = configuration
         self.metrics = metrics
-        self.client = client
+        var clientConfiguration = HTTPClient.Configuration()
+        clientConfiguration.connectionPool.retryConnectionEstablishment = false
+        clientConfiguration.timeout.connect = .milliseconds(200)
+        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: clientConfiguration)
+    }
+
+    /// Closes the HTTP client's connections. O(connections).
+    func shutdown() async {
+        try? await client.shutdown()
     }
 
     /// Replaces the live replicas with `members` (this replica's own entry left out). O(members).

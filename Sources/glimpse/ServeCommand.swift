@@ -23,7 +23,7 @@ struct ServeCommand: AsyncParsableCommand {
             Example:
               glimpse serve --db glimpse.sqlite --port 8080
               glimpse serve --db postgres://glimpse@127.0.0.1:5432/glimpse --port 8080
-              glimpse serve --db postgres://glimpse@127.0.0.1:5432/glimpse --port 8081 \
+              glimpse serve --db postgres://glimpse@127.0.0.1:5432/glimpse --port 8081 \\
                 --partition 0/4 --cluster-token-file cluster.token
               curl --data-binary @testdata/samples/screenshot-hurricane-ridge.png \\
                 'http://127.0.0.1:8080/v1/search?region=4,211,712,332'

@@ -1,6 +1,6 @@
 -- The wrk script of scripts/load-test.sh and benchmarks/replicas.sh (one request per
--- call; one RESULT line at the end with requests/s, p50/p99 in ms, failed, busy (429) and
--- socket errors). Environment: BODY_FILE (POST its bytes; none: GET), BODY_TYPE (its
+-- call; one RESULT line at the end with requests/s, p50/p99 in ms, failed, busy (429),
+-- socket errors and partial pages (`"partial":true` in the answer)). Environment: BODY_FILE (POST its bytes; none: GET), BODY_TYPE (its
 -- Content-Type), RANDOM_PDQ=1 (POST a different random PDQ lookup every request).
 local body_file = os.getenv("BODY_FILE")
 if body_file and body_file ~= "" then
@@ -23,15 +23,16 @@ if os.getenv("RANDOM_PDQ") == "1" then
 end
 local threads = {}
 function setup(thread) table.insert(threads, thread) end
-function init(args) busy = 0; failed = 0 end
+function init(args) busy = 0; failed = 0; partial = 0 end
 function response(status, headers, body)
   if status == 429 then busy = busy + 1 elseif status >= 300 then failed = failed + 1 end
+  if body and string.find(body, '"partial":true', 1, true) then partial = partial + 1 end
 end
 function done(summary, latency, requests)
-  local busy, failed = 0, 0
-  for _, t in ipairs(threads) do busy = busy + t:get("busy"); failed = failed + t:get("failed") end
+  local busy, failed, partial = 0, 0, 0
+  for _, t in ipairs(threads) do busy = busy + t:get("busy"); failed = failed + t:get("failed"); partial = partial + t:get("partial") end
   local e = summary.errors
-  io.write(string.format("RESULT rps=%.1f p50_ms=%.2f p99_ms=%.2f requests=%d failed=%d busy=%d socket_errors=%d\n",
+  io.write(string.format("RESULT rps=%.1f p50_ms=%.2f p99_ms=%.2f requests=%d failed=%d busy=%d socket_errors=%d partial=%d\n",
     summary.requests / (summary.duration / 1e6), latency:percentile(50) / 1000, latency:percentile(99) / 1000,
-    summary.requests, failed, busy, e.connect + e.read + e.write + e.timeout))
+    summary.requests, failed, busy, e.connect + e.read + e.write + e.timeout, partial))
 end
