@@ -94,13 +94,18 @@ final class PartitionFanOut: Sendable {
         guard !others.isEmpty else { return PartitionMatches(matches: [], collectionsByLandmark: [:], isPartial: false) }
         let known = replicas.withLock { $0 }
         let turn = Int(rotation.add(1, ordering: .relaxed).oldValue % 1_000_003)
+        // The fingerprint is encoded once; each request only names its partition and deadline.
+        let template = PartitionMatchRequest(partition: own, profile: profile, fingerprint: fingerprint, minimumScore: minimumScore,
+                                             limit: limit, membershipOf: membershipOf, deadlineMilliseconds: 0)
         let answers = await withTaskGroup(of: PartitionMatches.self) { group in
             for partition in others {
                 let addresses = known[partition.index] ?? []
                 let ordered = addresses.isEmpty ? [] : Array(addresses[(turn % addresses.count)...] + addresses[..<(turn % addresses.count)])
                 let request = { (remaining: Int) in
-                    PartitionMatchRequest(partition: partition, profile: profile, fingerprint: fingerprint, minimumScore: minimumScore,
-                                          limit: limit, membershipOf: membershipOf, deadlineMilliseconds: remaining)
+                    var request = template
+                    request.partition = partition
+                    request.deadlineMilliseconds = remaining
+                    return request
                 }
                 group.addTask {
                     for address in ordered {
