@@ -48,10 +48,11 @@ extension PostgresEntityStore {
 }
 
 extension PostgresEntityStore: ClusterDirectory {
-    /// Registers `member` or renews its entry, stamped with the database's `now()`; allowed on
-    /// a store opened read-only (the one row a replica writes), outside the writer lock so
-    /// that a long index commit never delays it.
-    /// - Complexity: one upsert.
+    /// Registers `member` or renews its entry, stamped with the database's `now()`, and drops
+    /// the rows of replicas not heard from for an hour; allowed on a store opened read-only
+    /// (the one table a replica writes), outside the writer lock so that a long index commit
+    /// never delays it.
+    /// - Complexity: one upsert and one delete over the (small) table.
     public func heartbeat(_ member: ClusterMember) async throws(CatalogStoreError) {
         let logger = self.logger
         do {
@@ -62,6 +63,8 @@ extension PostgresEntityStore: ClusterDirectory {
                     ON CONFLICT (address) DO UPDATE SET partition_index = EXCLUDED.partition_index, partition_count = EXCLUDED.partition_count,
                       generation = EXCLUDED.generation, heartbeat_at = now()
                     """, logger: logger)
+                // Rows of replicas gone for an hour (killed, never stopped cleanly) are dropped.
+                try await connection.query("DELETE FROM cluster_member WHERE heartbeat_at < now() - interval '1 hour'", logger: logger)
             }
         } catch { throw storeError("renewing the cluster membership of \(member.address)", error) }
     }

@@ -163,5 +163,9 @@ struct PostgresPartitionTests {
         #expect(try await directory.members(heardWithin: .seconds(5)) == [renewed])
         try await directory.leave(address: a.address)
         #expect(try await directory.members(heardWithin: .seconds(5)).isEmpty)
+        // A row an hour old is dropped at the next heartbeat of any replica.
+        _ = try PostgresTestCluster.psql(url, "UPDATE cluster_member SET heartbeat_at = now() - interval '2 hours' WHERE address = 'http://127.0.0.1:9002'")
+        try await directory.heartbeat(renewed)
+        #expect(try PostgresTestCluster.psql(url, "SELECT string_agg(address, ',' ORDER BY address) FROM cluster_member") == "http://127.0.0.1:9001,http://127.0.0.1:9003")
     }
 }
