@@ -206,8 +206,8 @@ echo "(every replica answers it again)"
 wrk_lua="$PWD/scripts/lib/wrk-search.lua"
 victim=${names[$(( ${#names[@]} - 1 ))]}
 [ "$replicas" -gt 1 ] || victim=""
-show wrk -t2 -c4 -d"${load_seconds}s" "http://127.0.0.1:$lb/v1/search/fingerprint" "'# a different PDQ lookup per request'"
-RANDOM_PDQ=1 wrk -t2 -c4 -d"${load_seconds}s" --timeout 10s -s "$wrk_lua" "http://127.0.0.1:$lb/v1/search/fingerprint" > "$work/wrk.out" 2>&1 &
+show wrk -t2 -c4 -d"${load_seconds}s" "'http://127.0.0.1:$lb/v1/search/fingerprint?deadline_ms=5000'" "  # a different PDQ lookup per request"
+RANDOM_PDQ=1 wrk -t2 -c4 -d"${load_seconds}s" --timeout 10s -s "$wrk_lua" "http://127.0.0.1:$lb/v1/search/fingerprint?deadline_ms=5000" > "$work/wrk.out" 2>&1 &
 wrk_pid=$!
 if [ -n "$victim" ]; then
   sleep $(( load_seconds / 2 ))

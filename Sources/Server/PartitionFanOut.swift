@@ -24,6 +24,10 @@ final class PartitionFanOut: Sendable {
     private let rotation = Atomic<UInt64>(0)
     /// This replica's own address once known (left out of the replicas asked).
     let ownAddress = Mutex<String?>(nil)
+    /// Replicas whose last request failed, and when: asked after their partition's others,
+    /// and not counted as reachable, until ``ClusterConfiguration/memberTimeout`` has passed
+    /// (by then a dead replica's row is gone too) or they answer again.
+    private let suspects = Mutex<[String: ContinuousClock.Instant]>([:])
     private let metrics: ServerMetrics
 
     /// The path of the internal endpoint.
@@ -63,8 +67,11 @@ final class PartitionFanOut: Sendable {
     /// O(partitions).
     func reachability() -> (reachable: [CatalogPartition], missing: [CatalogPartition]) {
         let known = replicas.withLock { $0 }
+        let suspected = currentSuspects()
         let all = (try? CatalogPartition.all(count: configuration.partition.count)) ?? []
-        let reachable = all.filter { $0 == configuration.partition || !(known[$0.index] ?? []).isEmpty }
+        let reachable = all.filter { partition in
+            partition == configuration.partition || (known[partition.index] ?? []).contains { !suspected.contains($0) }
+        }
         return (reachable, all.filter { !reachable.contains($0) })
     }
 
@@ -93,6 +100,7 @@ final class PartitionFanOut: Sendable {
         let others = ((try? CatalogPartition.all(count: own.count)) ?? []).filter { $0 != own }
         guard !others.isEmpty else { return PartitionMatches(matches: [], collectionsByLandmark: [:], isPartial: false) }
         let known = replicas.withLock { $0 }
+        let suspected = currentSuspects()
         let turn = Int(rotation.add(1, ordering: .relaxed).oldValue % 1_000_003)
         // The fingerprint is encoded once; each request only names its partition and deadline.
         let template = PartitionMatchRequest(partition: own, profile: profile, fingerprint: fingerprint, minimumScore: minimumScore,
@@ -100,7 +108,9 @@ final class PartitionFanOut: Sendable {
         let answers = await withTaskGroup(of: PartitionMatches.self) { group in
             for partition in others {
                 let addresses = known[partition.index] ?? []
-                let ordered = addresses.isEmpty ? [] : Array(addresses[(turn % addresses.count)...] + addresses[..<(turn % addresses.count)])
+                let rotated = addresses.isEmpty ? [] : Array(addresses[(turn % addresses.count)...] + addresses[..<(turn % addresses.count)])
+                // Replicas that failed lately are asked last (still asked: they may be back).
+                let ordered = rotated.filter { !suspected.contains($0) } + rotated.filter { suspected.contains($0) }
                 let request = { (remaining: Int) in
                     var request = template
                     request.partition = partition
@@ -147,10 +157,22 @@ final class PartitionFanOut: Sendable {
                 return nil
             }
             metrics.recordPartitionAttempt(failed: false)
+            suspects.withLock { _ = $0.removeValue(forKey: address) }
             return answer
         } catch {
             metrics.recordPartitionAttempt(failed: true)
+            suspects.withLock { $0[address] = .now }
             return nil
+        }
+    }
+
+    /// The replicas that failed within ``ClusterConfiguration/memberTimeout`` (older entries
+    /// forgotten). O(suspects).
+    private func currentSuspects() -> Set<String> {
+        let horizon = ContinuousClock.now - configuration.memberTimeout
+        return suspects.withLock { entries in
+            entries = entries.filter { $0.value > horizon }
+            return Set(entries.keys)
         }
     }
 
