@@ -111,6 +111,14 @@ struct PartitionedClusterTests {
                                         headers: ["Authorization: Bearer not-the-cluster-token-at-all"]).status == 403)
         #expect(try await whole.http("POST", "/internal/v1/partition-matches", body: probe,
                                      headers: ["Authorization: Bearer \(Self.clusterToken)"]).status == 404)
+        // With the token: an incomplete request, another partition's, a fingerprint that is not one.
+        let authorized = ["Authorization: Bearer \(Self.clusterToken)", "Content-Type: application/json"]
+        func request(_ partition: String, fingerprint: String) -> [UInt8] {
+            Array(#"{"partition":"\#(partition)","profile":0,"fingerprint":"\#(fingerprint)","minimum_score":0.4,"limit":10,"membership_of":[],"deadline_ms":100}"#.utf8)
+        }
+        #expect(try await parts[1].http("POST", "/internal/v1/partition-matches", body: probe, headers: authorized).status == 400)
+        #expect(try await parts[1].http("POST", "/internal/v1/partition-matches", body: request("2/3", fingerprint: "AA=="), headers: authorized).status == 421)
+        #expect(try await parts[1].http("POST", "/internal/v1/partition-matches", body: request("1/3", fingerprint: "AA=="), headers: authorized).status == 400)
 
         // A twin of partition 2, then partition 2's first replica killed: complete pages.
         let screenshot = try Harness.screenshotBytes()
