@@ -39,17 +39,7 @@ else
   bin=$(release_glimpse)
 fi
 
-source scripts/lib/serve-ready.sh
-work=$(mktemp -d)
-pgdir=$(mktemp -d /tmp/glimpse-pg.XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  scripts/pg-test-cluster.sh stop "$pgdir" || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source scripts/lib/cluster-scratch.sh
 
 admin=$(scripts/pg-test-cluster.sh start "$pgdir")
 psql "$admin" -qc "CREATE DATABASE bench" >/dev/null

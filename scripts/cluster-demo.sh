@@ -44,17 +44,7 @@ else
   bin=$(release_glimpse)
 fi
 
-source scripts/lib/serve-ready.sh
-work=$(mktemp -d)
-pgdir=$(mktemp -d /tmp/glimpse-pg.XXXXXX)
-pids=()
-cleanup() {
-  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
-  scripts/pg-test-cluster.sh stop "$pgdir" || true
-  rm -rf "$work"
-}
-trap cleanup EXIT
+source scripts/lib/cluster-scratch.sh
 
 # Prints a command as a user would type it (the demo's transcript), with `glimpse` for the binary.
 show() { echo; echo "\$ $*" | sed "s#$bin#glimpse#g"; }

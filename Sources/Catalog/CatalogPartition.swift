@@ -28,6 +28,12 @@ public struct CatalogPartition: Sendable, Hashable, CustomStringConvertible {
         self.count = count
     }
 
+    /// Partition `index` of `count`, both already checked. O(1).
+    private init(checkedIndex index: Int, count: Int) {
+        self.index = index
+        self.count = count
+    }
+
     /// Parses `i/P` (for example `0/4`).
     ///
     /// - Throws: ``CatalogPartitionError/malformed(_:)`` for anything else, or the errors of
@@ -44,9 +50,8 @@ public struct CatalogPartition: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Complexity: O(count).
     public static func all(count: Int) throws(CatalogPartitionError) -> [CatalogPartition] {
-        var out: [CatalogPartition] = []
-        for index in 0..<max(count, 1) { out.append(try CatalogPartition(index: index, count: count)) }
-        return out
+        guard (1...maximumCount).contains(count) else { throw .badCount(count) }
+        return (0..<count).map { CatalogPartition(checkedIndex: $0, count: count) }
     }
 
     /// `i/P`. O(1).

@@ -161,12 +161,13 @@ public final class VisualSearchQuery: Sendable {
     /// the memberships of those and of the landmarks among `membershipOf` the index holds.
     /// Never asks ``otherPartitions``; no labels, no exact copies (the asking replica adds them).
     ///
-    /// - Returns: the matches (their ``PartitionMatches/scanMicroseconds`` under the key `""`:
-    ///   the caller names its partition) and the catalog version of the index that found them.
+    /// - Returns: the matches, the catalog version of the index that found them and how long
+    ///   the scan took (the caller fills in its partition's generation and scan time).
     /// - Throws: ``VisualSearchError/store(_:)`` or ``VisualSearchError/damagedIndex(_:)``.
     /// - Complexity: one index scan, as ``values(for:labels:copyKey:page:)``.
     public func partitionMatches(for fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
-                                 deadline: ContinuousClock.Instant) async throws(VisualSearchError) -> (matches: PartitionMatches, version: CatalogVersion) {
+                                 deadline: ContinuousClock.Instant) async throws(VisualSearchError)
+        -> (matches: PartitionMatches, version: CatalogVersion, scan: Duration) {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
         let started = ContinuousClock.now
@@ -175,10 +176,8 @@ public final class VisualSearchQuery: Sendable {
                              limit: limit, threads: scanThreads, strategy: configuration.strategy)
         }
         let membership = used.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID) + membershipOf)
-        var found = PartitionMatches(matches: outcome.matches, collectionsByLandmark: membership, isPartial: outcome.isPartial)
-        let (seconds, attoseconds) = (ContinuousClock.now - started).components
-        found.scanMicroseconds = ["": Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)]
-        return (found, used.index.version)
+        return (PartitionMatches(matches: outcome.matches, collectionsByLandmark: membership, isPartial: outcome.isPartial),
+                used.index.version, ContinuousClock.now - started)
     }
 
     /// `search` on `state`'s index. When the index is a mapped snapshot

@@ -24,7 +24,8 @@ struct PartitionRoutes {
         guard let cluster = state.configuration.cluster else {
             throw APIError(.notFound, "not_partitioned", "this replica serves the whole catalog (started without --partition)")
         }
-        try Self.authorize(request, token: cluster.token)
+        try BearerToken(token: cluster.token, realm: "glimpse-cluster",
+                        missing: "the internal endpoint needs 'Authorization: Bearer <cluster token>'", name: "cluster token").check(request)
         let body: ByteBuffer
         do { body = try await request.body.collect(upTo: Self.maximumBodyBytes) } catch {
             throw APIError(.contentTooLarge, "payload_too_large", "a partition request is at most \(Self.maximumBodyBytes) bytes")
@@ -46,31 +47,17 @@ struct PartitionRoutes {
             throw APIError.badRequest("invalid_body", "unknown scoring profile \(asked.profile)")
         }
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(asked.deadlineMilliseconds))
-        let (found, version): (PartitionMatches, CatalogVersion)
+        let (found, version, scan): (PartitionMatches, CatalogVersion, Duration)
         do {
-            (found, version) = try await state.partitionSlots.withSlot {
+            (found, version, scan) = try await state.partitionSlots.withSlot {
                 try await query.partitionMatches(for: fingerprint, minimumScore: asked.minimumScore, limit: asked.limit,
                                                  membershipOf: asked.membershipOf, deadline: deadline)
             }
         } catch let error as VisualSearchError { throw SearchRoutes.apiError(error) }
         var answer = found
         answer.generations = [cluster.partition.description: version.generation]
-        answer.scanMicroseconds = [cluster.partition.description: found.scanMicroseconds[""] ?? 0]
+        let (seconds, attoseconds) = scan.components
+        answer.scanMicroseconds = [cluster.partition.description: Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)]
         return context.json(answer, for: request)
-    }
-
-    /// Checks `Authorization: Bearer <token>` in constant time.
-    static func authorize(_ request: Request, token: String) throws(APIError) {
-        let challenge: HTTPFields = [.wwwAuthenticate: "Bearer realm=\"glimpse-cluster\""]
-        guard let header = request.headers[.authorization] else {
-            throw APIError(.unauthorized, "unauthorized", "the internal endpoint needs 'Authorization: Bearer <cluster token>'", headers: challenge)
-        }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].isEmpty else {
-            throw APIError(.unauthorized, "unauthorized", "malformed Authorization header: expected 'Bearer TOKEN'", headers: challenge)
-        }
-        guard AdminAuthMiddleware.constantTimeEqual(Array(parts[1].utf8), Array(token.utf8)) else {
-            throw APIError(.forbidden, "forbidden", "the bearer token is not the cluster token")
-        }
     }
 }

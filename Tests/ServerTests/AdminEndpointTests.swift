@@ -64,7 +64,7 @@ import Testing
     }
 
     @Test func tokensCompareInConstantTimeShape() {
-        func equal(_ a: String, _ b: String) -> Bool { AdminAuthMiddleware.constantTimeEqual(Array(a.utf8), Array(b.utf8)) }
+        func equal(_ a: String, _ b: String) -> Bool { BearerToken.constantTimeEqual(Array(a.utf8), Array(b.utf8)) }
         #expect(equal("abc", "abc"))
         #expect(!equal("abc", "abd"))
         #expect(!equal("abc", "abcd"))
