@@ -1,3 +1,4 @@
+import Foundation
 import Fingerprints
 import PixelBuffers
 import SyntheticData
@@ -80,9 +81,10 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
     /// ``transverse``, then shown in a ``screenshot``.
     case transverseScreenshot = "transverse-screenshot"
     /// A print or screen photographed with the camera tilted 10° away from facing it (a
-    /// keystone), in one of eight seeded directions (an edge or a corner leaning away),
-    /// framed with a seeded background around it, slightly out of focus (σ 0.15 % of the
-    /// longer side, at least 0.6 px) and exposed differently (gamma 0.8–1.25). Moiré is not modelled.
+    /// keystone), in a seeded direction (any azimuth: an edge, a corner or anything between
+    /// leaning away), selected with a seeded margin of 1–8 % of the longer side of plain
+    /// background around it, slightly out of focus (σ 0.15 % of the longer side, at least
+    /// 0.6 px) and exposed differently (gamma 0.8–1.25). Moiré is not modelled.
     case keystone10 = "keystone-10"
     /// ``keystone10`` at 20°.
     case keystone20 = "keystone-20"
@@ -197,14 +199,12 @@ public enum ImageTransformation: String, CaseIterable, Sendable, Codable, Custom
             return ToneAdjustments.grayscale(source).pixelBuffer
         case .keystone10, .keystone20:
             let angle = self == .keystone10 ? 10.0 : 20.0
-            let diagonal = 0.5.squareRoot()
-            let directions: [(down: Double, right: Double)] = [
-                (1, 0), (-1, 0), (0, 1), (0, -1), (diagonal, diagonal), (diagonal, -diagonal), (-diagonal, diagonal), (-diagonal, -diagonal),
-            ]
-            let direction = directions[Int(random.next() % UInt64(directions.count))]
+            let azimuth = random.unit(in: 0...(2 * Double.pi))
             let grey = random.unit(in: 50...200)
             let background = (UInt8(grey), UInt8(grey * 0.95), UInt8(grey * 0.88))
-            let tilted = Resampling.tilted(source, tiltDown: angle * direction.down, tiltRight: angle * direction.right, fill: background)
+            let margin = random.unit(in: 0.01...0.08)
+            let tilted = Resampling.tilted(source, tiltDown: angle * cos(azimuth), tiltRight: angle * sin(azimuth), margin: margin,
+                                           fill: background)
             let focus = GaussianBlur.blurred(tilted, sigma: max(0.6, 0.0015 * Double(max(tilted.width, tilted.height))))
             return ToneAdjustments.gamma(focus, random.coin() ? random.unit(in: 0.8...0.95) : random.unit(in: 1.05...1.25)).pixelBuffer
         case .sepiaVignette:

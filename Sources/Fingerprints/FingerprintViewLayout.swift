@@ -9,7 +9,10 @@
 ///    pHash by DCT sign flips and transposes, aHash and dHash by bit permutation);
 /// 3. ``coarseRegions``, hashed from the working luma area-averaged to at most
 ///    ``coarseSize`` pixels per side, so each costs O(coarseSize²) instead of
-///    O(workingSize²); their colour histograms still come from the working image.
+///    O(workingSize²); their colour histograms still come from the working image;
+/// 4. ``tilts``: the whole frame rectified under each perspective hypothesis
+///    (``ViewTilt``), from the working luma area-averaged to at most ``tiltSize`` pixels per
+///    side; their histogram is the full frame's.
 ///
 /// Regions are fractions of the image, so the same layout means the same parts of the
 /// picture at any resolution.
@@ -23,6 +26,10 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     public var coarseRegions: [ViewRegion]
     /// Largest side, in pixels, of the plane ``coarseRegions`` are hashed from.
     public var coarseSize: Int
+    /// Perspective hypotheses under which the whole frame is also described, last.
+    public var tilts: [ViewTilt]
+    /// Largest side, in pixels, of the plane the ``tilts`` are rectified from and hashed at.
+    public var tiltSize: Int
     /// Which generation of Glimpse's view layouts this is, stored with every fingerprint
     /// (``Fingerprint/layoutVersion``) so that a catalog indexed with an older layout is
     /// re-fingerprinted by `glimpse index`. ``catalogVersion`` for Glimpse's own layouts,
@@ -50,28 +57,37 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     /// valid, `orientations` must not hold ``Dihedral/original`` nor repeat, there are at
     /// most 255 views and `coarseSize` is at least 32.
     public init(regions: [ViewRegion], orientations: [Dihedral] = [], coarseRegions: [ViewRegion] = [], coarseSize: Int = 128,
-                version: UInt16 = FingerprintViewLayout.unversioned) {
+                tilts: [ViewTilt] = [], tiltSize: Int = 128, version: UInt16 = FingerprintViewLayout.unversioned) {
         precondition(regions.first == .full, "a layout starts with the full frame")
         precondition(!orientations.contains(.original) && Set(orientations).count == orientations.count,
                      "orientations are the extra ones, each once")
-        precondition(regions.count * (1 + orientations.count) + coarseRegions.count <= 255
+        precondition(regions.count * (1 + orientations.count) + coarseRegions.count + tilts.count <= 255
                      && (regions + coarseRegions).allSatisfy(\.isValid), "layout regions must be valid, at most 255 views")
-        precondition(coarseSize >= 32, "coarse views need at least 32 pixels per side")
+        precondition(coarseSize >= 32 && tiltSize >= 32, "coarse and tilted views need at least 32 pixels per side")
         self.regions = regions
         self.orientations = orientations
         self.coarseRegions = coarseRegions
         self.coarseSize = coarseSize
+        self.tilts = tilts
+        self.tiltSize = tiltSize
         self.version = version
     }
 
     /// The region of every view in fingerprint order (an oriented view's region is where
-    /// its region lies in the transformed image, ``Dihedral/transform(_:)``). O(views).
-    public var viewRegions: [ViewRegion] {
+    /// its region lies in the transformed image, ``Dihedral/transform(_:)``; a tilt view's is
+    /// the frame less its margin, ``ViewTilt/sheetRegion(aspect:)``, for a square frame: see
+    /// ``viewRegions(aspect:)``). O(views).
+    public var viewRegions: [ViewRegion] { viewRegions(aspect: 1) }
+
+    /// ``viewRegions`` of a frame whose width over height is `aspect` (only the tilt views'
+    /// regions depend on it). O(views).
+    public func viewRegions(aspect: Double) -> [ViewRegion] {
         regions.flatMap { region in [region] + orientations.map { $0.transform(region) } } + coarseRegions
+            + tilts.map { $0.sheetRegion(aspect: aspect) }
     }
 
     /// Number of views a fingerprint of this layout has.
-    public var viewCount: Int { regions.count * (1 + orientations.count) + coarseRegions.count }
+    public var viewCount: Int { regions.count * (1 + orientations.count) + coarseRegions.count + tilts.count }
 
     /// A centred square-ish crop keeping `fraction` of the width and of the height.
     public static func centre(_ fraction: Float) -> ViewRegion {
@@ -124,13 +140,24 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     /// side, so that a catalog image shown with a margin of foreign pixels (screenshot UI)
     /// around it still lands near the catalog's full-frame view; each of them also in the
     /// extra orientations `orientations` asks for (derived, almost free): 3 views upright,
-    /// 6 with the mirror, 24 with all eight orientations.
+    /// 6 with the mirror, 24 with all eight orientations; then the 32 ``queryTilts`` (56
+    /// views in all by default).
     public static func query(orientations: QueryOrientations) -> FingerprintViewLayout {
         queryLayout(orientations)
     }
 
+    /// The perspective hypotheses of Glimpse's query layouts (``ViewTilt``): a print or a
+    /// screen photographed at an angle. Rings of eight directions at 12° and at 20° of tilt,
+    /// each with the sheet 2 % and 6 % of the frame's longer side inside the selection, hashed
+    /// from a plane of at most 64 pixels per side. Chosen with `glimpse eval` (docs/ACCURACY.md,
+    /// "Pictures taken at an angle"): one ring at 20° found three quarters of the 20° keystones,
+    /// a second margin the rest but the narrowest pictures, the 12° ring every 10° one.
+    public static let queryTilts: [ViewTilt] = [12, 20].flatMap { degrees in
+        [0.02, 0.06].flatMap { ViewTilt.ring(degrees: degrees, margin: $0) }
+    }
+
     private static func queryLayout(_ orientations: QueryOrientations) -> FingerprintViewLayout {
         FingerprintViewLayout(regions: [.full, centre(0.85), centre(0.7)], orientations: orientations.extraTransforms,
-                              version: catalogVersion)
+                              tilts: queryTilts, tiltSize: 64, version: catalogVersion)
     }
 }

@@ -101,7 +101,9 @@ public struct Fingerprinter: Sendable {
             let b = region.pixelBounds(width: plane.width, height: plane.height)
             return PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
         }
-        let histograms = planes.histograms(of: (layout.regions + layout.coarseRegions).map { rect($0, luma) })
+        let aspect = Double(luma.width) / Double(luma.height)
+        let sheets = layout.tilts.map { $0.sheetRegion(aspect: aspect) }
+        let histograms = planes.histograms(of: (layout.regions + layout.coarseRegions + sheets).map { rect($0, luma) })
         var workspace = PDQHasher.Workspace()
         var weights: [PerceptualHashes.CodeWeights] = []   // per region size, built once
         var views: [FingerprintView] = []
@@ -136,6 +138,29 @@ public struct Fingerprinter: Sendable {
                                       strips: coarseRowBands.strips, workspace: &workspace)
                 }
                 appendViews(coarse, region, r, pdq, histograms[layout.regions.count + k], &weights, &coarseBands,
+                            orientations: [], to: &views)
+            }
+        }
+        if !layout.tilts.isEmpty {
+            let small = ImageKernels.areaResample(luma, width: min(luma.width, layout.tiltSize),
+                                                  height: min(luma.height, layout.tiltSize), using: instructionSet)
+            let first = layout.regions.count + layout.coarseRegions.count
+            var bases: [PDQHasher.FoldedBasis] = []
+            for (k, tilt) in layout.tilts.enumerated() {
+                let plane = tilt.rectified(small, aspect: aspect, using: instructionSet)
+                let r = plane.bounds
+                var planeBands = Bands([r])
+                let pdq: PDQHasher.Result
+                if PDQHasher.isFolded(width: r.width, height: r.height) {
+                    let basis = Self.cached(&bases, where: { $0.width == r.width && $0.height == r.height }) {
+                        PDQHasher.FoldedBasis(width: r.width, height: r.height)
+                    }
+                    let columns = PDQHasher.FoldedColumns(luma: plane, x: 0, basis: basis, using: instructionSet)
+                    pdq = hasher.hashFolded(luma: plane, region: r, columns: columns, basis: basis)
+                } else {
+                    pdq = hasher.hash(luma: plane, region: r, workspace: &workspace)
+                }
+                appendViews(plane, sheets[k], r, pdq, histograms[first + k], &weights, &planeBands,
                             orientations: [], to: &views)
             }
         }

@@ -43,6 +43,26 @@ public enum ImageKernels {
         return FloatImage(width: w, height: h, channels: 1, samples: samples)
     }
 
+    // MARK: perspective warp
+
+    /// `plane` (one channel) warped through a projective map: output pixel (x, y) is `plane`
+    /// sampled bilinearly, clamped at the edges, at ((m0·x + m1·y + m2) / z, (m3·x + m4·y + m5) / z)
+    /// with z = m6·x + m7·y + m8 (`mapping`: 9 values, row-major; pixel centres at integers).
+    /// Same size as `plane`. O(pixels).
+    public static func perspectiveWarp(_ plane: FloatImage, mapping: [Float], using isa: InstructionSet = .best) -> FloatImage {
+        precondition(plane.channels == 1 && mapping.count == 9, "a perspective warp takes a luma plane and 9 coefficients")
+        let w = plane.width, h = plane.height
+        let samples = [Float](unsafeUninitializedCapacity: w * h) { out, n in
+            plane.samples.withUnsafeBufferPointer { src in
+                mapping.withUnsafeBufferPointer { m in
+                    glimpse_perspective_warp(isa.code, src.baseAddress, Int32(w), Int32(h), m.baseAddress, out.baseAddress)
+                }
+            }
+            n = w * h
+        }
+        return FloatImage(width: w, height: h, channels: 1, samples: samples)
+    }
+
     // MARK: area resampling
 
     /// Area-averaging resample of a pixel buffer to `width`×`height`: each output pixel is

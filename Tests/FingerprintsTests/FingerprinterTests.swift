@@ -26,8 +26,11 @@ import Foundation
             let b = region.pixelBounds(width: plane.width, height: plane.height)
             return PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
         }
-        func views(_ luma: FloatImage, _ region: ViewRegion, orientations: [Dihedral], folded: Bool = false) -> [FingerprintView] {
-            let rect = bounds(region, luma)
+        // `whole`: the view hashes all of `luma` (a tilt view's rectified plane), while `region`
+        // (the sheet) is its region and where its histogram is counted.
+        func views(_ luma: FloatImage, _ region: ViewRegion, orientations: [Dihedral], folded: Bool = false,
+                   whole: Bool = false) -> [FingerprintView] {
+            let rect = whole ? luma.bounds : bounds(region, luma)
             let crop = luma.cropped(to: rect)
             // Coarse views small enough to fold skip the Jarosz filter (window 1) and fold the
             // decimation into the DCT; every other view is plain PDQ.
@@ -58,8 +61,16 @@ import Foundation
         let luma = working.luma
         let coarse = ImageKernels.areaResample(luma, width: min(luma.width, layout.coarseSize),
                                                height: min(luma.height, layout.coarseSize), using: .portable)
+        let small = ImageKernels.areaResample(luma, width: min(luma.width, layout.tiltSize),
+                                              height: min(luma.height, layout.tiltSize), using: .portable)
+        let aspect = Double(luma.width) / Double(luma.height)
+        let tilted = layout.tilts.flatMap { tilt in
+            views(tilt.rectified(small, aspect: aspect, using: .portable), tilt.sheetRegion(aspect: aspect), orientations: [],
+                  folded: true, whole: true)
+        }
         return Fingerprint(views: layout.regions.flatMap { views(luma, $0, orientations: layout.orientations) }
-                           + layout.coarseRegions.flatMap { views(coarse, $0, orientations: [], folded: true) }, layoutVersion: layout.version)
+                           + layout.coarseRegions.flatMap { views(coarse, $0, orientations: [], folded: true) } + tilted,
+                           layoutVersion: layout.version)
     }
 
     /// The fused fast path (working planes, in-place view regions, histogram cells) gives the
@@ -115,7 +126,7 @@ import Foundation
         #expect(fp.full?.region == .full)
         #expect(try Fingerprint(serialized: fp.serialized()) == fp)
         let q = Fingerprinter().queryFingerprint(of: syntheticPhoto(width: 400, height: 300, seed: 3))
-        #expect(q.views.map(\.region) == FingerprintViewLayout.query.viewRegions)
+        #expect(q.views.map(\.region) == FingerprintViewLayout.query.viewRegions(aspect: 400.0 / 300.0))
         #expect(q.views[0] == fp.views[0])
     }
 

@@ -29,15 +29,20 @@ import Fingerprints
         #expect(catalog.views.map(\.region) == FingerprintViewLayout.catalog.viewRegions)
         #expect(Set(catalog.views.map(\.region)).count == 31)
         let query = Fingerprinter().queryFingerprint(of: buffer)
-        #expect(FingerprintViewLayout.query.viewCount == 24)
-        #expect(query.views.map(\.region) == FingerprintViewLayout.query.viewRegions)
+        #expect(FingerprintViewLayout.query.viewCount == 24 + 32)
+        #expect(query.views.map(\.region) == FingerprintViewLayout.query.viewRegions(aspect: 400.0 / 300.0))
         #expect(Array(query.views.map(\.region).prefix(8)) == Array(repeating: .full, count: 8))
         #expect(query.views[8].region == FingerprintViewLayout.centre(0.85) && query.views[16].region == FingerprintViewLayout.centre(0.7))
         #expect(query.views[0] == catalog.views[0])
-        #expect(FingerprintViewLayout.query(orientations: .upright).viewRegions
-                == [.full, FingerprintViewLayout.centre(0.85), FingerprintViewLayout.centre(0.7)])
+        // The 32 tilt views last, each over the frame less its margin (never the full frame).
+        let sheets = FingerprintViewLayout.queryTilts.map { $0.sheetRegion(aspect: 400.0 / 300.0) }
+        #expect(Array(query.views.map(\.region).suffix(32)) == sheets && !sheets.contains(.full))
+        #expect(FingerprintViewLayout.query(orientations: .upright).viewRegions(aspect: 400.0 / 300.0)
+                == [.full, FingerprintViewLayout.centre(0.85), FingerprintViewLayout.centre(0.7)] + sheets)
         let mirror = Fingerprinter().fingerprint(of: buffer, layout: .query(orientations: .uprightAndMirror))
-        #expect(mirror.views.count == 6 && mirror.views[1] == query.views[5], "the mirror is flipY, the same view in both layouts")
+        #expect(mirror.views.count == 6 + 32 && mirror.views[1] == query.views[5], "the mirror is flipY, the same view in both layouts")
+        #expect(Array(mirror.views.suffix(32)) == Array(query.views.suffix(32)), "tilt views do not depend on the orientations")
+        #expect(try Fingerprint(serialized: query.serialized()) == query)
         #expect(try Fingerprint(serialized: catalog.serialized()) == catalog)
     }
 

@@ -137,6 +137,12 @@ void glimpse_hsv_histogram_rgbaf(int isa, const float *src, size_t src_stride, i
 
 /* ---- PDQ steps ------------------------------------------------------------------- */
 
+/* `src` (width x height floats, rows contiguous) warped through the row-major 3x3 projective
+ * map `matrix9`: out[y*width + x] is src sampled bilinearly (clamped at the edges) at
+ * ((m0 x + m1 y + m2) / z, (m3 x + m4 y + m5) / z), z = m6 x + m7 y + m8, pixel centres at
+ * integers. Identical on every path. O(width * height). */
+void glimpse_perspective_warp(int isa, const float *src, int width, int height, const float *matrix9, float *out);
+
 /* PDQ's Jarosz filter: `passes` times glimpse_box_rows (window clamped to 1…cols) then
  * glimpse_box_columns (window clamped to 1…rows). Reads `in` (rows `in_stride` floats apart,
  * e.g. a region of a larger plane), writes `out` (rows×cols, contiguous). `tmp` holds
