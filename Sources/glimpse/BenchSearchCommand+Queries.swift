@@ -8,8 +8,8 @@ import SQLiteStore
 extension BenchSearchCommand {
     /// Rows for real queries against a catalog on disk (`--db PATH --queries FOLDER`): every
     /// image of the folder fingerprinted once with the default query layout, then searched
-    /// `--repeat` times each on one thread (exact scan, default threshold) per instruction
-    /// set, then with the catalog's first stage when it has one; each row gives the median and
+    /// `--repeat` times each on one thread (exact scan, default threshold; again without the
+    /// query's tilt views) per instruction set, then with the catalog's first stage when it has one; each row gives the median and
     /// the 99th percentile over every (query, run), the mean number of landmarks matched and
     /// of pairs compared, with the catalog's landmarks, views and index bytes (the snapshot's,
     /// mapped as `glimpse query` maps it) and the first stage's size and agreement with the
@@ -72,6 +72,14 @@ extension BenchSearchCommand {
             }
             exactAnswers = answers
             rows.append(row)
+            // The same queries without their tilt views (the last ones): what those cost.
+            let tiltViews = FingerprintViewLayout.query.tilts.count
+            let (upright, _) = try timed("without tilt views: exact search, \(queries.count) real queries, \(tiltViews) fewer views", set) { query in
+                let outcome = try index.search(Fingerprint(views: Array(query.views.dropLast(tiltViews)), layoutVersion: query.layoutVersion),
+                                               minimumScore: threshold, threads: 1, using: set, strategy: .exhaustive)
+                return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
+            }
+            rows.append(upright)
         }
         var firstStage: BenchmarkRecord.FirstStage?
         if let stage = index.firstStage {

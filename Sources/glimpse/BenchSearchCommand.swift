@@ -16,8 +16,8 @@ struct BenchSearchCommand: AsyncParsableCommand {
         abstract: "Time the visual index search over N synthetic views on each instruction set (benchmark tool).",
         discussion: """
             Builds a SyntheticCatalog index of --views views (31 per landmark) in memory, then \
-            times, per instruction set this CPU has: the default 24-view query (every \
-            orientation; search, default threshold), the 4-view query issue 15 measured (full \
+            times, per instruction set this CPU has: the default query (every orientation and \
+            the tilt views; search, default threshold), the same without its tilt views, the 4-view query issue 15 measured (full \
             frame, mirror, centre crops 85 % and 70 %), and a scan of --codes PDQ codes against \
             every view in one pass (what several query views × 8 orientations need); the two \
             searches on one thread, then again on --threads threads when that is more than one. \
@@ -80,6 +80,7 @@ struct BenchSearchCommand: AsyncParsableCommand {
         }
         let query = makeQuery(FingerprintViewLayout.query.viewRegions)
         let fourViews = makeQuery([.full, .full, FingerprintViewLayout.centre(0.85), FingerprintViewLayout.centre(0.7)])
+        let withoutTilts = Fingerprint(views: Array(query.views.dropLast(FingerprintViewLayout.query.tilts.count)))
         let many = (0..<codes).map { k in
             k == 0 ? query.views[0].pdq : PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next()))
         }
@@ -95,6 +96,10 @@ struct BenchSearchCommand: AsyncParsableCommand {
                     do { hits = try index.search(query, minimumScore: SimilarityScoring.defaultNoMatchThreshold, threads: count, using: set).matches.count } catch { throw failure("\(error)") }
                 }
                 rows.append(Self.row("search, default \(query.views.count)-view query (\(fullCodes) full-frame codes x all views)", set, search, hits, threads: count))
+                let upright = try RunTimer.measure(runs: runs) {
+                    do { hits = try index.search(withoutTilts, minimumScore: SimilarityScoring.defaultNoMatchThreshold, threads: count, using: set).matches.count } catch { throw failure("\(error)") }
+                }
+                rows.append(Self.row("search, the same without its tilt views (\(withoutTilts.views.count) views)", set, upright, hits, threads: count))
                 let four = try RunTimer.measure(runs: runs) {
                     do { hits = try index.search(fourViews, minimumScore: SimilarityScoring.defaultNoMatchThreshold, threads: count, using: set).matches.count } catch { throw failure("\(error)") }
                 }
