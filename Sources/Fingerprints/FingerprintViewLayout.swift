@@ -12,7 +12,8 @@
 ///    O(workingSize²); their colour histograms still come from the working image;
 /// 4. ``tilts``: the whole frame rectified under each perspective hypothesis
 ///    (``ViewTilt``), from the working luma area-averaged to at most ``tiltSize`` pixels per
-///    side; their histogram is the full frame's.
+///    side; each one's colour histogram is counted over the sheet it assumes
+///    (``ViewTilt/sheetRegion(aspect:)``) in the working image.
 ///
 /// Regions are fractions of the image, so the same layout means the same parts of the
 /// picture at any resolution.
@@ -55,7 +56,7 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
 
     /// Creates a layout; `regions` must start with the full frame, every region must be
     /// valid, `orientations` must not hold ``Dihedral/original`` nor repeat, there are at
-    /// most 255 views and `coarseSize` is at least 32.
+    /// most 255 views and `coarseSize` and `tiltSize` are at least 32.
     public init(regions: [ViewRegion], orientations: [Dihedral] = [], coarseRegions: [ViewRegion] = [], coarseSize: Int = 128,
                 tilts: [ViewTilt] = [], tiltSize: Int = 128, version: UInt16 = FingerprintViewLayout.unversioned) {
         precondition(regions.first == .full, "a layout starts with the full frame")

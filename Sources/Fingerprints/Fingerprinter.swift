@@ -60,8 +60,8 @@ public struct Fingerprinter: Sendable {
 
     /// The views of `layout`, in ``FingerprintViewLayout/viewRegions`` order. Every view's
     /// histogram comes from the working planes' shared cells (coarse views included, over
-    /// the same fractional region). O(source pixels + regions × workingSize² + coarse
-    /// regions × coarseSize²).
+    /// the same fractional region; a tilt view's over its assumed sheet). O(source pixels +
+    /// regions × workingSize² + coarse regions × coarseSize² + tilts × tiltSize²).
     public func fingerprint(of buffer: PixelBuffer, layout: FingerprintViewLayout) -> Fingerprint {
         fingerprint(WorkingPlanes(buffer, width: min(buffer.width, workingSize), height: min(buffer.height, workingSize),
                                   using: instructionSet), layout: layout)
