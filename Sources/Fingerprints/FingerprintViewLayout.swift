@@ -134,7 +134,7 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
         coarseRegions: grid(0.75, steps: 5).filter { $0 != centre(0.75) },
         coarseSize: 85, version: catalogVersion)
 
-    /// Default for queries: ``query(orientations:)`` with every orientation (24 views).
+    /// Default for queries: ``query(orientations:)`` with every orientation and the tilt views (56 views).
     public static let query = queryLayout(.all)
 
     /// Glimpse's query layout: the full frame and centre crops keeping 85 % and 70 % of each
