@@ -145,16 +145,14 @@ public struct Fingerprinter: Sendable {
             let small = ImageKernels.areaResample(luma, width: min(luma.width, layout.tiltSize),
                                                   height: min(luma.height, layout.tiltSize), using: instructionSet)
             let first = layout.regions.count + layout.coarseRegions.count
-            var bases: [PDQHasher.FoldedBasis] = []
+            // Every rectified plane has the small plane's size: one folded basis serves them all.
+            let r = small.bounds
+            let basis = PDQHasher.isFolded(width: r.width, height: r.height) ? PDQHasher.FoldedBasis(width: r.width, height: r.height) : nil
             for (k, tilt) in layout.tilts.enumerated() {
                 let plane = tilt.rectified(small, aspect: aspect, using: instructionSet)
-                let r = plane.bounds
                 var planeBands = Bands([r])
                 let pdq: PDQHasher.Result
-                if PDQHasher.isFolded(width: r.width, height: r.height) {
-                    let basis = Self.cached(&bases, where: { $0.width == r.width && $0.height == r.height }) {
-                        PDQHasher.FoldedBasis(width: r.width, height: r.height)
-                    }
+                if let basis {
                     let columns = PDQHasher.FoldedColumns(luma: plane, x: 0, basis: basis, using: instructionSet)
                     pdq = hasher.hashFolded(luma: plane, region: r, columns: columns, basis: basis)
                 } else {
