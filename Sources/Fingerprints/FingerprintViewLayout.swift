@@ -87,6 +87,15 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
             + tilts.map { $0.sheetRegion(aspect: aspect) }
     }
 
+    /// This layout without its ``tilts``: the same views but the tilt views, which come last
+    /// (a fingerprint of `withoutTilts` is a prefix of one of this layout). What benchmarks
+    /// and tests compare the tilt views against. O(regions).
+    public var withoutTilts: FingerprintViewLayout {
+        var layout = self
+        layout.tilts = []
+        return layout
+    }
+
     /// Number of views a fingerprint of this layout has.
     public var viewCount: Int { regions.count * (1 + orientations.count) + coarseRegions.count + tilts.count }
 

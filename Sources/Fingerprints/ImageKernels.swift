@@ -51,6 +51,7 @@ public enum ImageKernels {
     /// Same size as `plane`. O(pixels).
     public static func perspectiveWarp(_ plane: FloatImage, mapping: [Float], using isa: InstructionSet = .best) -> FloatImage {
         precondition(plane.channels == 1 && mapping.count == 9, "a perspective warp takes a luma plane and 9 coefficients")
+        precondition(plane.width * plane.height <= Int(Int32.max), "a perspective warp's plane has under 2^31 pixels (32-bit offsets)")
         let w = plane.width, h = plane.height
         let samples = [Float](unsafeUninitializedCapacity: w * h) { out, n in
             plane.samples.withUnsafeBufferPointer { src in

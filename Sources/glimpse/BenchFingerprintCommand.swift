@@ -35,7 +35,7 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
     @Flag(help: "Time the decode alone (same options), without fingerprinting.")
     var decodeOnly = false
 
-    @Option(help: "The view layout fingerprinted: catalog (31 views, what indexing computes) or query (56 views: 24 oriented, 32 tilted).")
+    @Option(help: "The view layout fingerprinted: catalog (31 views, what indexing computes), query (56 views: 24 oriented, 32 tilted) or query-without-tilts (the 24 oriented ones).")
     var layout: String = "catalog"
 
     func run() async throws {
@@ -46,7 +46,8 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
         switch layout {
         case "catalog": views = .catalog
         case "query": views = .query
-        default: throw failure("bench-fingerprint: --layout must be catalog or query")
+        case "query-without-tilts": views = FingerprintViewLayout.query.withoutTilts
+        default: throw failure("bench-fingerprint: --layout must be catalog, query or query-without-tilts")
         }
         let decoder = ImageDecoder()
         let fingerprinter = ImageFingerprinter(layout: views, decoder: decoder, minimumShortSide: minSide)

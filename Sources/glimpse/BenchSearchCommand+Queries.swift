@@ -74,8 +74,9 @@ extension BenchSearchCommand {
             rows.append(row)
             // The same queries without their tilt views (the last ones): what those cost.
             let tiltViews = FingerprintViewLayout.query.tilts.count
+            let keptViews = FingerprintViewLayout.query.withoutTilts.viewCount
             let (upright, _) = try timed("without tilt views: exact search, \(queries.count) real queries, \(tiltViews) fewer views", set) { query in
-                let outcome = try index.search(Fingerprint(views: Array(query.views.dropLast(tiltViews)), layoutVersion: query.layoutVersion),
+                let outcome = try index.search(Fingerprint(views: Array(query.views.prefix(keptViews)), layoutVersion: query.layoutVersion),
                                                minimumScore: threshold, threads: 1, using: set, strategy: .exhaustive)
                 return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
             }

@@ -80,7 +80,7 @@ struct BenchSearchCommand: AsyncParsableCommand {
         }
         let query = makeQuery(FingerprintViewLayout.query.viewRegions)
         let fourViews = makeQuery([.full, .full, FingerprintViewLayout.centre(0.85), FingerprintViewLayout.centre(0.7)])
-        let withoutTilts = Fingerprint(views: Array(query.views.dropLast(FingerprintViewLayout.query.tilts.count)))
+        let withoutTilts = Fingerprint(views: Array(query.views.prefix(FingerprintViewLayout.query.withoutTilts.viewCount)))
         let many = (0..<codes).map { k in
             k == 0 ? query.views[0].pdq : PDQHash(words: SIMD4(generator.next(), generator.next(), generator.next(), generator.next()))
         }

@@ -10,9 +10,8 @@ import Testing
         let runner = EvaluationRunner(transformations: [.keystone20], concurrency: 2)
         let catalog = TestImages.path("catalog")
         let withTilts = try await runner.run(catalogFolder: catalog, negativesFolder: nil)
-        var upright = FingerprintViewLayout.query
-        upright.tilts = []
-        let withoutTilts = try await runner.run(catalogFolder: catalog, negativesFolder: nil, query: ImageFingerprinter(layout: upright))
+        let withoutTilts = try await runner.run(catalogFolder: catalog, negativesFolder: nil,
+                                                query: ImageFingerprinter(layout: FingerprintViewLayout.query.withoutTilts))
         #expect(withTilts.rows[0].recallAt1 >= 0.95, "recall@1 with tilt views \(withTilts.rows[0].recallAt1)")
         #expect(withoutTilts.rows[0].recallAt1 < 0.5, "recall@1 without \(withoutTilts.rows[0].recallAt1)")
     }

@@ -30,11 +30,7 @@ func syntheticFingerprint(_ generator: inout SeededGenerator, views: Int) -> Fin
 }
 
 /// The default query layout without its tilt views (24 views).
-let uprightQueryLayout: FingerprintViewLayout = {
-    var layout = FingerprintViewLayout.query
-    layout.tilts = []
-    return layout
-}()
+let uprightQueryLayout = FingerprintViewLayout.query.withoutTilts
 
 /// Views per landmark and per query: the catalog layout's and ``uprightQueryLayout``'s.
 let catalogViews = FingerprintViewLayout.catalog.viewCount
