@@ -27,9 +27,13 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     public var coarseRegions: [ViewRegion]
     /// Largest side, in pixels, of the plane ``coarseRegions`` are hashed from.
     public var coarseSize: Int
+    /// Vignettes undone, under each of which the whole frame is also described (from the
+    /// plane of ``tiltSize``, after the coarse regions).
+    public var vignettes: [ViewVignette]
     /// Perspective hypotheses under which the whole frame is also described, last.
     public var tilts: [ViewTilt]
-    /// Largest side, in pixels, of the plane the ``tilts`` are rectified from and hashed at.
+    /// Largest side, in pixels, of the plane the ``tilts`` are rectified from and the
+    /// ``vignettes`` undone on, and at which those views are hashed.
     public var tiltSize: Int
     /// Which generation of Glimpse's view layouts this is, stored with every fingerprint
     /// (``Fingerprint/layoutVersion``) so that a catalog indexed with an older layout is
@@ -58,17 +62,19 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     /// valid, `orientations` must not hold ``Dihedral/original`` nor repeat, there are at
     /// most 255 views and `coarseSize` and `tiltSize` are at least 32.
     public init(regions: [ViewRegion], orientations: [Dihedral] = [], coarseRegions: [ViewRegion] = [], coarseSize: Int = 128,
-                tilts: [ViewTilt] = [], tiltSize: Int = 128, version: UInt16 = FingerprintViewLayout.unversioned) {
+                vignettes: [ViewVignette] = [], tilts: [ViewTilt] = [], tiltSize: Int = 128,
+                version: UInt16 = FingerprintViewLayout.unversioned) {
         precondition(regions.first == .full, "a layout starts with the full frame")
         precondition(!orientations.contains(.original) && Set(orientations).count == orientations.count,
                      "orientations are the extra ones, each once")
-        precondition(regions.count * (1 + orientations.count) + coarseRegions.count + tilts.count <= 255
+        precondition(regions.count * (1 + orientations.count) + coarseRegions.count + vignettes.count + tilts.count <= 255
                      && (regions + coarseRegions).allSatisfy(\.isValid), "layout regions must be valid, at most 255 views")
         precondition(coarseSize >= 32 && tiltSize >= 32, "coarse and tilted views need at least 32 pixels per side")
         self.regions = regions
         self.orientations = orientations
         self.coarseRegions = coarseRegions
         self.coarseSize = coarseSize
+        self.vignettes = vignettes
         self.tilts = tilts
         self.tiltSize = tiltSize
         self.version = version
@@ -84,7 +90,7 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     /// regions depend on it). O(views).
     public func viewRegions(aspect: Double) -> [ViewRegion] {
         regions.flatMap { region in [region] + orientations.map { $0.transform(region) } } + coarseRegions
-            + tilts.map { $0.sheetRegion(aspect: aspect) }
+            + vignettes.map { _ in ViewRegion.full } + tilts.map { $0.sheetRegion(aspect: aspect) }
     }
 
     /// This layout without its ``tilts``: the same views but the tilt views, which come last
@@ -97,7 +103,7 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     }
 
     /// Number of views a fingerprint of this layout has.
-    public var viewCount: Int { regions.count * (1 + orientations.count) + coarseRegions.count + tilts.count }
+    public var viewCount: Int { regions.count * (1 + orientations.count) + coarseRegions.count + vignettes.count + tilts.count }
 
     /// A centred square-ish crop keeping `fraction` of the width and of the height.
     public static func centre(_ fraction: Float) -> ViewRegion {
@@ -143,32 +149,40 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
         coarseRegions: grid(0.75, steps: 5).filter { $0 != centre(0.75) },
         coarseSize: 85, version: catalogVersion)
 
-    /// Default for queries: ``query(orientations:)`` with every orientation and the tilt views (56 views).
+    /// Default for queries: ``query(orientations:)`` with every orientation, the vignette view
+    /// and the tilt views (49 views).
     public static let query = queryLayout(.all)
 
     /// Glimpse's query layout: the full frame and centre crops keeping 85 % and 70 % of each
     /// side, so that a catalog image shown with a margin of foreign pixels (screenshot UI)
     /// around it still lands near the catalog's full-frame view; each of them also in the
     /// extra orientations `orientations` asks for (derived, almost free): 3 views upright,
-    /// 6 with the mirror, 24 with all eight orientations; then the 32 ``queryTilts`` (56
-    /// views in all by default).
+    /// 6 with the mirror, 24 with all eight orientations; then the whole frame with the
+    /// ``queryVignettes`` undone (1) and under the 24 ``queryTilts`` (49 views in all by default).
     public static func query(orientations: QueryOrientations) -> FingerprintViewLayout {
         queryLayout(orientations)
     }
 
     /// The perspective hypotheses of Glimpse's query layouts (``ViewTilt``): a print or a
-    /// screen photographed at an angle. Rings of eight directions at 12° and at 20° of tilt,
-    /// each with the sheet 2 % and 6 % of the frame's longer side inside the selection, hashed
-    /// from a plane of at most 32 pixels per side (as accurate as 64 in the evaluation, at
-    /// 15 µs a view instead of 39). Chosen with `glimpse eval` (docs/ACCURACY.md, "Pictures
-    /// taken at an angle"): one ring at 20° and one margin found half of the 20° keystones, a
-    /// second margin all but the narrowest pictures, the 12° ring every 10° one.
-    public static let queryTilts: [ViewTilt] = [12, 20].flatMap { degrees in
-        [0.02, 0.06].flatMap { ViewTilt.ring(degrees: degrees, margin: $0) }
-    }
+    /// screen photographed at an angle. Rings of eight directions at 12° of tilt with the sheet
+    /// 4 % of the frame's longer side inside the selection, and at 20° with 2 % and with 6 %
+    /// (24 views), hashed from a plane of at most 32 pixels per side (as accurate as 64 in the
+    /// evaluation, at about 10 µs a view instead of 39). Chosen with `glimpse eval`
+    /// (docs/ACCURACY.md, "Pictures taken at an angle"): one ring at 20° and one margin found
+    /// half of the 20° keystones, a second margin all but the narrowest pictures, the 12° ring
+    /// every 10° one; a second margin at 12° found nothing more.
+    public static let queryTilts: [ViewTilt] = ViewTilt.ring(degrees: 12, margin: 0.04)
+        + [0.02, 0.06].flatMap { ViewTilt.ring(degrees: 20, margin: $0) }
+
+    /// The vignettes Glimpse's query layouts undo (``ViewVignette``): one taking 40 % of the
+    /// brightness at the corners, the middle of what "vintage" photo filters take (the
+    /// evaluation's `sepia-vignette` takes 30–50 %). Chosen with `glimpse eval`: a sepia copy
+    /// whose structure the vignette had moved (PDQ 22, dHash 21 of 64) scored 0.36 against its
+    /// original, 0.50 with the vignette undone at 0.3 or 0.4 and 0.43 at 0.5.
+    public static let queryVignettes: [ViewVignette] = [ViewVignette(strength: 0.4)]
 
     private static func queryLayout(_ orientations: QueryOrientations) -> FingerprintViewLayout {
         FingerprintViewLayout(regions: [.full, centre(0.85), centre(0.7)], orientations: orientations.extraTransforms,
-                              tilts: queryTilts, tiltSize: 32, version: catalogVersion)
+                              vignettes: queryVignettes, tilts: queryTilts, tiltSize: 32, version: catalogVersion)
     }
 }

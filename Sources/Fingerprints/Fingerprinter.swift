@@ -141,15 +141,15 @@ public struct Fingerprinter: Sendable {
                             orientations: [], to: &views)
             }
         }
-        if !layout.tilts.isEmpty {
+        if !layout.vignettes.isEmpty || !layout.tilts.isEmpty {
+            // The hypothesis views: the whole frame shrunk to at most `tiltSize` pixels a side,
+            // with a vignette undone or rectified under a tilt. Every such plane has the small
+            // plane's size: one folded basis serves them all.
             let small = ImageKernels.areaResample(luma, width: min(luma.width, layout.tiltSize),
                                                   height: min(luma.height, layout.tiltSize), using: instructionSet)
-            let first = layout.regions.count + layout.coarseRegions.count
-            // Every rectified plane has the small plane's size: one folded basis serves them all.
             let r = small.bounds
             let basis = PDQHasher.isFolded(width: r.width, height: r.height) ? PDQHasher.FoldedBasis(width: r.width, height: r.height) : nil
-            for (k, tilt) in layout.tilts.enumerated() {
-                let plane = tilt.rectified(small, aspect: aspect, using: instructionSet)
+            func append(_ plane: FloatImage, _ region: ViewRegion, _ histogram: ColorHistogram) {
                 var planeBands = Bands([r])
                 let pdq: PDQHasher.Result
                 if let basis {
@@ -158,8 +158,15 @@ public struct Fingerprinter: Sendable {
                 } else {
                     pdq = hasher.hash(luma: plane, region: r, workspace: &workspace)
                 }
-                appendViews(plane, sheets[k], r, pdq, histograms[first + k], &weights, &planeBands,
-                            orientations: [], to: &views)
+                appendViews(plane, region, r, pdq, histogram, &weights, &planeBands, orientations: [], to: &views)
+            }
+            // A vignette darkens without moving hues: the full frame's colours.
+            for vignette in layout.vignettes {
+                append(vignette.undone(small, aspect: aspect), .full, histograms[0])
+            }
+            let first = layout.regions.count + layout.coarseRegions.count   // histograms: regions, coarse, sheets
+            for (k, tilt) in layout.tilts.enumerated() {
+                append(tilt.rectified(small, aspect: aspect, using: instructionSet), sheets[k], histograms[first + k])
             }
         }
         return Fingerprint(views: views, layoutVersion: layout.version)

@@ -85,10 +85,11 @@ public struct ImageFingerprinter: Sendable {
     }
 
     /// Whether `layout` is one of Glimpse's query layouts
-    /// (``FingerprintViewLayout/query(orientations:)`` for any ``QueryOrientations``), which
-    /// decode small JPEGs and WebPs smaller (``querySmallImageSides``). O(1).
+    /// (``FingerprintViewLayout/query(orientations:)`` for any ``QueryOrientations``, with or
+    /// without its tilt views, ``FingerprintViewLayout/withoutTilts``), which decode small
+    /// JPEGs and WebPs smaller (``querySmallImageSides``). O(1).
     public static func isQueryLayout(_ layout: FingerprintViewLayout) -> Bool {
-        QueryOrientations.allCases.contains { FingerprintViewLayout.query(orientations: $0) == layout }
+        QueryOrientations.allCases.contains { FingerprintViewLayout.query(orientations: $0).withoutTilts == layout.withoutTilts }
     }
 
     /// Glimpse's catalog fingerprints (``FingerprintViewLayout/catalog``).

@@ -59,7 +59,8 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
     /// (x, y) is (m0·x + m1·y + m2, m3·x + m4·y + m5) / (m6·x + m7·y + m8). The plane may be
     /// the query frame shrunk in each direction independently: the camera model is applied
     /// to a frame of `aspect` (width over height) and its result scaled back. O(1).
-    func sourceMapping(width: Int, height: Int, aspect: Double) -> [Double] {
+    /// Stored inline (no heap storage: 32 of them per query).
+    private func sourceMapping(width: Int, height: Int, aspect: Double) -> Projective {
         let a = Double(down) * .pi / 180, b = Double(right) * .pi / 180
         // The frame in units of its height.
         let w = max(aspect, .leastNonzeroMagnitude), h = 1.0
@@ -67,14 +68,11 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
         // R = Ry(b)·Rx(a) (y points down); a sheet point (x, y, 0) lands at R·(x, y, 0) + (0, 0, f)
         // and projects to f·(X/Z, Y/Z): the first two columns of R do all the work.
         let (ca, sa, cb, sb) = (cos(a), sin(a), cos(b), sin(b))
-        let project: [Double] = [f * cb, f * sb * sa, 0, 0, f * ca, 0, sb, -cb * sa, f]
-        func apply(_ m: [Double], _ x: Double, _ y: Double) -> (Double, Double) {
-            let z = m[6] * x + m[7] * y + m[8]
-            return ((m[0] * x + m[1] * y + m[2]) / z, (m[3] * x + m[4] * y + m[5]) / z)
-        }
-        let corners = [(-w / 2, -h / 2), (w / 2, -h / 2), (-w / 2, h / 2), (w / 2, h / 2)].map { apply(project, $0.0, $0.1) }
-        let (u0, u1) = (corners.map(\.0).min() ?? 0, corners.map(\.0).max() ?? 1)
-        let (v0, v1) = (corners.map(\.1).min() ?? 0, corners.map(\.1).max() ?? 1)
+        let project = Projective(f * cb, f * sb * sa, 0, 0, f * ca, 0, sb, -cb * sa, f)
+        let c0 = project.apply(-w / 2, -h / 2), c1 = project.apply(w / 2, -h / 2)
+        let c2 = project.apply(-w / 2, h / 2), c3 = project.apply(w / 2, h / 2)
+        let (u0, u1) = (min(c0.0, c1.0, c2.0, c3.0), max(c0.0, c1.0, c2.0, c3.0))
+        let (v0, v1) = (min(c0.1, c1.1, c2.1, c3.1), max(c0.1, c1.1, c2.1, c3.1))
         // The projected sheet's bounding box fills the frame less the margin (``sheetRegion``),
         // then the frame is scaled to the plane's pixels (pixel centres at integers): an affine map A.
         let sheet = sheetRegion(aspect: aspect)
@@ -82,17 +80,33 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
         let sx = Double(sheet.width) * w / max(u1 - u0, .leastNonzeroMagnitude)
         let sy = Double(sheet.height) * h / max(v1 - v0, .leastNonzeroMagnitude)
         let (left, top) = (Double(sheet.x) * w, Double(sheet.y) * h)
-        let affine: [Double] = [px * sx, 0, px * (left - sx * u0) - 0.5, 0, py * sy, py * (top - sy * v0) - 0.5, 0, 0, 1]
+        let affine = Projective(px * sx, 0, px * (left - sx * u0) - 0.5, 0, py * sy, py * (top - sy * v0) - 0.5, 0, 0, 1)
         // Output pixel (x, y) is sheet point ((x + ½)/px − w/2, (y + ½)/py − h/2): a map C.
-        let centre: [Double] = [1 / px, 0, 0.5 / px - w / 2, 0, 1 / py, 0.5 / py - h / 2, 0, 0, 1]
-        return Self.multiply(Self.multiply(affine, project), centre)
+        let centre = Projective(1 / px, 0, 0.5 / px - w / 2, 0, 1 / py, 0.5 / py - h / 2, 0, 0, 1)
+        return affine.then(project).then(centre)
     }
 
-    /// The product of two row-major 3×3 matrices. O(1).
-    private static func multiply(_ p: [Double], _ q: [Double]) -> [Double] {
-        (0..<9).map { k in
-            let i = k / 3, j = k % 3
-            return p[3 * i] * q[j] + p[3 * i + 1] * q[3 + j] + p[3 * i + 2] * q[6 + j]
+    /// A row-major 3×3 projective map, stored inline.
+    private struct Projective {
+        var m: (Double, Double, Double, Double, Double, Double, Double, Double, Double)
+
+        init(_ m0: Double, _ m1: Double, _ m2: Double, _ m3: Double, _ m4: Double, _ m5: Double,
+             _ m6: Double, _ m7: Double, _ m8: Double) {
+            m = (m0, m1, m2, m3, m4, m5, m6, m7, m8)
+        }
+
+        /// Where the map sends (x, y). O(1).
+        func apply(_ x: Double, _ y: Double) -> (Double, Double) {
+            let z = m.6 * x + m.7 * y + m.8
+            return ((m.0 * x + m.1 * y + m.2) / z, (m.3 * x + m.4 * y + m.5) / z)
+        }
+
+        /// The product self·q (q applied first). O(1).
+        func then(_ q: Projective) -> Projective {
+            let p = self.m, q = q.m
+            return Projective(p.0 * q.0 + p.1 * q.3 + p.2 * q.6, p.0 * q.1 + p.1 * q.4 + p.2 * q.7, p.0 * q.2 + p.1 * q.5 + p.2 * q.8,
+                              p.3 * q.0 + p.4 * q.3 + p.5 * q.6, p.3 * q.1 + p.4 * q.4 + p.5 * q.7, p.3 * q.2 + p.4 * q.5 + p.5 * q.8,
+                              p.6 * q.0 + p.7 * q.3 + p.8 * q.6, p.6 * q.1 + p.7 * q.4 + p.8 * q.7, p.6 * q.2 + p.7 * q.5 + p.8 * q.8)
         }
     }
 
@@ -102,7 +116,8 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
     /// `aspect` is the query frame's width over its height (the plane may have been shrunk
     /// more in one direction). The same samples on every instruction set. O(pixels).
     public func rectified(_ plane: FloatImage, aspect: Double, using isa: InstructionSet = .best) -> FloatImage {
-        ImageKernels.perspectiveWarp(plane, mapping: sourceMapping(width: plane.width, height: plane.height, aspect: aspect).map { Float($0) },
-                                     using: isa)
+        let m = sourceMapping(width: plane.width, height: plane.height, aspect: aspect).m
+        return ImageKernels.perspectiveWarp(plane, mapping: [Float(m.0), Float(m.1), Float(m.2), Float(m.3), Float(m.4), Float(m.5),
+                                                             Float(m.6), Float(m.7), Float(m.8)], using: isa)
     }
 }

@@ -19,15 +19,18 @@ import Foundation
     /// step at a time (working image, luma, crops, PDQ, hashes, histogram of the colour image;
     /// each oriented view from its upright view's DCTs; coarse views from the working luma
     /// area-averaged to the layout's coarse size, their PDQ folded where they are at most
-    /// 64×64 pixels, their histograms from the working image).
+    /// 64×64 pixels, their histograms from the working image; the vignette and tilt views from
+    /// the luma shrunk to the tilt size, with the vignette undone (the full frame's histogram)
+    /// or rectified (the sheet's)).
     static func composedFingerprint(of buffer: PixelBuffer, layout: FingerprintViewLayout, workingSize: Int = 512) -> Fingerprint {
         let working = Fingerprinter(workingSize: workingSize, using: .portable).workingImage(of: buffer)
         func bounds(_ region: ViewRegion, _ plane: FloatImage) -> PixelRect {
             let b = region.pixelBounds(width: plane.width, height: plane.height)
             return PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
         }
-        // `whole`: the view hashes all of `luma` (a tilt view's rectified plane), while `region`
-        // (the sheet) is its region and where its histogram is counted.
+        // `whole`: the view hashes all of `luma` (a tilt view's rectified plane, the frame with
+        // a vignette undone), while `region` (the sheet, the full frame) is its region and where
+        // its histogram is counted.
         func views(_ luma: FloatImage, _ region: ViewRegion, orientations: [Dihedral], folded: Bool = false,
                    whole: Bool = false) -> [FingerprintView] {
             let rect = whole ? luma.bounds : bounds(region, luma)
@@ -64,12 +67,15 @@ import Foundation
         let small = ImageKernels.areaResample(luma, width: min(luma.width, layout.tiltSize),
                                               height: min(luma.height, layout.tiltSize), using: .portable)
         let aspect = Double(luma.width) / Double(luma.height)
+        let devignetted = layout.vignettes.flatMap { vignette in
+            views(vignette.undone(small, aspect: aspect), .full, orientations: [], folded: true, whole: true)
+        }
         let tilted = layout.tilts.flatMap { tilt in
             views(tilt.rectified(small, aspect: aspect, using: .portable), tilt.sheetRegion(aspect: aspect), orientations: [],
                   folded: true, whole: true)
         }
         return Fingerprint(views: layout.regions.flatMap { views(luma, $0, orientations: layout.orientations) }
-                           + layout.coarseRegions.flatMap { views(coarse, $0, orientations: [], folded: true) } + tilted,
+                           + layout.coarseRegions.flatMap { views(coarse, $0, orientations: [], folded: true) } + devignetted + tilted,
                            layoutVersion: layout.version)
     }
 

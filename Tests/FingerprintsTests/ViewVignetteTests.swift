@@ -1,0 +1,35 @@
+import Foundation
+import Testing
+import Fingerprints
+
+/// The query's vignette hypothesis: what it brightens back, and how much.
+@Suite struct ViewVignetteTests {
+    /// A plane of `value` darkened as a vignette of `strength` darkens a frame of `aspect`
+    /// (computed here in doubles, independently of the code under test).
+    static func vignetted(width: Int, height: Int, aspect: Double, value: Double, strength: Double) -> FloatImage {
+        let reach = (aspect * aspect + 1) / 4
+        let samples = (0..<(width * height)).map { i -> Float in
+            let dx = ((Double(i % width) + 0.5) / Double(width) - 0.5) * aspect
+            let dy = (Double(i / width) + 0.5) / Double(height) - 0.5
+            return Float(value * (1 - strength * (dx * dx + dy * dy) / reach))
+        }
+        return FloatImage(width: width, height: height, channels: 1, samples: samples)
+    }
+
+    @Test(arguments: [(64, 48, 4.0 / 3.0), (32, 32, 16.0 / 9.0), (20, 50, 0.4)])
+    func undoingTheVignetteAFrameWentThroughGivesItsEvenBrightnessBack(width: Int, height: Int, aspect: Double) {
+        // The plane may be the frame shrunk more in one direction (32×32 from 16:9).
+        let dark = Self.vignetted(width: width, height: height, aspect: aspect, value: 200, strength: 0.4)
+        #expect(dark.samples.min()! < 200 * 0.65, "the corners lost about 40 %")
+        let undone = ViewVignette(strength: 0.4).undone(dark, aspect: aspect)
+        #expect(undone.samples.allSatisfy { abs($0 - 200) < 0.01 }, "\(undone.samples.min()!) … \(undone.samples.max()!)")
+    }
+
+    @Test func theCentreKeepsItsBrightnessAndBrightCornersCapAtWhite() {
+        let flat = FloatImage(width: 41, height: 41, channels: 1, samples: [Float](repeating: 160, count: 41 * 41))
+        let undone = ViewVignette(strength: 0.4).undone(flat, aspect: 1)
+        #expect(abs(undone[20, 20] - 160) < 0.01)
+        #expect(undone[0, 0] == 255 && undone[40, 40] == 255, "160 / 0.62 caps at 255")
+        #expect(abs(undone[20, 0] - 197.6) < 0.5, "the middle of an edge: 160 / 0.81, \(undone[20, 0])")
+    }
+}
