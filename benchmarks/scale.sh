@@ -154,7 +154,7 @@ while read -r isa p50 p99; do
   printf '| %-44s | %-24s |\n' "exact search, 1 thread, $isa: p50 / p99" "$p50 / $p99 ms"
 done < <(timed_rows "exact search")
 while read -r isa p50 p99; do
-  printf '| %-44s | %-24s |\n' "the same without the 32 tilt views, $isa" "$p50 / $p99 ms"
+  printf '| %-44s | %-24s |\n' "the same without the 24 tilt views, $isa" "$p50 / $p99 ms"
 done < <(timed_rows "without tilt views")
 printf '| %-44s | %-24s |\n' "first stage: build from the snapshot" "$stage_seconds s"
 printf '| %-44s | %-24s |\n' "first stage: resident index per image" "$(per_image "$stage_bytes") B"

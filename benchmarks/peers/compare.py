@@ -51,7 +51,7 @@ TARGET_SCAN = 0.8  # Glimpse scan throughput ÷ popcount limit throughput
 TARGET_SMALL = 1.5  # Glimpse catalog fingerprint of the 640×480 JPEG ÷ OpenCV img_hash PHash
 TARGET_SMALL_QUERY = 1.0  # Glimpse query fingerprint of the 640×480 JPEG ÷ OpenCV img_hash PHash
 SMALL_PEER = "OpenCV img_hash PHash (imread)"
-QUERY_ROW = "Glimpse decode + query fingerprint (56 views)"
+QUERY_ROW = "Glimpse decode + query fingerprint (49 views)"
 
 
 def forced_row(label, isa):
