@@ -59,7 +59,7 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
     /// (x, y) is (m0·x + m1·y + m2, m3·x + m4·y + m5) / (m6·x + m7·y + m8). The plane may be
     /// the query frame shrunk in each direction independently: the camera model is applied
     /// to a frame of `aspect` (width over height) and its result scaled back. O(1).
-    /// Stored inline (no heap storage: 32 of them per query).
+    /// Stored inline (no heap storage: one per tilt view of every query).
     private func sourceMapping(width: Int, height: Int, aspect: Double) -> Projective {
         let a = Double(down) * .pi / 180, b = Double(right) * .pi / 180
         // The frame in units of its height.

@@ -10,7 +10,8 @@
 /// the full frame's colour histogram. A strength within about 0.1 of the filter's is
 /// absorbed by the perceptual hashes. The view is hashed from the frame shrunk to the query
 /// layout's ``FingerprintViewLayout/tiltSize`` (32 pixels a side), as the tilt views are: as
-/// accurate as the working resolution in the evaluation, at a sixth of the cost.
+/// accurate as the working resolution in the evaluation, at under a tenth of the cost (about
+/// 15 µs a query).
 public struct ViewVignette: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Fraction of the brightness the assumed vignette takes at the frame's corners (0…0.9).
     public var strength: Float
