@@ -68,7 +68,12 @@ import Foundation
                                               height: min(luma.height, layout.tiltSize), using: .portable)
         let aspect = Double(luma.width) / Double(luma.height)
         let devignetted = layout.vignettes.flatMap { vignette in
-            views(vignette.undone(small, aspect: aspect), .full, orientations: [], folded: true, whole: true)
+            // No more informative than the full frame (a flat picture stays flat).
+            views(vignette.undone(small, aspect: aspect), .full, orientations: [], folded: true, whole: true).map {
+                var view = $0
+                view.quality = min(view.quality, views(luma, .full, orientations: [])[0].quality)
+                return view
+            }
         }
         let tilted = layout.tilts.flatMap { tilt in
             views(tilt.rectified(small, aspect: aspect, using: .portable), tilt.sheetRegion(aspect: aspect), orientations: [],

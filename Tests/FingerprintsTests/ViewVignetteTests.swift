@@ -1,4 +1,5 @@
 import Foundation
+import PixelBuffers
 import Testing
 import Fingerprints
 
@@ -31,5 +32,16 @@ import Fingerprints
         #expect(abs(undone[20, 20] - 160) < 0.01)
         #expect(undone[0, 0] == 255 && undone[40, 40] == 255, "160 / 0.62 caps at 255")
         #expect(abs(undone[20, 0] - 197.6) < 0.5, "the middle of an edge: 160 / 0.81, \(undone[20, 0])")
+    }
+
+    @Test func aFlatPictureStaysUninformativeWithItsVignetteUndone() throws {
+        // Undoing a vignette on a flat grey draws a radial gradient; the view must not make
+        // an unsearchable picture searchable (nor match other pictures' gradients).
+        let flat = try PixelBuffer(format: .rgba8, width: 300, height: 200,
+                                   bytes: [UInt8]((0..<(300 * 200)).flatMap { _ in [UInt8]([128, 128, 128, 255]) }))
+        let query = Fingerprinter().queryFingerprint(of: flat)
+        let vignetteView = query.views[FingerprintViewLayout.query.regions.count * 8]
+        #expect(vignetteView.region == .full && vignetteView.quality == 0)
+        #expect(query.wholeImageQuality < FingerprintView.minimumSearchableQuality)
     }
 }
