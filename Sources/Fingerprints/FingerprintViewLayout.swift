@@ -102,6 +102,15 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
         return layout
     }
 
+    /// This layout without its hypothesis views (``vignettes`` and ``tilts``): the views of its
+    /// regions only, each in its orientations (the 24-view query). What benchmarks and tests
+    /// measure the hypothesis views against. O(regions).
+    public var withoutHypothesisViews: FingerprintViewLayout {
+        var layout = withoutTilts
+        layout.vignettes = []
+        return layout
+    }
+
     /// Number of views a fingerprint of this layout has.
     public var viewCount: Int { regions.count * (1 + orientations.count) + coarseRegions.count + vignettes.count + tilts.count }
 

@@ -67,11 +67,12 @@ import Foundation
         let small = ImageKernels.areaResample(luma, width: min(luma.width, layout.tiltSize),
                                               height: min(luma.height, layout.tiltSize), using: .portable)
         let aspect = Double(luma.width) / Double(luma.height)
+        let fullQuality = views(luma, .full, orientations: [])[0].quality
         let devignetted = layout.vignettes.flatMap { vignette in
             // No more informative than the full frame (a flat picture stays flat).
             views(vignette.undone(small, aspect: aspect), .full, orientations: [], folded: true, whole: true).map {
                 var view = $0
-                view.quality = min(view.quality, views(luma, .full, orientations: [])[0].quality)
+                view.quality = min(view.quality, fullQuality)
                 return view
             }
         }

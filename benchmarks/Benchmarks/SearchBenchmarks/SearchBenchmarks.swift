@@ -31,11 +31,7 @@ func syntheticFingerprint(_ generator: inout SeededGenerator, views: Int) -> Fin
 }
 
 /// The default query layout without its vignette and tilt views (the 24 oriented views).
-let uprightQueryLayout: FingerprintViewLayout = {
-    var layout = FingerprintViewLayout.query.withoutTilts
-    layout.vignettes = []
-    return layout
-}()
+let uprightQueryLayout = FingerprintViewLayout.query.withoutHypothesisViews
 
 /// Views per landmark and per query: the catalog layout's and ``uprightQueryLayout``'s.
 let catalogViews = FingerprintViewLayout.catalog.viewCount
