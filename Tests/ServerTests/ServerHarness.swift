@@ -95,9 +95,15 @@ struct RunningServer: Sendable {
         func header(_ name: String) -> String? { HTTPField.Name(name).flatMap { headers[$0] } }
     }
 
+    /// How long the client waits for an answer: longer than the server's own 30 s default
+    /// deadline (see ``Harness/start(catalog:configure:)``), so that a search slowed by the
+    /// whole suite running in parallel on two cores is answered by the server, not cut off
+    /// by the client (the test client's own default is 15 s; a CI run once hit it).
+    static let clientTimeout: Duration = .seconds(90)
+
     /// Sends one request on a new connection with a real HTTP/1.1 client.
     func request(_ method: HTTPRequest.Method, _ uri: String, headers: HTTPFields = [:], body: [UInt8]? = nil) async throws -> Answer {
-        try await TestClient.withClient(host: "127.0.0.1", port: port) { client in
+        try await TestClient.withClient(host: "127.0.0.1", port: port, configuration: .init(timeout: Self.clientTimeout)) { client in
             let response = try await client.execute(.init(uri, method: method, authority: "127.0.0.1:\(port)", headers: headers, body: body.map { ByteBuffer(bytes: $0) }))
             return Answer(status: response.status.code, headers: response.headers, body: response.body.map { Array($0.readableBytesView) } ?? [])
         }
