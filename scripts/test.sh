@@ -105,6 +105,10 @@ mark "faiss-first-stage --quick"
 # The first stage beside faiss's binary IVF and HNSW on that catalog's codes and queries
 # (installs libfaiss-dev, OpenBLAS and g++ when missing; about a minute).
 bash benchmarks/faiss-first-stage.sh --quick --glimpse "$release"
+mark "capacity --quick"
+# The capacity catalog's snapshot-only build and its searches on 30,000 generated landmarks
+# (about a minute), so the ten-million-image measurement cannot rot.
+bash benchmarks/capacity.sh --quick --glimpse "$release"
 mark "replicas --quick, compare-peers --quick, bench images"
 GLIMPSE_BIN="$release" bash benchmarks/replicas.sh --quick
 bash benchmarks/compare-peers.sh --quick --skip-accuracy

@@ -68,6 +68,36 @@ extension VisualIndexSnapshot {
         throw .database("writing the visual-index snapshot", reason: "the catalog kept changing while it was read")
     }
 
+    /// Writes the snapshot of `stream` (with `collections`) to `path` without holding the
+    /// index in memory: the streamed writer of ``rewrite(store:path:minimumViewQuality:)``
+    /// for fingerprints that do not come from a store, such as the capacity benchmark's
+    /// generated catalog of ten million images (`glimpse debug-capacity-index`), whose
+    /// catalog would not fit this project's disks. The stream's entries must come in
+    /// increasing id order (Swift's string order, which is the UTF-8 byte order for ids in
+    /// normal form), as a store hands them out.
+    ///
+    /// - Complexity: two passes over the stream; O(views) writes; memory O(chunk + landmarks
+    ///   + memberships).
+    /// - Throws: ``VisualIndexSnapshotError/cannotWrite(path:reason:)`` when the file cannot
+    ///   be written, the ids are out of order or the stream changes between its passes (then
+    ///   `path` is untouched); what the stream throws, as `cannotWrite`.
+    public static func write(_ stream: FingerprintStream, collections: [CollectionEntity], to path: String,
+                             minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) throws(VisualIndexSnapshotError) {
+        let outcome: StreamedWrite
+        do {
+            outcome = try streamedWrite(stream, collections: collections, minimumViewQuality: minimumViewQuality, chunkViews: streamedChunkViews, to: path)
+        } catch let error as VisualIndexSnapshotError {
+            throw error
+        } catch {
+            throw .cannotWrite(path: path, reason: "reading the fingerprints: \(error)")
+        }
+        switch outcome {
+        case .written: return
+        case .notInIDOrder: throw .cannotWrite(path: path, reason: "the landmarks do not come in increasing id order")
+        case .catalogChanged: throw .cannotWrite(path: path, reason: "the fingerprints changed between the two passes")
+        }
+    }
+
     /// What one streamed attempt did.
     private enum StreamedWrite {
         case written, catalogChanged, notInIDOrder

@@ -47,15 +47,12 @@ public struct SyntheticCatalog: Sendable {
     /// - Complexity: O(views), about 30 random numbers a view.
     public func content() -> CatalogContent {
         var generator = SeededGenerator(seed: seed)
-        let layoutRegions = FingerprintViewLayout.catalog.viewRegions
-        let regions = (0..<viewsPerLandmark).map { layoutRegions[$0 % layoutRegions.count] }
+        let regions = viewRegions
         var landmarks: [LandmarkEntity] = []
         landmarks.reserveCapacity(landmarkCount)
         for i in 0..<landmarkCount {
             let id = Self.landmarkID(i)
-            var fingerprint = Self.fingerprint(regions: regions, using: &generator)
-            // The real catalog layout's version when the view count is the layout's (so the catalog is not "outdated").
-            if viewsPerLandmark == FingerprintViewLayout.catalog.viewCount { fingerprint.layoutVersion = FingerprintViewLayout.catalogVersion }
+            let fingerprint = nextFingerprint(regions: regions, using: &generator)
             landmarks.append(LandmarkEntity(
                 id: id, name: "Synthetic landmark \(i)", continent: nil, description: "Generated for load tests.",
                 keywords: ["synthetic"], referenceImages: [ReferenceImage(path: id + ".jpg", fingerprint: fingerprint)]))
@@ -69,6 +66,22 @@ public struct SyntheticCatalog: Sendable {
             }
         }
         return CatalogContent(landmarks: landmarks, collections: collections)
+    }
+
+    /// The view regions of every landmark's fingerprint: the catalog layout's, repeated
+    /// when ``viewsPerLandmark`` is larger. O(views per landmark).
+    var viewRegions: [ViewRegion] {
+        let layoutRegions = FingerprintViewLayout.catalog.viewRegions
+        return (0..<viewsPerLandmark).map { layoutRegions[$0 % layoutRegions.count] }
+    }
+
+    /// The next landmark's fingerprint, drawn from `generator` (landmark i's is the i-th
+    /// draw from a generator seeded with ``seed``), with the real catalog layout's version
+    /// when the view count is the layout's (so the catalog is not "outdated"). O(regions).
+    func nextFingerprint(regions: [ViewRegion], using generator: inout SeededGenerator) -> Fingerprint {
+        var fingerprint = Self.fingerprint(regions: regions, using: &generator)
+        if viewsPerLandmark == FingerprintViewLayout.catalog.viewCount { fingerprint.layoutVersion = FingerprintViewLayout.catalogVersion }
+        return fingerprint
     }
 
     /// One synthetic fingerprint with the given view regions (see the type's documentation),

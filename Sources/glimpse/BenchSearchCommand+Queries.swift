@@ -36,32 +36,9 @@ extension BenchSearchCommand {
         let sets = isa.flatMap(InstructionSet.init(named:)).map { [$0] }
             ?? InstructionSet.allCases.filter(\.isSupported)
         let threshold = SimilarityScoring.defaultNoMatchThreshold
-        /// Times `search` over every query (one warm-up, then `runs` runs each): the row's JSON
-        /// fields and the last run's matches per query.
-        func timed(_ name: String, _ set: InstructionSet, _ search: (Fingerprint) throws -> (ids: [String], compared: Int)) throws -> (row: BenchmarkRecord.Row, answers: [[String]]) {
-            var samples: [Double] = []
-            var matched = 0, compared = 0
-            var answers: [[String]] = []
-            for query in queries {
-                do { _ = try search(query) } catch { throw failure("\(error)") }  // warm-up
-                var last: [String] = []
-                for _ in 0..<runs {
-                    let start = ContinuousClock.now
-                    let outcome: (ids: [String], compared: Int)
-                    do { outcome = try search(query) } catch { throw failure("\(error)") }
-                    let (seconds, attoseconds) = (ContinuousClock.now - start).components
-                    samples.append(Double(seconds) * 1000 + Double(attoseconds) / 1e15)
-                    matched += outcome.ids.count
-                    compared += outcome.compared
-                    last = outcome.ids
-                }
-                answers.append(last)
-            }
-            samples.sort()
-            func percentile(_ p: Double) -> Double { RunTiming.percentile(p, ofSorted: samples) }
-            let row = BenchmarkRecord.Row(name: name, isa: "\(set)", threads: 1, p50Milliseconds: percentile(0.5), p99Milliseconds: percentile(0.99),
-                                          meanMatched: Double(matched) / Double(max(samples.count, 1)), meanComparedPairs: compared / max(samples.count, 1))
-            return (row, answers)
+        let timer = QueryTimer(queries: queries, runs: runs)
+        func timed(_ name: String, _ set: InstructionSet, _ search: (Fingerprint) throws -> QueryTimer.Outcome) throws -> (row: BenchmarkRecord.Row, answers: [[String]]) {
+            try timer.timed(name, set, search)
         }
         var rows: [BenchmarkRecord.Row] = []
         var exactAnswers: [[String]] = []
@@ -102,17 +79,11 @@ extension BenchSearchCommand {
             }
             // Agreement with the exhaustive scan: the same first answer (or none for both),
             // and the share of the exhaustive top 10 the first stage also returns.
-            var sameFirst = 0, kept = 0, reference = 0
-            for (exact, approximate) in zip(exactAnswers, answers) {
-                if exact.first == approximate.first { sameFirst += 1 }
-                let top = Set(exact.prefix(10))
-                reference += top.count
-                kept += top.intersection(approximate.prefix(10)).count
-            }
+            let agreement = QueryTimer.agreement(exact: exactAnswers, approximate: answers)
             firstStage = BenchmarkRecord.FirstStage(
                 lists: stage.listCount, bytes: stage.bytesUsed, probes: parameters.probes, innerProbeFactor: parameters.innerProbeFactor,
                 radius: parameters.radius, maximumCandidates: parameters.maximumCandidates,
-                top1Agreement: Double(sameFirst) / Double(queries.count), top10Agreement: reference == 0 ? 1 : Double(kept) / Double(reference))
+                top1Agreement: agreement.top1, top10Agreement: agreement.top10)
         }
         print(WireJSON.line(BenchmarkRecord(views: index.viewCount, landmarks: index.landmarkCount, indexBytes: index.bytesUsed,
                                             queries: queries.count, firstStage: firstStage, rows: rows)))

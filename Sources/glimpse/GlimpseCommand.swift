@@ -29,6 +29,7 @@ struct GlimpseCommand: AsyncParsableCommand {
             FirstStageCommand.self,
             CropCatalogCommand.self,
             BenchSearchCommand.self,
+            CapacityIndexCommand.self,
             DumpFingerprintsCommand.self,
             ServeCommand.self,
         ]

@@ -79,3 +79,54 @@ import SQLiteStore
         #expect(try store.catalogVersion() == version)
     }
 }
+
+/// The capacity benchmark's snapshot (`glimpse debug-capacity-index`): generated landmarks
+/// merged with real ones, written from a stream with no catalog behind it.
+@Suite struct GeneratedStreamSnapshotTests {
+    /// Real-looking entries whose ids sort before, between and after the generated ones.
+    static func realEntries() -> [FingerprintSnapshot.Entry] {
+        var generator = SeededGenerator(seed: 5)
+        let regions = FingerprintViewLayout.catalog.viewRegions
+        return ["aurora", "synthetic/L00000003x", "zebra"].map {
+            FingerprintSnapshot.Entry(landmarkID: $0, fingerprints: [SyntheticCatalog.fingerprint(regions: regions, using: &generator)])
+        }
+    }
+
+    @Test func aGeneratedStreamMergedWithRealEntriesIsTheInMemorySnapshotByteForByte() throws {
+        let folder = try VisualIndexSnapshotTests.scratch()
+        let version = CatalogVersion(catalogID: "capacity-test", generation: 3, tokenKey: SIMD2(7, 8))
+        let synthetic = SyntheticCatalog(landmarks: 12, seed: 9)
+        let real = Self.realEntries()
+        let collection = CollectionEntity(id: "c", name: "C", landmarkIDs: ["aurora", "zebra"])
+        let path = folder.appendingPathComponent("capacity.vindex").path
+        try VisualIndexSnapshot.write(synthetic.fingerprintStream(version: version, merging: real), collections: [collection], to: path)
+
+        // The same landmarks built in memory, sorted by id, as a catalog would give them.
+        let generated = synthetic.content().landmarks.map {
+            FingerprintSnapshot.Entry(landmarkID: $0.id, fingerprints: $0.referenceImages.compactMap(\.fingerprint))
+        }
+        let all = (generated + real).sorted { $0.landmarkID < $1.landmarkID }
+        let memoryPath = folder.appendingPathComponent("in-memory.vindex").path
+        try VisualIndexSnapshot.write(VisualIndex(version: version, entries: all, collections: [collection]), to: memoryPath)
+        #expect(try StreamedSnapshotTests.bytes(path) == (try StreamedSnapshotTests.bytes(memoryPath)))
+
+        guard case .loaded(let index) = VisualIndexSnapshot.load(path: path, expecting: version) else {
+            Issue.record("the written snapshot must load")
+            return
+        }
+        #expect(index.landmarkCount == 15)
+        #expect(index.landmarkIDs.first == "aurora" && index.landmarkIDs.last == "zebra")
+    }
+
+    @Test func entriesOutOfIDOrderAreRefusedAndNothingIsWritten() throws {
+        let folder = try VisualIndexSnapshotTests.scratch()
+        let version = CatalogVersion(catalogID: "capacity-test", generation: 1, tokenKey: SIMD2(1, 2))
+        let path = folder.appendingPathComponent("capacity.vindex").path
+        let unsorted = Array(Self.realEntries().reversed())
+        #expect(throws: VisualIndexSnapshotError.self) {
+            try VisualIndexSnapshot.write(SyntheticCatalog(landmarks: 2).fingerprintStream(version: version, merging: unsorted), collections: [], to: path)
+        }
+        #expect(!FileManager.default.fileExists(atPath: path))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".tmp-") }.isEmpty)
+    }
+}

@@ -1,9 +1,9 @@
-/// The one JSON line of the benchmark tools `glimpse bench-scan` and `glimpse bench-search`
-/// (hidden commands that `benchmarks/` scripts read): what was measured and one row per
-/// timing. Fields a tool does not measure are left out.
+/// The one JSON line of the benchmark tools `glimpse bench-scan`, `glimpse bench-search` and
+/// `glimpse debug-capacity-index` (hidden commands that `benchmarks/` scripts read): what was
+/// measured and one row per timing. Fields a tool does not measure are left out.
 ///
 ///     {"bytes_per_view", "check", "codes", "first_stage": {…}, "index_bytes", "kernel",
-///      "landmarks", "queries", "rows": [{"best_ms", "codes_per_second", "hits", "isa",
+///      "landmarks", "peak_rss_bytes", "queries", "rows": [{"best_ms", "codes_per_second", "hits", "isa",
 ///      "mean_compared_pairs", "mean_matched", "median_ms", "name", "p50_ms", "p99_ms",
 ///      "threads"}], "views"}
 ///
@@ -92,17 +92,21 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
     public var codes: Int?, kernel: String?, check: Int?
     /// The first stage, when the catalog has one.
     public var firstStage: FirstStage?
+    /// The process's peak resident set size when the record was made, in bytes (anonymous
+    /// memory and the pages of mapped files it touched).
+    public var peakResidentBytes: Int?
     /// The timings.
     public var rows: [Row]
 
     enum CodingKeys: String, CodingKey {
         case views, landmarks, queries, codes, kernel, check, rows
-        case indexBytes = "index_bytes", bytesPerView = "bytes_per_view", firstStage = "first_stage"
+        case indexBytes = "index_bytes", bytesPerView = "bytes_per_view", firstStage = "first_stage", peakResidentBytes = "peak_rss_bytes"
     }
 
     /// Creates a record.
     public init(views: Int? = nil, landmarks: Int? = nil, indexBytes: Int? = nil, bytesPerView: Double? = nil, queries: Int? = nil,
-                codes: Int? = nil, kernel: String? = nil, check: Int? = nil, firstStage: FirstStage? = nil, rows: [Row]) {
+                codes: Int? = nil, kernel: String? = nil, check: Int? = nil, firstStage: FirstStage? = nil, peakResidentBytes: Int? = nil,
+                rows: [Row]) {
         self.views = views
         self.landmarks = landmarks
         self.indexBytes = indexBytes
@@ -112,6 +116,7 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
         self.kernel = kernel
         self.check = check
         self.firstStage = firstStage
+        self.peakResidentBytes = peakResidentBytes
         self.rows = rows
     }
 

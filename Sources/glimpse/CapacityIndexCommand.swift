@@ -1,0 +1,182 @@
+import ArgumentParser
+import Catalog
+import Fingerprints
+import Foundation
+import Matching
+import Search
+import SyntheticData
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `glimpse debug-capacity-index`: the scale issue's capacity catalog. Writes a visual-index
+/// snapshot of N generated landmarks (``SyntheticCatalog``, 31 views each) merged with a real
+/// catalog's (so real queries still find their answers), without a catalog database (ten
+/// million images would need about 54 GB of SQLite beside the 31 GB snapshot), builds its
+/// first stage, and times real queries through both. For `benchmarks/capacity.sh`; hidden
+/// from `--help`: a measurement tool, not a user command.
+struct CapacityIndexCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "debug-capacity-index",
+        abstract: "Build and time a snapshot of N generated landmarks plus a real catalog (benchmark tool).",
+        discussion: """
+            Writes FOLDER/capacity-N-sSEED.vindex (the snapshot: every view's codes, memory-mapped \
+            by searches) and its first stage (.vindex.first, built with --lists or about 2√views \
+            lists) unless the files there already belong to these landmarks, seed and the real \
+            catalog's generation. With --queries, then maps both as `glimpse query` does and \
+            times every image of the folder on one thread: through the first stage (--repeat runs \
+            each, after a warm-up) and, for the first --exhaustive-queries of them, the \
+            exhaustive scan (one run each, no warm-up: at ten million images each reads the \
+            whole snapshot), with the first stage's agreement on those. Prints one JSON line \
+            (BenchmarkRecord) with the process's peak resident set size; run the build and the \
+            searches as two processes to see each one's.
+
+            Example:
+              glimpse debug-capacity-index --db eval.sqlite --landmarks 10000000 --folder /big
+              glimpse debug-capacity-index --db eval.sqlite --landmarks 10000000 --folder /big --queries testdata/negatives
+            """,
+        shouldDisplay: false
+    )
+
+    @OptionGroup var database: DatabaseOption
+
+    @Option(help: "Generated landmarks (31 views each).")
+    var landmarks: Int
+
+    @Option(help: "Seed of the generated landmarks.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("Where the snapshot and its first stage are written and reused.", valueName: "folder"))
+    var folder: String
+
+    @Option(help: "First-stage lists, rounded up to a power of two (default: about 2√views).")
+    var lists: Int?
+
+    @Option(help: ArgumentHelp("Then time searching with every image of this folder.", valueName: "folder"))
+    var queries: String?
+
+    @Option(name: .customLong("repeat"), help: "Timed first-stage runs per query.")
+    var runs: Int = 3
+
+    @Option(help: "Queries also timed through the exhaustive scan (one run each), on which the first stage's agreement is measured.")
+    var exhaustiveQueries: Int = 3
+
+    @Option(help: "Only this instruction set (portable, avx2, avx512; default the best the CPU has).")
+    var isa: String?
+
+    @Option(help: ArgumentHelp("First-stage parameters.", valueName: "probes,radius,candidates[,inner probe factor]"))
+    var firstStageParameters: String?
+
+    func validate() throws {
+        guard landmarks >= 0 else { throw ValidationError("--landmarks must be 0 or more") }
+        guard runs > 0, exhaustiveQueries > 0 else { throw ValidationError("--repeat and --exhaustive-queries must be positive") }
+        if let lists, lists < 1 { throw ValidationError("--lists must be at least 1") }
+        if let isa, InstructionSet(named: isa) == nil { throw ValidationError("--isa must be portable, avx2 or avx512") }
+    }
+
+    func run() async throws {
+        let set = isa.flatMap(InstructionSet.init(named:)) ?? .best
+        guard set.isSupported else { throw failure("debug-capacity-index: this CPU has no \(set)") }
+        let parameters = try firstStageParameters.map(CandidateIndex.SearchParameters.init(parsing:)) ?? CandidateIndex.SearchParameters()
+        let store = try await database.openExisting()
+        let contents: PreparedSearchIndex.Contents
+        do { contents = try await PreparedSearchIndex.read(from: store) } catch { throw failure(error.description) }
+        let real = contents.snapshot.version
+        // The snapshot records which landmarks, seed and real catalog state it holds.
+        let version = CatalogVersion(catalogID: "capacity-\(landmarks)-s\(seed)-\(real.catalogID)", generation: real.generation, tokenKey: real.tokenKey)
+        do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
+            throw failure("debug-capacity-index: cannot create \(shown(folder)): \(error.localizedDescription)")
+        }
+        let path = (folder as NSString).appendingPathComponent("capacity-\(landmarks)-s\(seed).vindex")
+        var rows: [BenchmarkRecord.Row] = []
+
+        // The snapshot, written from the generated stream unless a current one is there.
+        var index: VisualIndex
+        let mapStarted = ContinuousClock.now
+        if case .loaded(let loaded) = VisualIndexSnapshot.load(path: path, expecting: version) {
+            index = loaded
+            rows.append(Self.duration("map the existing snapshot", ContinuousClock.now - mapStarted))
+        } else {
+            let synthetic = SyntheticCatalog(landmarks: landmarks, seed: seed)
+            let started = ContinuousClock.now
+            do {
+                try VisualIndexSnapshot.write(synthetic.fingerprintStream(version: version, merging: contents.snapshot.entries),
+                                              collections: contents.collections, to: path)
+            } catch { throw failure(error.description) }
+            rows.append(Self.duration("write the snapshot (generate twice, stream to disk)", ContinuousClock.now - started))
+            guard case .loaded(let written) = VisualIndexSnapshot.load(path: path, expecting: version) else {
+                throw failure("debug-capacity-index: \(shown(path)) does not load after it was written")
+            }
+            index = written
+        }
+
+        // The first stage, built from the mapped snapshot unless its file belongs to it.
+        if index.firstStage == nil || lists != nil {
+            let started = ContinuousClock.now
+            let stage: CandidateIndex
+            do { stage = try CandidateIndex.build(from: index, lists: lists) } catch { throw failure("debug-capacity-index: \(error)") }
+            rows.append(Self.duration("build the first stage (\(stage.listCount) lists, \(AvailableCores.count) threads)", ContinuousClock.now - started))
+            do { try stage.write(to: CandidateIndex.path(forSnapshotAt: path)) } catch { throw failure(error.description) }
+            guard let staged = index.withFirstStage(stage) else { throw failure("debug-capacity-index: the first stage does not belong to its snapshot") }
+            index = staged
+        }
+        guard let stage = index.firstStage else { throw failure("debug-capacity-index: no first stage") }
+
+        var firstStageRecord: BenchmarkRecord.FirstStage?
+        var queryCount: Int?
+        if let queries {
+            // Searched from a fresh mapping, as `glimpse query` and `glimpse serve` search it.
+            guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: version), mapped.firstStage != nil else {
+                throw failure("debug-capacity-index: \(shown(path)) does not load with its first stage")
+            }
+            index = mapped
+            let photos: [String]
+            do { photos = try PhotoFolder(scanning: queries).photos } catch { throw failure(error.description) }
+            var fingerprints: [Fingerprint] = []
+            for photo in photos {
+                do { fingerprints.append(try ImageFingerprinter.query.fingerprint(file: photo)) } catch { printError("glimpse: skipped query: \(error)") }
+            }
+            guard !fingerprints.isEmpty else { throw failure("debug-capacity-index: \(shown(queries)) has no query image that decodes") }
+            queryCount = fingerprints.count
+            let threshold = SimilarityScoring.defaultNoMatchThreshold
+            let timer = QueryTimer(queries: fingerprints, runs: runs)
+            let searched = index
+            let (staged, answers) = try timer.timed("first stage, then exact scores, \(fingerprints.count) real queries", set) { query in
+                let outcome = try searched.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(parameters))
+                return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
+            }
+            rows.append(staged)
+            let once = QueryTimer(queries: fingerprints, runs: 1)
+            let (exact, exactAnswers) = try once.timed("exhaustive scan, the first \(min(exhaustiveQueries, fingerprints.count)) queries, one run each, no warm-up",
+                                                       set, limit: exhaustiveQueries, warmUp: false) { query in
+                let outcome = try searched.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .exhaustive)
+                return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
+            }
+            rows.append(exact)
+            let agreement = QueryTimer.agreement(exact: exactAnswers, approximate: answers)
+            firstStageRecord = BenchmarkRecord.FirstStage(
+                lists: stage.listCount, bytes: stage.bytesUsed, probes: parameters.probes, innerProbeFactor: parameters.innerProbeFactor,
+                radius: parameters.radius, maximumCandidates: parameters.maximumCandidates, top1Agreement: agreement.top1, top10Agreement: agreement.top10)
+        }
+        print(WireJSON.line(BenchmarkRecord(views: index.viewCount, landmarks: index.landmarkCount, indexBytes: index.bytesUsed, queries: queryCount,
+                                            firstStage: firstStageRecord,
+                                            peakResidentBytes: Self.peakResidentBytes(), rows: rows)))
+    }
+
+    /// A row for a one-off step: its wall-clock time as `best_ms`.
+    static func duration(_ name: String, _ elapsed: Duration) -> BenchmarkRecord.Row {
+        BenchmarkRecord.Row(name: name, bestMilliseconds: QueryTimer.milliseconds(elapsed))
+    }
+
+    /// This process's peak resident set size so far, in bytes (`getrusage`; Linux reports
+    /// kilobytes). O(1).
+    static func peakResidentBytes() -> Int? {
+        #if canImport(Glibc)
+        var usage = rusage()
+        guard getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage) == 0 else { return nil }
+        return Int(usage.ru_maxrss) * 1024
+        #else
+        return nil
+        #endif
+    }
+}
