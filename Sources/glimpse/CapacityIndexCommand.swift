@@ -28,7 +28,8 @@ struct CapacityIndexCommand: AsyncParsableCommand {
             each, after a warm-up) and, for the first --exhaustive-queries of them, the \
             exhaustive scan (one run each, no warm-up: at ten million images each reads the \
             whole snapshot), with the first stage's agreement on those. Prints one JSON line \
-            (BenchmarkRecord) with the process's peak resident set size; run the build and the \
+            (BenchmarkRecord) with the process's peak resident set size (with --queries: before the \
+            exhaustive scan, which touches every page of the snapshot); run the build and the \
             searches as two processes to see each one's.
 
             Example:
@@ -95,7 +96,7 @@ struct CapacityIndexCommand: AsyncParsableCommand {
         let mapStarted = ContinuousClock.now
         if case .loaded(let loaded) = VisualIndexSnapshot.load(path: path, expecting: version) {
             index = loaded
-            rows.append(Self.duration("map the existing snapshot", ContinuousClock.now - mapStarted))
+            rows.append(Self.duration("map the existing snapshot and first stage (sections checked on open)", ContinuousClock.now - mapStarted))
         } else {
             let synthetic = SyntheticCatalog(landmarks: landmarks, seed: seed)
             let started = ContinuousClock.now
@@ -111,25 +112,30 @@ struct CapacityIndexCommand: AsyncParsableCommand {
         }
 
         // The first stage, built from the mapped snapshot unless its file belongs to it.
+        var built = false
         if index.firstStage == nil || lists != nil {
+            built = true
             let started = ContinuousClock.now
             let stage: CandidateIndex
             do { stage = try CandidateIndex.build(from: index, lists: lists) } catch { throw failure("debug-capacity-index: \(error)") }
             rows.append(Self.duration("build the first stage (\(stage.listCount) lists, \(AvailableCores.count) threads)", ContinuousClock.now - started))
             do { try stage.write(to: CandidateIndex.path(forSnapshotAt: path)) } catch { throw failure(error.description) }
-            guard let staged = index.withFirstStage(stage) else { throw failure("debug-capacity-index: the first stage does not belong to its snapshot") }
-            index = staged
         }
-        guard let stage = index.firstStage else { throw failure("debug-capacity-index: no first stage") }
 
         var firstStageRecord: BenchmarkRecord.FirstStage?
+        var peakBeforeExhaustive: Int?
         var queryCount: Int?
-        if let queries {
-            // Searched from a fresh mapping, as `glimpse query` and `glimpse serve` search it.
-            guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: version), mapped.firstStage != nil else {
-                throw failure("debug-capacity-index: \(shown(path)) does not load with its first stage")
+        if built {
+            // Searched from its file, as `glimpse query` and `glimpse serve` search it (the
+            // built image is let go first: two copies would not fit beside the page cache).
+            index = VisualIndex(version: version, entries: [])
+            guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: version) else {
+                throw failure("debug-capacity-index: \(shown(path)) does not load after its first stage was written")
             }
             index = mapped
+        }
+        guard let stage = index.firstStage else { throw failure("debug-capacity-index: \(shown(path)) does not load with its first stage") }
+        if let queries {
             let photos: [String]
             do { photos = try PhotoFolder(scanning: queries).photos } catch { throw failure(error.description) }
             var fingerprints: [Fingerprint] = []
@@ -146,6 +152,15 @@ struct CapacityIndexCommand: AsyncParsableCommand {
                 return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
             }
             rows.append(staged)
+            // The first stage alone (candidates proposed, none scored): "mean_matched" is then
+            // the mean number of candidates; the rest of the row above is exact re-scoring.
+            let (alone, _) = try timer.timed("first stage alone (mean_matched: candidates), \(fingerprints.count) real queries", set) { query in
+                (stage.candidates(for: query, minimumViewQuality: searched.minimumViewQuality, parameters: parameters, using: set).map { "\($0)" }, 0)
+            }
+            rows.append(alone)
+            // What the first-stage searches kept resident, before the exhaustive scan maps
+            // every page of the snapshot.
+            peakBeforeExhaustive = Self.peakResidentBytes()
             let once = QueryTimer(queries: fingerprints, runs: 1)
             let (exact, exactAnswers) = try once.timed("exhaustive scan, the first \(min(exhaustiveQueries, fingerprints.count)) queries, one run each, no warm-up",
                                                        set, limit: exhaustiveQueries, warmUp: false) { query in
@@ -160,7 +175,7 @@ struct CapacityIndexCommand: AsyncParsableCommand {
         }
         print(WireJSON.line(BenchmarkRecord(views: index.viewCount, landmarks: index.landmarkCount, indexBytes: index.bytesUsed, queries: queryCount,
                                             firstStage: firstStageRecord,
-                                            peakResidentBytes: Self.peakResidentBytes(), rows: rows)))
+                                            peakResidentBytes: peakBeforeExhaustive ?? Self.peakResidentBytes(), rows: rows)))
     }
 
     /// A row for a one-off step: its wall-clock time as `best_ms`.
