@@ -86,7 +86,7 @@ read -r _ search_rss_kb <"$cache/search.time"
 # Both lines are BenchmarkRecords (snake_case JSON): read their fields with Python.
 field() { python3 -c 'import json, sys; d = json.loads(open(sys.argv[1]).read()); print(eval(sys.argv[2], {}, {"d": d}))' "$1" "$2"; }
 search="$cache/search.json"
-row_ms() { field "$1" "next(f'{r[\"best_ms\"] / 1000:.1f} s' for r in d['rows'] if r['name'].startswith('$2'))"; }
+row_ms() { field "$1" "next((f'{r[\"best_ms\"] / 1000:.1f} s' for r in d['rows'] if r['name'].startswith('$2')), 'not in this run')"; }
 timed() { field "$search" "next(f'{r[\"p50_ms\"]:.1f} / {r[\"p99_ms\"]:.1f} ms ({r[\"isa\"]}, mean {r[\"mean_matched\"]:g} matched, {r[\"mean_compared_pairs\"]:,} pairs)' for r in d['rows'] if r['name'].startswith('$1'))"; }
 images=$(field "$search" 'd["landmarks"]')
 views=$(field "$search" 'd["views"]')

@@ -24,7 +24,8 @@ extension CandidateIndex {
     /// - Throws: ``VisualIndexDamage`` when `index` is a mapped snapshot whose PDQ planes do
     ///   not match their checksums.
     /// - Complexity: O(views × 2√lists) code distances, plus O(sample × √lists × iterations)
-    ///   for training; about 20 bytes per view of temporary memory besides the result.
+    ///   for training; about 5 bytes per view of temporary memory besides the result (each
+    ///   view's list and a full-frame flag; codes are read from `index` where needed).
     public static func build(from index: VisualIndex, lists requested: Int? = nil, threads: Int = AvailableCores.count) throws(VisualIndexDamage) -> CandidateIndex {
         let n = index.viewCount
         var lists = 1
@@ -35,23 +36,15 @@ extension CandidateIndex {
         try index.storage.check(index.layout.pHashes ..< index.layout.pHashes + 8 * n)
         try index.storage.check(index.layout.dHashes ..< index.layout.dHashes + 8 * n)
 
-        // Every view's code, in view order.
+        // Every view's code, read from the index's pHashes and dHashes when needed (a copy of
+        // them all would be 16 bytes a view: 5 GB at ten million images).
+        let pHashes = index.pHashes, dHashes = index.dHashes
+        func code(_ v: Int) -> CandidateCode { CandidateCode(pHash: pHashes[v], dHash: dHashes[v]) }
         let threads = max(1, threads)
-        var viewCodes = [CandidateCode](repeating: CandidateCode(low: 0, high: 0), count: n)
-        viewCodes.withUnsafeMutableBufferPointer { out in
-            let out = UncheckedBuffer(out)
-            DispatchQueue.concurrentPerform(iterations: threads) { part in
-                let pHashes = index.pHashes, dHashes = index.dHashes
-                for v in (n * part / threads)..<(n * (part + 1) / threads) {
-                    out.buffer[v] = CandidateCode(pHash: pHashes[v], dHash: dHashes[v])
-                }
-            }
-        }
 
-        let allCodes = viewCodes
         // Training: coarse centroids on the sample, then fine ones per coarse cell.
         let sampleCount = min(n, 64 * lists)
-        let sample = (0..<sampleCount).map { allCodes[Int((Int64(n) * Int64($0)) / Int64(max(sampleCount, 1)))] }
+        let sample = (0..<sampleCount).map { code(Int((Int64(n) * Int64($0)) / Int64(max(sampleCount, 1)))) }
         let coarseCentroids = KMajority.train(sample, clusters: coarse, iterations: 10)
         let sampleCells = KMajority.assign(sample, to: coarseCentroids, threads: threads)
         var members = [[CandidateCode]](repeating: [], count: coarse)
@@ -68,17 +61,20 @@ extension CandidateIndex {
         for c in 0..<coarse { centroids.append(contentsOf: fineParts.take(c)) }
 
         // Assignment: the nearest coarse cell, then its nearest fine centroid.
-        let cells = KMajority.assign(allCodes, to: coarseCentroids, threads: threads)
         var listOf = [UInt32](repeating: 0, count: n)
         listOf.withUnsafeMutableBufferPointer { out in
             let out = UncheckedBuffer(out)
-            let table = centroids
+            let table = centroids, coarseTable = coarseCentroids
             DispatchQueue.concurrentPerform(iterations: threads) { part in
-                table.withUnsafeBufferPointer { all in
-                    for v in (n * part / threads)..<(n * (part + 1) / threads) {
-                        let first = Int(cells[v]) * fine
-                        let f = KMajority.nearest(allCodes[v], in: UnsafeBufferPointer(rebasing: all[first..<first + fine]))
-                        out.buffer[v] = UInt32(first + f)
+                let pHashes = index.pHashes, dHashes = index.dHashes
+                coarseTable.withUnsafeBufferPointer { cells in
+                    table.withUnsafeBufferPointer { all in
+                        for v in (n * part / threads)..<(n * (part + 1) / threads) {
+                            let viewCode = CandidateCode(pHash: pHashes[v], dHash: dHashes[v])
+                            let first = KMajority.nearest(viewCode, in: cells) * fine
+                            let f = KMajority.nearest(viewCode, in: UnsafeBufferPointer(rebasing: all[first..<first + fine]))
+                            out.buffer[v] = UInt32(first + f)
+                        }
                     }
                 }
             }
@@ -109,7 +105,7 @@ extension CandidateIndex {
             let l = Int(listOf[v])
             let slot: Int
             if isFull[v] { slot = nextFull[l]; nextFull[l] += 1 } else { slot = nextOther[l]; nextOther[l] += 1 }
-            codes[slot] = allCodes[v]
+            codes[slot] = code(v)
             references[slot] = UInt32(bitPattern: owners[v]) | (isFull[v] ? CandidateIndexLayout.fullFrameBit : 0)
         }
         let starts = fill(layout.viewStarts, index.landmarkCount + 1, as: UInt32.self)

@@ -96,7 +96,7 @@ struct CapacityIndexCommand: AsyncParsableCommand {
         let mapStarted = ContinuousClock.now
         if case .loaded(let loaded) = VisualIndexSnapshot.load(path: path, expecting: version) {
             index = loaded
-            rows.append(Self.duration("map the existing snapshot and first stage (sections checked on open)", ContinuousClock.now - mapStarted))
+            rows.append(Self.duration("map the existing snapshot\(loaded.firstStage == nil ? "" : " and first stage") (sections checked on open)", ContinuousClock.now - mapStarted))
         } else {
             let synthetic = SyntheticCatalog(landmarks: landmarks, seed: seed)
             let started = ContinuousClock.now
