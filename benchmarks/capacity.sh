@@ -1,22 +1,23 @@
 #!/usr/bin/env bash
 # The scale issue's capacity catalog: N generated landmarks (31 views each, seeded random
 # codes with a real catalog's code relations between one image's views: SyntheticCatalog)
-# merged with the evaluation catalog (testdata/catalog, so the sample screenshot still finds
-# Hurricane Ridge among them), as a visual-index snapshot and its first stage only: ten
-# million images would need about 54 GB of SQLite catalog beside the 31 GB snapshot, so no
+# merged with the evaluation catalog (testdata/catalog, so that a query of one of its photos
+# has a real answer among them), as a visual-index snapshot and its first stage only: ten
+# million images would need about 54 GB of SQLite catalog beside the 38 GB snapshot, so no
 # catalog database is written for the generated landmarks (glimpse debug-capacity-index).
 # Two processes, each with its peak RSS: the build (snapshot streamed to disk, first stage
-# built from it), then the searches (both files mapped as glimpse query maps them; the 28
-# photos of testdata/negatives and the sample screenshot on one thread through the first
-# stage, and the first --exhaustive of them through the exhaustive scan, one cold run each,
-# for the first stage's agreement on them). Prints one Markdown table.
+# built from it), then the searches (both files mapped as glimpse query maps them; one
+# evaluation photo, the sample screenshot and the 28 photos of testdata/negatives on one
+# thread through the first stage, and the first --exhaustive of them through the exhaustive
+# scan, one run each without warm-up, for the first stage's agreement on them). Prints one
+# Markdown table.
 # Files go to benchmarks/.cache-capacity/ (git-ignored; reused while N and the seed are the
 # same). Random codes do not cluster as real ones do (docs/PERFORMANCE.md, "The scale
 # benchmark"): lists are evenly filled here, so this measures memory, build and the cost of
 # reading the lists, not recall; benchmarks/scale.sh measures those on real crops.
 #
 # Usage: benchmarks/capacity.sh [--quick] [--landmarks N] [--seed S] [--repeat R] [--exhaustive K] [--isa I] [--rebuild] [--glimpse PATH]
-#   --quick         30,000 landmarks, 2 runs per query (CI; about a minute)
+#   --quick         30,000 landmarks, 2 runs per query (CI; about ten seconds)
 #   --landmarks N   generated landmarks (default 10000000)
 #   --seed S        seed of the generated landmarks (default 1)
 #   --repeat R      timed first-stage runs per query (default 3)

@@ -12,7 +12,7 @@ import Glibc
 /// `glimpse debug-capacity-index`: the scale issue's capacity catalog. Writes a visual-index
 /// snapshot of N generated landmarks (``SyntheticCatalog``, 31 views each) merged with a real
 /// catalog's (so real queries still find their answers), without a catalog database (ten
-/// million images would need about 54 GB of SQLite beside the 31 GB snapshot), builds its
+/// million images would need about 54 GB of SQLite beside the 38 GB snapshot), builds its
 /// first stage, and times real queries through both. For `benchmarks/capacity.sh`; hidden
 /// from `--help`: a measurement tool, not a user command.
 struct CapacityIndexCommand: AsyncParsableCommand {
