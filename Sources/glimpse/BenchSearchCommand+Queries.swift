@@ -37,13 +37,10 @@ extension BenchSearchCommand {
             ?? InstructionSet.allCases.filter(\.isSupported)
         let threshold = SimilarityScoring.defaultNoMatchThreshold
         let timer = QueryTimer(queries: queries, runs: runs)
-        func timed(_ name: String, _ set: InstructionSet, _ search: (Fingerprint) throws -> QueryTimer.Outcome) throws -> (row: BenchmarkRecord.Row, answers: [[String]]) {
-            try timer.timed(name, set, search)
-        }
         var rows: [BenchmarkRecord.Row] = []
         var exactAnswers: [[String]] = []
         for set in sets.reversed() {
-            let (row, answers) = try timed("exact search, \(queries.count) real queries, default query layout", set) { query in
+            let (row, answers) = try timer.timed("exact search, \(queries.count) real queries, default query layout", set) { query in
                 let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .exhaustive)
                 return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
             }
@@ -52,7 +49,7 @@ extension BenchSearchCommand {
             // The same queries without their tilt views (the last ones): what those cost.
             let tiltViews = FingerprintViewLayout.query.tilts.count
             let keptViews = FingerprintViewLayout.query.withoutTilts.viewCount
-            let (upright, _) = try timed("without tilt views: exact search, \(queries.count) real queries, \(tiltViews) fewer views", set) { query in
+            let (upright, _) = try timer.timed("without tilt views: exact search, \(queries.count) real queries, \(tiltViews) fewer views", set) { query in
                 let outcome = try index.search(Fingerprint(views: Array(query.views.prefix(keptViews)), layoutVersion: query.layoutVersion),
                                                minimumScore: threshold, threads: 1, using: set, strategy: .exhaustive)
                 return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
@@ -64,7 +61,7 @@ extension BenchSearchCommand {
             let parameters = try firstStageParameters.map(CandidateIndex.SearchParameters.init(parsing:)) ?? CandidateIndex.SearchParameters()
             var answers: [[String]] = []
             for set in sets.reversed() {
-                let (row, found) = try timed("first stage, then exact scores, \(queries.count) real queries", set) { query in
+                let (row, found) = try timer.timed("first stage, then exact scores, \(queries.count) real queries", set) { query in
                     let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(parameters))
                     return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
                 }
@@ -72,7 +69,7 @@ extension BenchSearchCommand {
                 rows.append(row)
                 // The first stage alone (candidates proposed, none scored): "mean_matched" is
                 // then the mean number of candidates.
-                let (alone, _) = try timed("first stage alone (mean_matched: candidates), \(queries.count) real queries", set) { query in
+                let (alone, _) = try timer.timed("first stage alone (mean_matched: candidates), \(queries.count) real queries", set) { query in
                     (stage.candidates(for: query, minimumViewQuality: index.minimumViewQuality, parameters: parameters, using: set).map { "\($0)" }, 0)
                 }
                 rows.append(alone)

@@ -80,9 +80,8 @@ struct CapacityIndexCommand: AsyncParsableCommand {
         guard set.isSupported else { throw failure("debug-capacity-index: this CPU has no \(set)") }
         let parameters = try firstStageParameters.map(CandidateIndex.SearchParameters.init(parsing:)) ?? CandidateIndex.SearchParameters()
         let store = try await database.openExisting()
-        let contents: PreparedSearchIndex.Contents
-        do { contents = try await PreparedSearchIndex.read(from: store) } catch { throw failure(error.description) }
-        let real = contents.snapshot.version
+        let real: CatalogVersion
+        do { real = try await store.catalogVersion() } catch { throw failure(error.description) }
         // The snapshot records which landmarks, seed and real catalog state it holds.
         let version = CatalogVersion(catalogID: "capacity-\(landmarks)-s\(seed)-\(real.catalogID)", generation: real.generation, tokenKey: real.tokenKey)
         do { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) } catch {
@@ -98,6 +97,10 @@ struct CapacityIndexCommand: AsyncParsableCommand {
             index = loaded
             rows.append(Self.duration("map the existing snapshot\(loaded.firstStage == nil ? "" : " and first stage") (sections checked on open)", ContinuousClock.now - mapStarted))
         } else {
+            // The real catalog's fingerprints are read only when the snapshot is written.
+            let contents: PreparedSearchIndex.Contents
+            do { contents = try await PreparedSearchIndex.read(from: store) } catch { throw failure(error.description) }
+            guard contents.version == real else { throw failure("debug-capacity-index: \(database.path) changed while it was read; run it again") }
             let synthetic = SyntheticCatalog(landmarks: landmarks, seed: seed)
             let started = ContinuousClock.now
             do {
@@ -127,7 +130,8 @@ struct CapacityIndexCommand: AsyncParsableCommand {
         var queryCount: Int?
         if built {
             // Searched from its file, as `glimpse query` and `glimpse serve` search it (the
-            // built image is let go first: two copies would not fit beside the page cache).
+            // mapping without a first stage is let go first, so its populated pages are not
+            // held, and counted, twice).
             index = VisualIndex(version: version, entries: [])
             guard case .loaded(let mapped) = VisualIndexSnapshot.load(path: path, expecting: version) else {
                 throw failure("debug-capacity-index: \(shown(path)) does not load after its first stage was written")
