@@ -71,10 +71,17 @@ public struct CandidateIndex: Sendable {
         /// entries, an inner view their full-frame heads); `nil`: every view reads its own
         /// number of lists.
         public var entryBudget: Int?
+        /// The cascade: when set, a search whose best landmark among the candidates scores
+        /// below it (0…1, the exact score; no candidate counts as 0) scans every view after
+        /// all, so only answers at least this sure come from the candidates alone; `nil`:
+        /// the candidates' answer whatever it scores. See `VisualIndex.search`.
+        public var confidentScore: Double?
 
         /// Creates parameters; every one has the documented default.
-        public init(probes: Int = 128, radius: Int = 48, maximumCandidates: Int = 1024, innerProbeFactor: Int = 4, entryBudget: Int? = nil) {
+        public init(probes: Int = 128, radius: Int = 48, maximumCandidates: Int = 1024, innerProbeFactor: Int = 4, entryBudget: Int? = nil,
+                    confidentScore: Double? = nil) {
             self.entryBudget = entryBudget.map { max(1, $0) }
+            self.confidentScore = confidentScore.map { min(1, max(0, $0)) }
             self.probes = max(1, probes)
             self.radius = max(0, min(128, radius))
             self.maximumCandidates = max(1, maximumCandidates)

@@ -205,7 +205,8 @@ public struct IncrementalVisualIndex: Sendable {
         return IndexSearchOutcome(
             matches: matches, isPartial: fromBase.isPartial || fromDelta.isPartial,
             comparedPairs: fromBase.comparedPairs + fromDelta.comparedPairs,
-            queryIsInformative: fromBase.queryIsInformative || fromDelta.queryIsInformative)
+            queryIsInformative: fromBase.queryIsInformative || fromDelta.queryIsInformative,
+            scannedEveryView: fromBase.scannedEveryView)
     }
 
     /// The ids of the live collections holding the landmark with this id, sorted; empty

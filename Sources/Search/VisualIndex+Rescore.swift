@@ -57,6 +57,7 @@ extension VisualIndex {
         }
         var matches = best.sorted { ($0.value.match.score, $1.key) > ($1.value.match.score, $0.key) }.map(\.value.match)
         if matches.count > limit { matches.removeSubrange(limit...) }
-        return IndexSearchOutcome(matches: matches, isPartial: false, comparedPairs: compared, queryIsInformative: !informative.isEmpty)
+        return IndexSearchOutcome(matches: matches, isPartial: false, comparedPairs: compared, queryIsInformative: !informative.isEmpty,
+                                  scannedEveryView: false)
     }
 }

@@ -12,6 +12,10 @@ public struct IndexSearchOutcome: Sendable, Hashable {
     public var comparedPairs: Int
     /// Whether the query had at least one informative view; a blank query matches nothing.
     public var queryIsInformative: Bool
+    /// Whether every view was scanned (`false`: only the first stage's candidates were
+    /// scored). A search through the first stage whose best candidate was below
+    /// ``CandidateIndex/SearchParameters/confidentScore`` scanned every view too.
+    public var scannedEveryView: Bool = true
 }
 
 extension VisualIndex {
@@ -58,7 +62,11 @@ extension VisualIndex {
     ///   - strategy: with ``ScanStrategy/automatic(_:)`` and a ``firstStage``, only the
     ///     landmarks the first stage proposes are scored (exactly, over all their views;
     ///     ``rescore(_:landmarks:viewStarts:scoring:minimumScore:limit:)``) and the deadline
-    ///     and `threads` do not apply; otherwise every view is scanned as described above.
+    ///     and `threads` do not apply, unless the parameters' ``CandidateIndex/SearchParameters/confidentScore``
+    ///     is set and the best candidate scores below it (or there is none): then every view
+    ///     is scanned after all, as described above, and the answer is the scan's (the
+    ///     cascade: the first stage answers the queries it is sure of); otherwise every view
+    ///     is scanned.
     /// - Throws: ``VisualIndexDamage`` when the index is a mapped snapshot and a block the
     ///   search read does not match its checksum (never for an index built in memory).
     /// - Complexity: O(views × full-frame query codes + full views × other query codes)
@@ -69,11 +77,28 @@ extension VisualIndex {
         deadline: ContinuousClock.Instant? = nil, limit: Int = .max, threads: Int = 1, using isa: InstructionSet = .best,
         strategy: ScanStrategy = .default
     ) throws(VisualIndexDamage) -> IndexSearchOutcome {
+        var staged: IndexSearchOutcome?
         if case .automatic(let parameters) = strategy, let firstStage {
             let landmarks = firstStage.candidates(for: query, minimumViewQuality: minimumViewQuality, parameters: parameters, using: isa)
-            return try rescore(query, landmarks: landmarks, viewStarts: firstStage.viewStarts, scoring: scoring,
-                               minimumScore: minimumScore, limit: limit)
+            let outcome = try rescore(query, landmarks: landmarks, viewStarts: firstStage.viewStarts, scoring: scoring,
+                                      minimumScore: minimumScore, limit: limit)
+            guard let confident = parameters.confidentScore, outcome.queryIsInformative,
+                  (outcome.matches.first?.score ?? 0) < confident else { return outcome }
+            staged = outcome
         }
+        var outcome = try scanEveryView(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline, limit: limit,
+                                        threads: threads, using: isa)
+        outcome.comparedPairs += staged?.comparedPairs ?? 0
+        return outcome
+    }
+
+    /// The exhaustive scan of ``search(_:scoring:minimumScore:deadline:limit:threads:using:strategy:)``:
+    /// every informative query view against every view it is compared with, as that
+    /// method describes. O(views × full-frame query codes + full views × other query codes).
+    private func scanEveryView(
+        _ query: Fingerprint, scoring: SimilarityScoring, minimumScore: Double,
+        deadline: ContinuousClock.Instant?, limit: Int, threads: Int, using isa: InstructionSet
+    ) throws(VisualIndexDamage) -> IndexSearchOutcome {
         var best: [Int32: Candidate] = [:]
         var compared = 0
         var partial = false

@@ -26,16 +26,20 @@ struct FirstStageOption: ParsableArguments {
 extension FirstStagePolicy: ExpressibleByArgument {}
 
 extension CandidateIndex.SearchParameters {
-    /// Parses `probes,radius,candidates` (the hidden `--first-stage-parameters` of `eval` and
-    /// `bench-search`, for tuning). O(text).
+    /// Parses `probes,radius,candidates[,inner probe factor[,shared entry budget[,confident score]]]`
+    /// (the hidden `--first-stage-parameters` of `eval`, `bench-search` and the debug
+    /// commands, for tuning): whole numbers but the confident score (0…1); a budget of 0 is
+    /// none. O(text).
     init(parsing text: String) throws {
-        let values = text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-        guard (3...5).contains(values.count), values.allSatisfy({ $0 != nil }) else {
-            throw failure("--first-stage-parameters wants whole numbers: probes,radius,candidates[,inner probe factor[,shared entry budget]]; got '\(text)'")
+        let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let numbers = fields.prefix(5).map { Int($0) }
+        let confident = fields.count == 6 ? Double(fields[5]) : nil
+        guard (3...6).contains(fields.count), numbers.allSatisfy({ $0 != nil }), fields.count < 6 || confident.map({ (0...1).contains($0) }) == true else {
+            throw failure("--first-stage-parameters wants probes,radius,candidates[,inner probe factor[,shared entry budget[,confident score 0…1]]] (whole numbers but the score); got '\(text)'")
         }
-        let numbers = values.compactMap { $0 }
-        self.init(probes: numbers[0], radius: numbers[1], maximumCandidates: numbers[2],
-                  innerProbeFactor: numbers.count >= 4 ? numbers[3] : CandidateIndex.SearchParameters().innerProbeFactor,
-                  entryBudget: numbers.count == 5 && numbers[4] > 0 ? numbers[4] : nil)
+        let whole = numbers.compactMap { $0 }
+        self.init(probes: whole[0], radius: whole[1], maximumCandidates: whole[2],
+                  innerProbeFactor: whole.count >= 4 ? whole[3] : CandidateIndex.SearchParameters().innerProbeFactor,
+                  entryBudget: whole.count >= 5 && whole[4] > 0 ? whole[4] : nil, confidentScore: confident)
     }
 }

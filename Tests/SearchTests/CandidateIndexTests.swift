@@ -92,6 +92,40 @@ import SQLiteStore
         }
     }
 
+    @Test func theCascadeScansEveryViewWhenTheBestCandidateIsNotConfidentAndOnlyThen() async throws {
+        let (_, index, _, queries) = try await Self.sample()
+        let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
+        // A first stage that reads two lists of 64 and keeps two candidates misses many answers.
+        let meagre = CandidateIndex.SearchParameters(probes: 2, radius: 48, maximumCandidates: 2, innerProbeFactor: 1)
+        // Sure from the median of the scores it finds: some queries are, some are not.
+        let found = try queries.compactMap { try staged.search($0, minimumScore: 0.4, strategy: .automatic(meagre)).matches.first?.score }.sorted()
+        try #require(found.count >= 2)
+        let confident = found[found.count / 2]
+        var cascade = meagre
+        cascade.confidentScore = confident
+        var fellBack = 0, answeredAlone = 0, repaired = 0
+        for query in queries {
+            let exhaustive = try index.search(query, minimumScore: 0.4, strategy: .exhaustive)
+            let alone = try staged.search(query, minimumScore: 0.4, strategy: .automatic(meagre))
+            let outcome = try staged.search(query, minimumScore: 0.4, strategy: .automatic(cascade))
+            #expect(!alone.scannedEveryView && exhaustive.scannedEveryView)
+            if (alone.matches.first?.score ?? 0) >= confident {
+                // Sure enough: the candidates' answer, and nothing more was scanned.
+                #expect(outcome.matches == alone.matches && !outcome.scannedEveryView)
+                answeredAlone += 1
+            } else {
+                // Not sure: the exhaustive scan's answer, its pairs and the candidates' counted.
+                #expect(outcome.matches == exhaustive.matches && outcome.scannedEveryView)
+                #expect(outcome.comparedPairs == exhaustive.comparedPairs + alone.comparedPairs)
+                fellBack += 1
+                if alone.matches.first?.landmarkID != exhaustive.matches.first?.landmarkID { repaired += 1 }
+            }
+        }
+        // Both branches are exercised: the negatives are never sure, half the found crops are.
+        // and the candidates alone missed answers that the cascade gives.
+        #expect(fellBack >= 8 && answeredAlone >= 1 && repaired >= 1)
+    }
+
     @Test func everyScoreTheDefaultFirstStageGivesIsTheExhaustiveScore() async throws {
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
