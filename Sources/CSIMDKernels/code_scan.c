@@ -41,6 +41,29 @@ static size_t code_nearest_portable(uint64_t low, uint64_t high, const uint64_t 
     return within;
 }
 
+
+/* The tail of the many-query kernel for code k: its nearest distance over the query codes. */
+#define CODE_NEAREST_MANY_TAIL(popcount)                                                      \
+    for (; k < count; k++) {                                                                  \
+        unsigned d = 129;                                                                     \
+        for (size_t q = 0; q < nq; q++) {                                                     \
+            unsigned e = popcount(codes2[2 * k] ^ queries2[2 * q]) + popcount(codes2[2 * k + 1] ^ queries2[2 * q + 1]); \
+            d = e < d ? e : d;                                                                \
+        }                                                                                     \
+        if (d <= radius) {                                                                    \
+            uint32_t owner = refs[k] & mask;                                                  \
+            within++;                                                                         \
+            if (owner < owners) CODE_LOWER(owner, d);                                         \
+        }                                                                                     \
+    }
+
+static size_t code_nearest_many_portable(const uint64_t *queries2, size_t nq, const uint64_t *codes2, const uint32_t *refs, size_t count,
+                                         uint32_t mask, unsigned radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
+    size_t within = 0, k = 0;
+    CODE_NEAREST_MANY_TAIL(popcount64_portable)
+    return within;
+}
+
 #if GLIMPSE_X86
 AVX2_FN static inline unsigned code_popcnt(uint64_t x) { return (unsigned)__builtin_popcountll(x); }
 
@@ -95,6 +118,41 @@ AVX512_FN static size_t code_nearest_avx512(uint64_t low, uint64_t high, const u
     CODE_NEAREST_TAIL(code_popcnt)
     return within;
 }
+AVX2_FN static size_t code_nearest_many_avx2(const uint64_t *queries2, size_t nq, const uint64_t *codes2, const uint32_t *refs, size_t count,
+                                             uint32_t mask, unsigned radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
+    size_t within = 0, k = 0;
+    CODE_NEAREST_MANY_TAIL(code_popcnt)
+    return within;
+}
+
+/* Eight codes at a time: each query's distances (code_distances8_avx512), their minimum per
+ * lane, then the lanes within the radius as in code_nearest_avx512. */
+AVX512_FN static size_t code_nearest_many_avx512(const uint64_t *queries2, size_t nq, const uint64_t *codes2, const uint32_t *refs, size_t count,
+                                                 uint32_t mask, unsigned radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
+    const __m512i limit = _mm512_set1_epi64((long long)radius);
+    size_t within = 0, k = 0;
+    for (; k + 8 <= count; k += 8) {
+        __m512i d = _mm512_set1_epi64(129);
+        for (size_t q = 0; q < nq; q++) {
+            const __m512i query = _mm512_set_epi64((long long)queries2[2 * q + 1], (long long)queries2[2 * q], (long long)queries2[2 * q + 1], (long long)queries2[2 * q],
+                                                   (long long)queries2[2 * q + 1], (long long)queries2[2 * q], (long long)queries2[2 * q + 1], (long long)queries2[2 * q]);
+            d = _mm512_min_epu64(d, code_distances8_avx512(codes2 + 2 * k, query));
+        }
+        unsigned hit = (unsigned)_mm512_cmple_epu64_mask(d, limit);
+        if (!hit) continue;
+        uint8_t lanes[16];
+        _mm_storeu_si128((__m128i *)lanes, _mm512_cvtepi64_epi8(d));
+        while (hit) {
+            unsigned j = (unsigned)__builtin_ctz(hit);
+            hit &= hit - 1;
+            uint32_t owner = refs[k + j] & mask;
+            within++;
+            if (owner < owners) CODE_LOWER(owner, lanes[j]);
+        }
+    }
+    CODE_NEAREST_MANY_TAIL(code_popcnt)
+    return within;
+}
 #endif
 
 void glimpse_code128_distances(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out) {
@@ -106,4 +164,11 @@ size_t glimpse_code128_nearest(int isa, uint64_t low, uint64_t high, const uint6
     if (radius < 0 || count == 0) return 0;
     const unsigned r = (unsigned)(radius > 128 ? 128 : radius);
     return VARIANT(isa, code_nearest)(low, high, codes2, refs, count, mask, r, nearest, owners, counts);
+}
+
+size_t glimpse_code128_nearest_many(int isa, const uint64_t *queries2, size_t query_count, const uint64_t *codes2, const uint32_t *refs,
+                                    size_t count, uint32_t mask, int radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
+    if (radius < 0 || count == 0 || query_count == 0) return 0;
+    const unsigned r = (unsigned)(radius > 128 ? 128 : radius);
+    return VARIANT(isa, code_nearest_many)(queries2, query_count, codes2, refs, count, mask, r, nearest, owners, counts);
 }

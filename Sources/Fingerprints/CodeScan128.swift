@@ -35,4 +35,23 @@ public enum CodeScan128 {
               !references.isEmpty else { return 0 }
         return glimpse_code128_nearest(isa.code, low, high, c, r, references.count, ownerMask, Int32(radius), n, nearest.count, k)
     }
+
+    /// ``nearest(low:high:radius:codes:references:ownerMask:into:counts:using:)`` for several
+    /// query codes at once (`queries`: two words each), the list read once: each code counts
+    /// at its nearest distance to any of them. The table and counts end as after one call
+    /// per query code; returns how many codes were within the radius of at least one.
+    ///
+    /// - Precondition: as the one-query call, and `queries.count` is even.
+    /// - Complexity: O(codes × query codes) popcounts, one read of the codes, one table
+    ///   access per code within the radius.
+    public static func nearest(queries: UnsafeBufferPointer<UInt64>, radius: Int, codes: UnsafeBufferPointer<UInt64>,
+                               references: UnsafeBufferPointer<UInt32>, ownerMask: UInt32,
+                               into nearest: UnsafeMutableBufferPointer<UInt8>, counts: UnsafeMutableBufferPointer<UInt32>,
+                               using isa: InstructionSet = .best) -> Int {
+        precondition(codes.count == 2 * references.count && counts.count == 129 && queries.count % 2 == 0,
+                     "code and reference counts disagree, counts is not 0…128, or a query code lacks a word")
+        guard let q = queries.baseAddress, let c = codes.baseAddress, let r = references.baseAddress, let n = nearest.baseAddress,
+              let k = counts.baseAddress, !references.isEmpty, !queries.isEmpty else { return 0 }
+        return glimpse_code128_nearest_many(isa.code, q, queries.count / 2, c, r, references.count, ownerMask, Int32(radius), n, nearest.count, k)
+    }
 }

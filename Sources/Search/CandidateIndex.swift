@@ -148,20 +148,45 @@ public struct CandidateIndex: Sendable {
         }
         let probed = parameters.entryBudget.map { sharedProbes(queryCodes, distances: distances, budget: $0) }
             ?? perViewProbes(queryCodes, distances: distances, parameters: parameters)
+        // Lists in ascending order, each read once with every query view that probes it:
+        // its full-frame head with all of them, the rest with the full-frame views only (the
+        // others compare with full-frame entries only). Each entry counts at its nearest
+        // query code, as one pass per view would leave the table.
+        // The (list, view) pairs grouped by list (a counting sort; views ascending in each).
+        var pairStarts = [Int](repeating: 0, count: lists + 1)
+        for lists in probed { for l in lists { pairStarts[l + 1] += 1 } }
+        for l in 0..<lists { pairStarts[l + 1] += pairStarts[l] }
+        var probingViews = [Int](repeating: 0, count: pairStarts[lists])
+        var next = pairStarts
+        for v in queryCodes.indices { for l in probed[v] { probingViews[next[l]] = v; next[l] += 1 } }
+        var headWords: [UInt64] = [], tailWords: [UInt64] = []
+        headWords.reserveCapacity(2 * queryCodes.count)
+        tailWords.reserveCapacity(2 * queryCodes.count)
         nearest.withUnsafeMutableBufferPointer { table in
             counts.withUnsafeMutableBufferPointer { counts in
-                for (v, queryCode) in queryCodes.enumerated() {
-                    let code = queryCode.code
-                    // Views other than the full frame are compared with full-frame entries only:
-                    // the head of each list.
-                    let fullOnly = !queryCode.isFullFrame
-                    for l in probed[v] {
-                        let first = Int(offsets[l]), end = fullOnly ? Int(fullEnds[l]) : Int(offsets[l + 1])
-                        _ = CodeScan128.nearest(low: code.low, high: code.high, radius: radius,
-                                                codes: UnsafeBufferPointer(rebasing: codeWords[2 * first ..< 2 * end]),
-                                                references: UnsafeBufferPointer(rebasing: references[first..<end]),
+                func scan(_ words: [UInt64], _ range: Range<Int>) {
+                    guard !words.isEmpty, !range.isEmpty else { return }
+                    words.withUnsafeBufferPointer { queries in
+                        _ = CodeScan128.nearest(queries: queries, radius: radius,
+                                                codes: UnsafeBufferPointer(rebasing: codeWords[2 * range.lowerBound ..< 2 * range.upperBound]),
+                                                references: UnsafeBufferPointer(rebasing: references[range]),
                                                 ownerMask: ~CandidateIndexLayout.fullFrameBit, into: table, counts: counts, using: isa)
                     }
+                }
+                for l in 0..<lists where pairStarts[l] < pairStarts[l + 1] {
+                    headWords.removeAll(keepingCapacity: true)
+                    tailWords.removeAll(keepingCapacity: true)
+                    for v in probingViews[pairStarts[l]..<pairStarts[l + 1]] {
+                        let code = queryCodes[v].code
+                        headWords.append(code.low)
+                        headWords.append(code.high)
+                        if queryCodes[v].isFullFrame {
+                            tailWords.append(code.low)
+                            tailWords.append(code.high)
+                        }
+                    }
+                    scan(headWords, Int(offsets[l])..<Int(fullEnds[l]))
+                    scan(tailWords, Int(fullEnds[l])..<Int(offsets[l + 1]))
                 }
             }
         }

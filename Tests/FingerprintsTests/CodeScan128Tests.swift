@@ -57,4 +57,60 @@ import Testing
             }
         }
     }
+
+    @Test(.comparingEveryInstructionSet) func manyQueryCodesAtOnceLeaveTheTableOneCallPerCodeLeaves() {
+        let supported = InstructionSet.allCases.filter(\.isSupported)
+        for queryCount in [1, 2, 5, 17] {
+            let queries = Self.words(2 * queryCount, seed: UInt64(100 + queryCount))
+            for count in [0, 1, 7, 8, 9, 63, 1_000] {
+                var codes = Self.words(2 * count, seed: UInt64(count) + 11)
+                // Codes near one query or another, so every radius has hits.
+                for k in stride(from: 0, to: count, by: 3) {
+                    let q = k % queryCount
+                    codes[2 * k] = queries[2 * q] ^ (1 << UInt64(k % 64)) ^ (1 << UInt64((k / 3) % 64))
+                    codes[2 * k + 1] = queries[2 * q + 1]
+                }
+                let references = (0..<count).map { UInt32($0 % 11) | (($0 % 4 == 0) ? 1 << 31 : 0) }
+                for radius in [0, 2, 60, 128] {
+                    // The reference: one call per query code, portable.
+                    var want = [UInt8](repeating: UInt8(radius + 1), count: 10), wantCounts = [UInt32](repeating: 0, count: 129)
+                    for q in 0..<queryCount {
+                        _ = codes.withUnsafeBufferPointer { c in
+                            references.withUnsafeBufferPointer { r in
+                                want.withUnsafeMutableBufferPointer { t in
+                                    wantCounts.withUnsafeMutableBufferPointer { k in
+                                        CodeScan128.nearest(low: queries[2 * q], high: queries[2 * q + 1], radius: radius, codes: c, references: r,
+                                                            ownerMask: ~(1 << 31), into: t, counts: k, using: .portable)
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    let within = (0..<count).filter { k in
+                        (0..<queryCount).contains { q in
+                            (queries[2 * q] ^ codes[2 * k]).nonzeroBitCount + (queries[2 * q + 1] ^ codes[2 * k + 1]).nonzeroBitCount <= radius
+                        }
+                    }.count
+                    for isa in supported {
+                        var table = [UInt8](repeating: UInt8(radius + 1), count: 10), counts = [UInt32](repeating: 0, count: 129)
+                        let found = queries.withUnsafeBufferPointer { qs in
+                            codes.withUnsafeBufferPointer { c in
+                                references.withUnsafeBufferPointer { r in
+                                    table.withUnsafeMutableBufferPointer { t in
+                                        counts.withUnsafeMutableBufferPointer { k in
+                                            CodeScan128.nearest(queries: qs, radius: radius, codes: c, references: r,
+                                                                ownerMask: ~(1 << 31), into: t, counts: k, using: isa)
+                                        }
+                                    }
+                                }
+                            }
+                        }
+                        #expect(table == want, "\(isa), \(queryCount) query codes, radius \(radius), \(count) codes")
+                        #expect(counts == wantCounts)
+                        #expect(found == within)
+                    }
+                }
+            }
+        }
+    }
 }

@@ -297,6 +297,13 @@ void glimpse_code128_distances(int isa, uint64_t low, uint64_t high, const uint6
 size_t glimpse_code128_nearest(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
                                uint32_t mask, int radius, uint8_t *nearest, size_t owners, uint32_t *counts);
 
+/* glimpse_code128_nearest for query_count query codes at once (queries2: two words each),
+ * the list read once: each code's distance is its nearest to any of them. Same table and
+ * counts as calling glimpse_code128_nearest once per query code; returns how many codes were
+ * within the radius of at least one. */
+size_t glimpse_code128_nearest_many(int isa, const uint64_t *queries2, size_t query_count, const uint64_t *codes2, const uint32_t *refs,
+                                    size_t count, uint32_t mask, int radius, uint8_t *nearest, size_t owners, uint32_t *counts);
+
 /* A hint that the cache line holding p will be read soon (no effect on results). */
 static inline void glimpse_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
