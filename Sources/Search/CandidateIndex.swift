@@ -71,17 +71,20 @@ public struct CandidateIndex: Sendable {
         /// entries, an inner view their full-frame heads); `nil`: every view reads its own
         /// number of lists.
         public var entryBudget: Int?
-        /// The cascade: when set, a search whose best landmark among the candidates scores
-        /// below it (0…1, the exact score; no candidate counts as 0) scans every view after
-        /// all, so only answers at least this sure come from the candidates alone; `nil`:
-        /// the candidates' answer whatever it scores. See `VisualIndex.search`.
-        public var confidentScore: Double?
+        /// The cascade: when set, a search whose best landmark among the candidates has its
+        /// exact score (0…1; no candidate counts as 0) in this range scans every view after
+        /// all: the scores at which the candidates' answer may not be the exhaustive scan's
+        /// (too weak to be sure no other landmark scores more, too strong to be sure none
+        /// reaches the no-match threshold). A lower bound of 0 makes every answer below the
+        /// upper bound exhaustive, "no match" included. `nil`: the candidates' answer
+        /// whatever it scores. See `VisualIndex.search`.
+        public var unsureScores: Range<Double>?
 
         /// Creates parameters; every one has the documented default.
         public init(probes: Int = 128, radius: Int = 48, maximumCandidates: Int = 1024, innerProbeFactor: Int = 4, entryBudget: Int? = nil,
-                    confidentScore: Double? = nil) {
+                    unsureScores: Range<Double>? = nil) {
             self.entryBudget = entryBudget.map { max(1, $0) }
-            self.confidentScore = confidentScore.map { min(1, max(0, $0)) }
+            self.unsureScores = unsureScores.map { max(0, $0.lowerBound) ..< max(0, $0.upperBound, $0.lowerBound) }
             self.probes = max(1, probes)
             self.radius = max(0, min(128, radius))
             self.maximumCandidates = max(1, maximumCandidates)

@@ -13,8 +13,8 @@ public struct IndexSearchOutcome: Sendable, Hashable {
     /// Whether the query had at least one informative view; a blank query matches nothing.
     public var queryIsInformative: Bool
     /// Whether every view was scanned (`false`: only the first stage's candidates were
-    /// scored). A search through the first stage whose best candidate was below
-    /// ``CandidateIndex/SearchParameters/confidentScore`` scanned every view too.
+    /// scored). A search through the first stage whose best candidate scored within
+    /// ``CandidateIndex/SearchParameters/unsureScores`` scanned every view too.
     public var scannedEveryView: Bool = true
 }
 
@@ -62,9 +62,9 @@ extension VisualIndex {
     ///   - strategy: with ``ScanStrategy/automatic(_:)`` and a ``firstStage``, only the
     ///     landmarks the first stage proposes are scored (exactly, over all their views;
     ///     ``rescore(_:landmarks:viewStarts:scoring:minimumScore:limit:)``) and the deadline
-    ///     and `threads` do not apply, unless the parameters' ``CandidateIndex/SearchParameters/confidentScore``
-    ///     is set and the best candidate scores below it (or there is none): then every view
-    ///     is scanned after all, as described above, and the answer is the scan's (the
+    ///     and `threads` do not apply, unless the parameters' ``CandidateIndex/SearchParameters/unsureScores``
+    ///     holds the best candidate's score (0 when there is none): then every view is
+    ///     scanned after all, as described above, and the answer is the scan's (the
     ///     cascade: the first stage answers the queries it is sure of); otherwise every view
     ///     is scanned.
     /// - Throws: ``VisualIndexDamage`` when the index is a mapped snapshot and a block the
@@ -80,10 +80,14 @@ extension VisualIndex {
         var staged: IndexSearchOutcome?
         if case .automatic(let parameters) = strategy, let firstStage {
             let landmarks = firstStage.candidates(for: query, minimumViewQuality: minimumViewQuality, parameters: parameters, using: isa)
-            let outcome = try rescore(query, landmarks: landmarks, viewStarts: firstStage.viewStarts, scoring: scoring,
-                                      minimumScore: minimumScore, limit: limit)
-            guard let confident = parameters.confidentScore, outcome.queryIsInformative,
-                  (outcome.matches.first?.score ?? 0) < confident else { return outcome }
+            // Scored down to the unsure range's start, so a best candidate within it is seen
+            // even below `minimumScore`; the answer keeps only matches reaching that.
+            let unsure = parameters.unsureScores
+            var outcome = try rescore(query, landmarks: landmarks, viewStarts: firstStage.viewStarts, scoring: scoring,
+                                      minimumScore: min(minimumScore, unsure?.lowerBound ?? minimumScore), limit: limit)
+            let best = outcome.matches.first?.score ?? 0
+            outcome.matches.removeAll { $0.score < minimumScore }
+            guard let unsure, outcome.queryIsInformative, unsure.contains(best) else { return outcome }
             staged = outcome
         }
         var outcome = try scanEveryView(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline, limit: limit,

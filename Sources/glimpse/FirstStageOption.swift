@@ -26,20 +26,24 @@ struct FirstStageOption: ParsableArguments {
 extension FirstStagePolicy: ExpressibleByArgument {}
 
 extension CandidateIndex.SearchParameters {
-    /// Parses `probes,radius,candidates[,inner probe factor[,shared entry budget[,confident score]]]`
+    /// Parses `probes,radius,candidates[,inner probe factor[,shared entry budget[,unsure below[,unsure from]]]]`
     /// (the hidden `--first-stage-parameters` of `eval`, `bench-search` and the debug
-    /// commands, for tuning): whole numbers but the confident score (0…1); a budget of 0 is
-    /// none. O(text).
+    /// commands, for tuning): whole numbers but the two scores (0…1; the cascade's
+    /// ``CandidateIndex/SearchParameters/unsureScores`` is `from ..< below`, from 0 unless
+    /// given); a budget of 0 is none. O(text).
     init(parsing text: String) throws {
         let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         let numbers = fields.prefix(5).map { Int($0) }
-        let confident = fields.count == 6 ? Double(fields[5]) : nil
-        guard (3...6).contains(fields.count), numbers.allSatisfy({ $0 != nil }), fields.count < 6 || confident.map({ (0...1).contains($0) }) == true else {
-            throw failure("--first-stage-parameters wants probes,radius,candidates[,inner probe factor[,shared entry budget[,confident score 0…1]]] (whole numbers but the score); got '\(text)'")
+        let scores = fields.dropFirst(5).map { Double($0) }
+        guard (3...7).contains(fields.count), numbers.allSatisfy({ $0 != nil }), scores.allSatisfy({ $0.map { (0...1).contains($0) } == true }) else {
+            throw failure("--first-stage-parameters wants probes,radius,candidates[,inner probe factor[,shared entry budget[,unsure below[,unsure from]]]] "
+                + "(whole numbers but the two scores, 0…1); got '\(text)'")
         }
-        let whole = numbers.compactMap { $0 }
+        let whole = numbers.compactMap { $0 }, bounds = scores.compactMap { $0 }
+        let below = bounds.first, from = bounds.count == 2 ? bounds[1] : 0
+        if let below, from > below { throw failure("--first-stage-parameters: the unsure scores start at \(from), above where they end (\(below))") }
         self.init(probes: whole[0], radius: whole[1], maximumCandidates: whole[2],
                   innerProbeFactor: whole.count >= 4 ? whole[3] : CandidateIndex.SearchParameters().innerProbeFactor,
-                  entryBudget: whole.count >= 5 && whole[4] > 0 ? whole[4] : nil, confidentScore: confident)
+                  entryBudget: whole.count >= 5 && whole[4] > 0 ? whole[4] : nil, unsureScores: below.map { from ..< $0 })
     }
 }

@@ -92,7 +92,7 @@ import SQLiteStore
         }
     }
 
-    @Test func theCascadeScansEveryViewWhenTheBestCandidateIsNotConfidentAndOnlyThen() async throws {
+    @Test func theCascadeScansEveryViewWhenTheBestCandidateScoresWithinTheUnsureRangeAndOnlyThen() async throws {
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
         // A first stage that reads two lists of 64 and keeps two candidates misses many answers.
@@ -102,7 +102,7 @@ import SQLiteStore
         try #require(found.count >= 2)
         let confident = found[found.count / 2]
         var cascade = meagre
-        cascade.confidentScore = confident
+        cascade.unsureScores = 0 ..< confident
         var fellBack = 0, answeredAlone = 0, repaired = 0
         for query in queries {
             let exhaustive = try index.search(query, minimumScore: 0.4, strategy: .exhaustive)
@@ -124,6 +124,25 @@ import SQLiteStore
         // Both branches are exercised: the negatives are never sure, half the found crops are.
         // and the candidates alone missed answers that the cascade gives.
         #expect(fellBack >= 8 && answeredAlone >= 1 && repaired >= 1)
+
+        // An unsure range starting above 0: a query whose best candidate scores below it (or
+        // that has none) is answered by the candidates, even when its best is under the
+        // minimum score (then no match); one within it by the exhaustive scan.
+        let from = 0.3
+        var band = meagre
+        band.unsureScores = from ..< confident
+        var quietNegatives = 0
+        for query in queries {
+            let best = try staged.search(query, minimumScore: 0, strategy: .automatic(meagre)).matches.first?.score ?? 0
+            let outcome = try staged.search(query, minimumScore: 0.4, strategy: .automatic(band))
+            if best >= from && best < confident {
+                #expect(outcome.matches == (try index.search(query, minimumScore: 0.4, strategy: .exhaustive)).matches && outcome.scannedEveryView)
+            } else {
+                #expect(outcome.matches == (try staged.search(query, minimumScore: 0.4, strategy: .automatic(meagre))).matches && !outcome.scannedEveryView)
+                if best < from { quietNegatives += 1 }
+            }
+        }
+        #expect(quietNegatives >= 1)
     }
 
     @Test func everyScoreTheDefaultFirstStageGivesIsTheExhaustiveScore() async throws {
