@@ -75,12 +75,22 @@ extension BenchSearchCommand {
                 rows.append(alone)
             }
             // Agreement with the exhaustive scan: the same first answer (or none for both),
-            // and the share of the exhaustive top 10 the first stage also returns.
+            // and the share of the exhaustive top 10 the first stage also returns; with the
+            // cascade, the share of queries it sent to the exhaustive scan (one untimed pass).
             let agreement = QueryTimer.agreement(exact: exactAnswers, approximate: answers)
+            var scannedEveryView: Double?
+            if parameters.unsureScores != nil {
+                var scanned = 0
+                for query in queries where try index.search(query, minimumScore: threshold, threads: 1, strategy: .automatic(parameters)).scannedEveryView {
+                    scanned += 1
+                }
+                scannedEveryView = Double(scanned) / Double(queries.count)
+            }
             firstStage = BenchmarkRecord.FirstStage(
                 lists: stage.listCount, bytes: stage.bytesUsed, probes: parameters.probes, innerProbeFactor: parameters.innerProbeFactor,
                 radius: parameters.radius, maximumCandidates: parameters.maximumCandidates,
-                top1Agreement: agreement.top1, top10Agreement: agreement.top10)
+                top1Agreement: agreement.top1, top10Agreement: agreement.top10, unsureScores: parameters.unsureScores,
+                scannedEveryView: scannedEveryView)
         }
         print(WireJSON.line(BenchmarkRecord(views: index.viewCount, landmarks: index.landmarkCount, indexBytes: index.bytesUsed,
                                             queries: queries.count, firstStage: firstStage, rows: rows)))

@@ -62,16 +62,23 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
         public var probes: Int, innerProbeFactor: Int, radius: Int, maximumCandidates: Int
         /// Share of queries with the same first landmark; share of the exhaustive top 10 kept (0…1).
         public var top1Agreement: Double, top10Agreement: Double
+        /// The cascade's unsure scores (``CandidateIndex/SearchParameters/unsureScores``) as
+        /// `[from, below]`, and the share of queries (0…1) whose search scanned every view
+        /// for it; `nil` without the cascade.
+        public var unsureScores: [Double]?, scannedEveryView: Double?
 
         enum CodingKeys: String, CodingKey {
             case lists, bytes, probes, radius
             case innerProbeFactor = "inner_probe_factor", maximumCandidates = "maximum_candidates"
             case top1Agreement = "top_1_agreement", top10Agreement = "top_10_agreement"
+            case unsureScores = "unsure_scores", scannedEveryView = "scanned_every_view"
         }
 
         /// Creates the first stage's figures.
         public init(lists: Int, bytes: Int, probes: Int, innerProbeFactor: Int, radius: Int, maximumCandidates: Int,
-                    top1Agreement: Double, top10Agreement: Double) {
+                    top1Agreement: Double, top10Agreement: Double, unsureScores: Range<Double>? = nil, scannedEveryView: Double? = nil) {
+            self.unsureScores = unsureScores.map { [$0.lowerBound, $0.upperBound] }
+            self.scannedEveryView = scannedEveryView.map { ($0 * 10_000).rounded() / 10_000 }
             self.lists = lists
             self.bytes = bytes
             self.probes = probes
