@@ -114,7 +114,7 @@ printf '| %-54s | %-58s |\n' "resident: first stage" "$(gb "$stage_bytes"), $(pe
 printf '| %-54s | %-58s |\n' "open: map the snapshot and first stage, checked" "$(row_ms "$search" "map the existing snapshot")"
 printf '| %-54s | %-58s |\n' "search process: peak RSS after the first-stage searches" "$(field "$search" 'd["peak_rss_bytes"] // 2**20') MB (mapped pages read included)"
 printf '| %-54s | %-58s |\n' "search process: peak RSS after the exhaustive scans" "$((search_rss_kb / 1024)) MB (every page of the snapshot mapped)"
-printf '| %-54s | %-58s |\n' "first stage + exact scores, 1 thread: p50 / p99" "$(timed "first stage, then exact scores")"
+printf '| %-54s | %-58s |\n' "first stage + exact scores (no cascade), 1 thread: p50 / p99" "$(timed "first stage, then exact scores")"
 printf '| %-54s | %-58s |\n' "first stage alone (mean candidates)" "$(timed "first stage alone")"
 printf '| %-54s | %-58s |\n' "exhaustive scan, 1 thread, one run each: p50 / p99" "$(timed "exhaustive scan")"
 printf '| %-54s | %-58s |\n' "first stage: top-1 / top-10 agreement (those queries)" "$agreement"

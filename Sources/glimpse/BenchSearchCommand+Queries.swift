@@ -9,7 +9,8 @@ extension BenchSearchCommand {
     /// Rows for real queries against a catalog on disk (`--db PATH --queries FOLDER`): every
     /// image of the folder fingerprinted once with the default query layout, then searched
     /// `--repeat` times each on one thread (exact scan, default threshold; again without the
-    /// query's tilt views) per instruction set, then with the catalog's first stage when it has one; each row gives the median and
+    /// query's tilt views) per instruction set, then with the catalog's first stage when it has one (with the
+    /// cascade of the parameters, and without it); each row gives the median and
     /// the 99th percentile over every (query, run), the mean number of landmarks matched and
     /// of pairs compared, with the catalog's landmarks, views and index bytes (the snapshot's,
     /// mapped as `glimpse query` maps it) and the first stage's size and agreement with the
@@ -67,6 +68,16 @@ extension BenchSearchCommand {
                 }
                 answers = found
                 rows.append(row)
+                // The same first stage without the cascade: what the candidates alone cost.
+                if parameters.unsureScores != nil {
+                    var alone = parameters
+                    alone.unsureScores = nil
+                    let (uncascaded, _) = try timer.timed("first stage without the cascade, then exact scores, \(queries.count) real queries", set) { query in
+                        let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(alone))
+                        return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
+                    }
+                    rows.append(uncascaded)
+                }
                 // The first stage alone (candidates proposed, none scored): "mean_matched" is
                 // then the mean number of candidates.
                 let (alone, _) = try timer.timed("first stage alone (mean_matched: candidates), \(queries.count) real queries", set) { query in

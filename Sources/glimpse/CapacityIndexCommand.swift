@@ -65,7 +65,8 @@ struct CapacityIndexCommand: AsyncParsableCommand {
     @Option(help: "Only this instruction set (portable, avx2, avx512; default the best the CPU has).")
     var isa: String?
 
-    @Option(help: ArgumentHelp("First-stage parameters.", valueName: "probes,radius,candidates[,inner probe factor]"))
+    @Option(help: ArgumentHelp("First-stage parameters (default: the default first stage without the cascade).",
+                               valueName: "probes,radius,candidates[,inner probe factor[,budget[,unsure below[,unsure from]]]]"))
     var firstStageParameters: String?
 
     func validate() throws {
@@ -78,7 +79,9 @@ struct CapacityIndexCommand: AsyncParsableCommand {
     func run() async throws {
         let set = isa.flatMap(InstructionSet.init(named:)) ?? .best
         guard set.isSupported else { throw failure("debug-capacity-index: this CPU has no \(set)") }
-        let parameters = try firstStageParameters.map(CandidateIndex.SearchParameters.init(parsing:)) ?? CandidateIndex.SearchParameters()
+        // Without the cascade unless asked: its queries match nothing but an exact copy, and
+        // the cascade would send each to the exhaustive scan (seconds from disk at 10 M).
+        let parameters = try firstStageParameters.map(CandidateIndex.SearchParameters.init(parsing:)) ?? CandidateIndex.SearchParameters(unsureScores: nil)
         let store = try await database.openExisting()
         let real: CatalogVersion
         do { real = try await store.catalogVersion() } catch { throw failure(error.description) }
@@ -151,7 +154,7 @@ struct CapacityIndexCommand: AsyncParsableCommand {
             let threshold = SimilarityScoring.defaultNoMatchThreshold
             let timer = QueryTimer(queries: fingerprints, runs: runs)
             let searched = index
-            let (staged, answers) = try timer.timed("first stage, then exact scores, \(fingerprints.count) real queries", set) { query in
+            let (staged, answers) = try timer.timed("first stage, then exact scores\(parameters.unsureScores == nil ? " (no cascade)" : ""), \(fingerprints.count) real queries", set) { query in
                 let outcome = try searched.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(parameters))
                 return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
             }
@@ -175,7 +178,8 @@ struct CapacityIndexCommand: AsyncParsableCommand {
             let agreement = QueryTimer.agreement(exact: exactAnswers, approximate: answers)
             firstStageRecord = BenchmarkRecord.FirstStage(
                 lists: stage.listCount, bytes: stage.bytesUsed, probes: parameters.probes, innerProbeFactor: parameters.innerProbeFactor,
-                radius: parameters.radius, maximumCandidates: parameters.maximumCandidates, top1Agreement: agreement.top1, top10Agreement: agreement.top10)
+                radius: parameters.radius, maximumCandidates: parameters.maximumCandidates, top1Agreement: agreement.top1, top10Agreement: agreement.top10,
+                unsureScores: parameters.unsureScores)
         }
         print(WireJSON.line(BenchmarkRecord(views: index.viewCount, landmarks: index.landmarkCount, indexBytes: index.bytesUsed, queries: queryCount,
                                             firstStage: firstStageRecord,

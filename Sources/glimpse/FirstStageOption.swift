@@ -30,7 +30,8 @@ extension CandidateIndex.SearchParameters {
     /// (the hidden `--first-stage-parameters` of `eval`, `bench-search` and the debug
     /// commands, for tuning): whole numbers but the two scores (0…1; the cascade's
     /// ``CandidateIndex/SearchParameters/unsureScores`` is `from ..< below`, from 0 unless
-    /// given); a budget of 0 is none. O(text).
+    /// given, the default range when neither is; a `below` of 0 turns the cascade off); a
+    /// budget of 0 is none. O(text).
     init(parsing text: String) throws {
         let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
         let numbers = fields.prefix(5).map { Int($0) }
@@ -44,6 +45,7 @@ extension CandidateIndex.SearchParameters {
         if let below, from > below { throw failure("--first-stage-parameters: the unsure scores start at \(from), above where they end (\(below))") }
         self.init(probes: whole[0], radius: whole[1], maximumCandidates: whole[2],
                   innerProbeFactor: whole.count >= 4 ? whole[3] : CandidateIndex.SearchParameters().innerProbeFactor,
-                  entryBudget: whole.count >= 5 && whole[4] > 0 ? whole[4] : nil, unsureScores: below.map { from ..< $0 })
+                  entryBudget: whole.count >= 5 && whole[4] > 0 ? whole[4] : nil,
+                  unsureScores: below.map { $0 > 0 ? from ..< $0 : nil } ?? CandidateIndex.SearchParameters.defaultUnsureScores)
     }
 }
