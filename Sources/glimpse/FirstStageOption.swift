@@ -7,7 +7,7 @@ import Search
 /// visual-index snapshot, for the commands that write the snapshot.
 struct FirstStageOption: ParsableArguments {
     @Option(name: .customLong("first-stage"),
-            help: ArgumentHelp("always: build the first-stage index beside the snapshot, so searches score only the landmarks it proposes (faster on large catalogs, may miss matches; query --exact overrides); never: remove it; keep (default): update it if the catalog has one.",
+            help: ArgumentHelp("always: build the first-stage index beside the snapshot, so searches score only the landmarks it proposes and scan every view when the best of them scores under 0.45 (faster on large catalogs for queries that match; query --exact always scans); never: remove it; keep (default): update it if the catalog has one.",
                                valueName: "keep|always|never"))
     var policy: FirstStagePolicy = .keep
 
