@@ -1,7 +1,7 @@
 /*
  * The first stage's kernels over 128-bit codes (two 64-bit words each, struct of codes):
- * distances to a table of centroids, and the scan of one inverted list into each owner's
- * nearest distance. Each has a portable, an AVX2 (scalar POPCNT) and an AVX-512 (VPOPCNTDQ)
+ * distances to a table of centroids, and the scan of one inverted list for one or several
+ * query codes into each owner's nearest distance. Each has a portable, an AVX2 (scalar POPCNT) and an AVX-512 (VPOPCNTDQ)
  * variant with identical results (integer arithmetic only).
  */
 #include "kernel_variants.h"
@@ -18,29 +18,9 @@
         }                                                                                     \
     } while (0)
 
-/* The tail of the nearest-entry kernel for code k at distance d, per variant: an entry within
- * the radius lowers its owner's nearest distance (a table entry above the radius: none yet). */
-#define CODE_NEAREST_TAIL(popcount)                                                           \
-    for (; k < count; k++) {                                                                  \
-        unsigned d = popcount(codes2[2 * k] ^ low) + popcount(codes2[2 * k + 1] ^ high);      \
-        if (d <= radius) {                                                                    \
-            uint32_t owner = refs[k] & mask;                                                  \
-            within++;                                                                         \
-            if (owner < owners) CODE_LOWER(owner, d);                                         \
-        }                                                                                     \
-    }
-
 static void code_distances_portable(uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out) {
     for (size_t k = 0; k < count; k++) out[k] = (uint8_t)(popcount64_portable(codes2[2 * k] ^ low) + popcount64_portable(codes2[2 * k + 1] ^ high));
 }
-
-static size_t code_nearest_portable(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
-                                    uint32_t mask, unsigned radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
-    size_t within = 0, k = 0;
-    CODE_NEAREST_TAIL(popcount64_portable)
-    return within;
-}
-
 
 /* The tail of the many-query kernel for code k: its nearest distance over the query codes. */
 #define CODE_NEAREST_MANY_TAIL(popcount)                                                      \
@@ -71,13 +51,6 @@ AVX2_FN static void code_distances_avx2(uint64_t low, uint64_t high, const uint6
     for (size_t k = 0; k < count; k++) out[k] = (uint8_t)(code_popcnt(codes2[2 * k] ^ low) + code_popcnt(codes2[2 * k + 1] ^ high));
 }
 
-AVX2_FN static size_t code_nearest_avx2(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
-                                        uint32_t mask, unsigned radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
-    size_t within = 0, k = 0;
-    CODE_NEAREST_TAIL(code_popcnt)
-    return within;
-}
-
 /* Distances of 8 codes (16 words at p), one per 64-bit lane: popcounts per word, each pair summed. */
 AVX512_FN static inline __m512i code_distances8_avx512(const uint64_t *p, __m512i query) {
     __m512i a = _mm512_popcnt_epi64(_mm512_xor_si512(_mm512_loadu_si512((const void *)p), query));
@@ -95,29 +68,6 @@ AVX512_FN static void code_distances_avx512(uint64_t low, uint64_t high, const u
     for (; k < count; k++) out[k] = (uint8_t)(code_popcnt(codes2[2 * k] ^ low) + code_popcnt(codes2[2 * k + 1] ^ high));
 }
 
-AVX512_FN static size_t code_nearest_avx512(uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
-                                            uint32_t mask, unsigned radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
-    const __m512i query = _mm512_set_epi64((long long)high, (long long)low, (long long)high, (long long)low,
-                                           (long long)high, (long long)low, (long long)high, (long long)low);
-    const __m512i limit = _mm512_set1_epi64((long long)radius);
-    size_t within = 0, k = 0;
-    for (; k + 8 <= count; k += 8) {
-        __m512i d = code_distances8_avx512(codes2 + 2 * k, query);
-        unsigned hit = (unsigned)_mm512_cmple_epu64_mask(d, limit);
-        if (!hit) continue;
-        uint8_t lanes[16];
-        _mm_storeu_si128((__m128i *)lanes, _mm512_cvtepi64_epi8(d));
-        while (hit) {
-            unsigned j = (unsigned)__builtin_ctz(hit);
-            hit &= hit - 1;
-            uint32_t owner = refs[k + j] & mask;
-            within++;
-            if (owner < owners) CODE_LOWER(owner, lanes[j]);
-        }
-    }
-    CODE_NEAREST_TAIL(code_popcnt)
-    return within;
-}
 AVX2_FN static size_t code_nearest_many_avx2(const uint64_t *queries2, size_t nq, const uint64_t *codes2, const uint32_t *refs, size_t count,
                                              uint32_t mask, unsigned radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
     size_t within = 0, k = 0;
@@ -126,7 +76,7 @@ AVX2_FN static size_t code_nearest_many_avx2(const uint64_t *queries2, size_t nq
 }
 
 /* Eight codes at a time: each query's distances (code_distances8_avx512), their minimum per
- * lane, then the lanes within the radius as in code_nearest_avx512. */
+ * lane, then each lane within the radius lowers its owner's entry. */
 AVX512_FN static size_t code_nearest_many_avx512(const uint64_t *queries2, size_t nq, const uint64_t *codes2, const uint32_t *refs, size_t count,
                                                  uint32_t mask, unsigned radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
     const __m512i limit = _mm512_set1_epi64((long long)radius);
@@ -161,9 +111,8 @@ void glimpse_code128_distances(int isa, uint64_t low, uint64_t high, const uint6
 
 size_t glimpse_code128_nearest(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
                                uint32_t mask, int radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
-    if (radius < 0 || count == 0) return 0;
-    const unsigned r = (unsigned)(radius > 128 ? 128 : radius);
-    return VARIANT(isa, code_nearest)(low, high, codes2, refs, count, mask, r, nearest, owners, counts);
+    const uint64_t query[2] = {low, high};
+    return glimpse_code128_nearest_many(isa, query, 1, codes2, refs, count, mask, radius, nearest, owners, counts);
 }
 
 size_t glimpse_code128_nearest_many(int isa, const uint64_t *queries2, size_t query_count, const uint64_t *codes2, const uint32_t *refs,
