@@ -1,10 +1,12 @@
 /// Whether a catalog gets a first stage (``CandidateIndex``) beside its visual-index snapshot.
 ///
-/// Opt-in: no size of catalog gets one by default, because no first stage measured yet
-/// agrees with the exhaustive scan often enough to replace it unasked (the goal is 0.995
-/// top-1 agreement; docs/PERFORMANCE.md, "The first stage", has the trade-off measured on a
-/// million real crops). A catalog that has one is searched through it unless the search
-/// asks for ``ScanStrategy/exhaustive``.
+/// Opt-in: no size of catalog gets one by default. Its search, the cascade of
+/// ``CandidateIndex/SearchParameters/unsureScores``, gives the exhaustive scan's answers
+/// (0.9997 top-1 agreement on a million real crops), but a query that matches nothing pays
+/// the first stage and the exhaustive scan, and the catalog size below which the first stage
+/// is slower than the scan is not measured yet (docs/PERFORMANCE.md, "The cascade"). A
+/// catalog that has one is searched through it unless the search asks for
+/// ``ScanStrategy/exhaustive``.
 public enum FirstStagePolicy: String, Sendable, Hashable, CaseIterable {
     /// A first stage when the catalog had one (its file exists, current or not): brought up
     /// to date after a change. The default of `glimpse index`.
