@@ -163,10 +163,10 @@ public struct CandidateIndex: Sendable {
         // Lists in ascending order, each read once with every query view that probes it:
         // its full-frame head with all of them, the rest with the full-frame views only (the
         // others compare with full-frame entries only). Each entry counts at its nearest
-        // query code, as one pass per view would leave the table.
-        // The (list, view) pairs grouped by list (a counting sort; views ascending in each).
+        // query code, as one pass per view would leave the table. The (list, view) pairs
+        // are grouped by list with a counting sort (views ascending in each).
         var pairStarts = [Int](repeating: 0, count: lists + 1)
-        for lists in probed { for l in lists { pairStarts[l + 1] += 1 } }
+        for chosen in probed { for l in chosen { pairStarts[l + 1] += 1 } }
         for l in 0..<lists { pairStarts[l + 1] += pairStarts[l] }
         var probingViews = [Int](repeating: 0, count: pairStarts[lists])
         var next = pairStarts

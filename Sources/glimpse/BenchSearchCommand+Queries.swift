@@ -61,9 +61,14 @@ extension BenchSearchCommand {
         if let stage = index.firstStage {
             let parameters = try firstStageParameters.map(CandidateIndex.SearchParameters.init(parsing:)) ?? CandidateIndex.SearchParameters()
             var answers: [[String]] = []
+            // Searches the cascade sent to the exhaustive scan, of all those timed (a query
+            // goes the same way every run).
+            var searches = 0, scannedWhole = 0
             for set in sets.reversed() {
                 let (row, found) = try timer.timed("first stage, then exact scores, \(queries.count) real queries", set) { query in
                     let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(parameters))
+                    searches += 1
+                    if outcome.scannedEveryView { scannedWhole += 1 }
                     return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
                 }
                 answers = found
@@ -87,16 +92,9 @@ extension BenchSearchCommand {
             }
             // Agreement with the exhaustive scan: the same first answer (or none for both),
             // and the share of the exhaustive top 10 the first stage also returns; with the
-            // cascade, the share of queries it sent to the exhaustive scan (one untimed pass).
+            // cascade, the share of queries it sent to the exhaustive scan.
             let agreement = QueryTimer.agreement(exact: exactAnswers, approximate: answers)
-            var scannedEveryView: Double?
-            if parameters.unsureScores != nil {
-                var scanned = 0
-                for query in queries where try index.search(query, minimumScore: threshold, threads: 1, strategy: .automatic(parameters)).scannedEveryView {
-                    scanned += 1
-                }
-                scannedEveryView = Double(scanned) / Double(queries.count)
-            }
+            let scannedEveryView = parameters.unsureScores == nil ? nil : Double(scannedWhole) / Double(max(searches, 1))
             firstStage = BenchmarkRecord.FirstStage(
                 lists: stage.listCount, bytes: stage.bytesUsed, probes: parameters.probes, innerProbeFactor: parameters.innerProbeFactor,
                 radius: parameters.radius, maximumCandidates: parameters.maximumCandidates,
