@@ -174,14 +174,16 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
 
     /// The perspective hypotheses of Glimpse's query layouts (``ViewTilt``): a print or a
     /// screen photographed at an angle. Rings of eight directions at 12° of tilt with the sheet
-    /// 4 % of the frame's longer side inside the selection, and at 20° with 2 % and with 6 %
+    /// 4 % of the frame's longer side inside the selection, and at 20° with the sheet inside
+    /// the selection's plain border (``PlainBorder``; 2 % where there is none) and with 6 %
     /// (24 views), hashed from a plane of at most 32 pixels per side (as accurate as 64 in the
     /// evaluation, at about 10 µs a view instead of 39). Chosen with `glimpse eval`
     /// (docs/ACCURACY.md, "Pictures taken at an angle"): one ring at 20° and one margin found
     /// half of the 20° keystones, a second margin all but the narrowest pictures, the 12° ring
-    /// every 10° one; a second margin at 12° found nothing more.
+    /// every 10° one; a second margin at 12° found nothing more; the plain border one narrow
+    /// picture more and lost none.
     public static let queryTilts: [ViewTilt] = ViewTilt.ring(degrees: 12, margin: 0.04)
-        + [0.02, 0.06].flatMap { ViewTilt.ring(degrees: 20, margin: $0) }
+        + ViewTilt.ring(degrees: 20, margin: 0.02, fitsPlainBorder: true) + ViewTilt.ring(degrees: 20, margin: 0.06)
 
     /// The vignettes Glimpse's query layouts undo (``ViewVignette``): one taking 40 % of the
     /// brightness at the corners, the middle of what "vintage" photo filters take (the

@@ -102,7 +102,8 @@ public struct Fingerprinter: Sendable {
             return PixelRect(x: b.x, y: b.y, width: b.width, height: b.height)
         }
         let aspect = Double(luma.width) / Double(luma.height)
-        let sheets = layout.tilts.map { $0.sheetRegion(aspect: aspect) }
+        let plainBorder = layout.tilts.contains(where: \.fitsPlainBorder) ? PlainBorder.sheet(in: luma) : nil
+        let sheets = layout.tilts.map { $0.sheetRegion(aspect: aspect, plainBorder: plainBorder) }
         let histograms = planes.histograms(of: (layout.regions + layout.coarseRegions + sheets).map { rect($0, luma) })
         var workspace = PDQHasher.Workspace()
         var weights: [PerceptualHashes.CodeWeights] = []   // per region size, built once
@@ -169,7 +170,7 @@ public struct Fingerprinter: Sendable {
             }
             let first = layout.regions.count + layout.coarseRegions.count   // histograms: regions, coarse, sheets
             for (k, tilt) in layout.tilts.enumerated() {
-                append(tilt.rectified(small, aspect: aspect, using: instructionSet), sheets[k], histograms[first + k])
+                append(tilt.rectified(small, aspect: aspect, sheet: sheets[k], using: instructionSet), sheets[k], histograms[first + k])
             }
         }
         return Fingerprint(views: views, layoutVersion: layout.version)

@@ -19,29 +19,45 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
     public var right: Float
     /// Margin between the frame and the tilted sheet assumed, as a fraction of the frame's longer side.
     public var margin: Float
+    /// Whether the sheet is taken to be what lies inside the query's plain border
+    /// (``PlainBorder/sheet(in:)``) when it has one, ``margin`` serving only when it has none.
+    public var fitsPlainBorder: Bool
 
     /// Focal length of the assumed camera, in diagonals of the frame (0.8: a phone's main camera).
     public static let focalLength = 0.8
 
     /// Creates a hypothesis of `down` and `right` degrees of tilt, the sheet `margin` (a
-    /// fraction of the longer side) inside the frame.
-    public init(down: Float, right: Float, margin: Float) {
+    /// fraction of the longer side) inside the frame or, with `fitsPlainBorder`, inside the
+    /// query's plain border where it has one.
+    public init(down: Float, right: Float, margin: Float, fitsPlainBorder: Bool = false) {
         self.down = down
         self.right = right
         self.margin = margin
+        self.fitsPlainBorder = fitsPlainBorder
     }
 
     /// Eight hypotheses at `degrees` of tilt: an edge leaning away (top, bottom, left, right)
-    /// or a corner leaning away (the four diagonals, each axis at `degrees`/√2). O(1).
-    public static func ring(degrees: Float, margin: Float) -> [ViewTilt] {
+    /// or a corner leaning away (the four diagonals, each axis at `degrees`/√2), each with
+    /// `margin` and `fitsPlainBorder`. O(1).
+    public static func ring(degrees: Float, margin: Float, fitsPlainBorder: Bool = false) -> [ViewTilt] {
         let d = degrees * Float(0.5).squareRoot()
         return [(degrees, 0), (-degrees, 0), (0, degrees), (0, -degrees), (d, d), (d, -d), (-d, d), (-d, -d)].map {
-            ViewTilt(down: $0.0, right: $0.1, margin: margin)
+            ViewTilt(down: $0.0, right: $0.1, margin: margin, fitsPlainBorder: fitsPlainBorder)
         }
     }
 
     /// One line for people.
-    public var description: String { "tilt(down \(down)°, right \(right)°, margin \(margin))" }
+    public var description: String {
+        "tilt(down \(down)°, right \(right)°, margin \(fitsPlainBorder ? "plain border, else " : "")\(margin))"
+    }
+
+    /// The sheet this hypothesis assumes in a frame of `aspect` whose plain border, if any,
+    /// leaves `plainBorder` (``PlainBorder/sheet(in:)``): that box when ``fitsPlainBorder``
+    /// and there is one, else ``sheetRegion(aspect:)``. O(1).
+    public func sheetRegion(aspect: Double, plainBorder: ViewRegion?) -> ViewRegion {
+        if fitsPlainBorder, let plainBorder { return plainBorder }
+        return sheetRegion(aspect: aspect)
+    }
 
     /// Where the sheet is assumed to lie in a frame of `aspect` (width over height): the frame
     /// less ``margin`` of its longer side on every side. The region of the view this tilt
@@ -60,7 +76,7 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
     /// the query frame shrunk in each direction independently: the camera model is applied
     /// to a frame of `aspect` (width over height) and its result scaled back. O(1).
     /// Stored inline (no heap storage: one per tilt view of every query).
-    private func sourceMapping(width: Int, height: Int, aspect: Double) -> Projective {
+    private func sourceMapping(width: Int, height: Int, aspect: Double, sheet: ViewRegion) -> Projective {
         let a = Double(down) * .pi / 180, b = Double(right) * .pi / 180
         // The frame in units of its height.
         let w = max(aspect, .leastNonzeroMagnitude), h = 1.0
@@ -73,9 +89,8 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
         let c2 = project.apply(-w / 2, h / 2), c3 = project.apply(w / 2, h / 2)
         let (u0, u1) = (min(c0.0, c1.0, c2.0, c3.0), max(c0.0, c1.0, c2.0, c3.0))
         let (v0, v1) = (min(c0.1, c1.1, c2.1, c3.1), max(c0.1, c1.1, c2.1, c3.1))
-        // The projected sheet's bounding box fills the frame less the margin (``sheetRegion``),
+        // The projected sheet's bounding box fills `sheet` (``sheetRegion(aspect:plainBorder:)``),
         // then the frame is scaled to the plane's pixels (pixel centres at integers): an affine map A.
-        let sheet = sheetRegion(aspect: aspect)
         let px = Double(width) / w, py = Double(height) / h
         let sx = Double(sheet.width) * w / max(u1 - u0, .leastNonzeroMagnitude)
         let sy = Double(sheet.height) * h / max(v1 - v0, .leastNonzeroMagnitude)
@@ -112,11 +127,14 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `plane` rectified under this hypothesis: a plane of the same size whose pixel (x, y) is
     /// `plane` sampled bilinearly (clamped at the edges) where
-    /// ``sourceMapping(width:height:aspect:)`` sends it (``ImageKernels/perspectiveWarp(_:mapping:using:)``).
+    /// ``sourceMapping(width:height:aspect:sheet:)`` sends it (``ImageKernels/perspectiveWarp(_:mapping:using:)``).
     /// `aspect` is the query frame's width over its height (the plane may have been shrunk
-    /// more in one direction). The same samples on every instruction set. O(pixels).
-    public func rectified(_ plane: FloatImage, aspect: Double, using isa: InstructionSet = .best) -> FloatImage {
-        let m = sourceMapping(width: plane.width, height: plane.height, aspect: aspect).m
+    /// more in one direction); `sheet` is where the sheet's projection is assumed to lie
+    /// (default ``sheetRegion(aspect:)``). The same samples on every instruction set. O(pixels).
+    public func rectified(_ plane: FloatImage, aspect: Double, sheet: ViewRegion? = nil,
+                          using isa: InstructionSet = .best) -> FloatImage {
+        let m = sourceMapping(width: plane.width, height: plane.height, aspect: aspect,
+                              sheet: sheet ?? sheetRegion(aspect: aspect)).m
         return ImageKernels.perspectiveWarp(plane, mapping: [Float(m.0), Float(m.1), Float(m.2), Float(m.3), Float(m.4), Float(m.5),
                                                              Float(m.6), Float(m.7), Float(m.8)], using: isa)
     }

@@ -76,9 +76,11 @@ import Foundation
                 return view
             }
         }
+        let plainBorder = PlainBorder.sheet(in: luma)
         let tilted = layout.tilts.flatMap { tilt in
-            views(tilt.rectified(small, aspect: aspect, using: .portable), tilt.sheetRegion(aspect: aspect), orientations: [],
-                  folded: true, whole: true)
+            let sheet = tilt.sheetRegion(aspect: aspect, plainBorder: plainBorder)
+            return views(tilt.rectified(small, aspect: aspect, sheet: sheet, using: .portable), sheet, orientations: [],
+                         folded: true, whole: true)
         }
         return Fingerprint(views: layout.regions.flatMap { views(luma, $0, orientations: layout.orientations) }
                            + layout.coarseRegions.flatMap { views(coarse, $0, orientations: [], folded: true) } + devignetted + tilted,
