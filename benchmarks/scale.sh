@@ -18,7 +18,8 @@
 #                always`, rebuilt every run: its build time), its resident bytes per image,
 #                its search p50 / p99 per instruction set beside the exhaustive scan's (the
 #                default cascade, which scans whole what its candidates do not answer
-#                surely, and the first stage without it), the same on 46 matching queries
+#                surely, after a first look at fewer lists, and the first stage without
+#                it), the same on 46 matching queries
 #                (exported by `glimpse eval --export-queries`, one in six of six
 #                transformations) with the share the cascade scanned whole, and
 #                `eval --compare-exhaustive`: recall@1 through it, and its top-1 / top-10
@@ -191,6 +192,8 @@ while read -r isa p50 p99; do
 done < <(json="$positives_json" timed_rows "first stage, then exact scores")
 printf '| %-44s | %-24s |\n' "matching queries: scanned whole, agreement" \
   "$(json="$positives_json" field 'd["first_stage"].get("scanned_every_view", "n/a")'), $(json="$positives_json" field 'd["first_stage"]["top_1_agreement"]')"
+printf '| %-44s | %-24s |\n' "matching queries: answered at the first look" \
+  "$(json="$positives_json" field 'd["first_stage"].get("answered_at_first_look", "n/a")')"
 printf '| %-44s | %-24s |\n' "first stage: recall@1 of the eval queries" "$stage_recall"
 printf '| %-44s | %-24s |\n' "first stage: TPR / FPR at the threshold" "$(sed 's| | / |' <<<"$stage_threshold")"
 printf '| %-44s | %-24s |\n' "first stage: top-1 / top-10 agreement" "$agreement"

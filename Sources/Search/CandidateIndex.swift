@@ -89,9 +89,60 @@ public struct CandidateIndex: Sendable {
         /// of the negative ones scanned whole.
         public static let defaultUnsureScores: Range<Double> = 0 ..< 0.45
 
+        /// The first look: when set, with a cascade (``unsureScores``), a search first reads
+        /// only ``FirstLook/probes`` lists per full-frame query code (times
+        /// ``innerProbeFactor`` for an inner one) and scores at most
+        /// ``FirstLook/maximumCandidates`` landmarks; when the best of them scores at least
+        /// ``FirstLook/sureScore`` (and above the unsure range), that is the answer, and only
+        /// otherwise does the search read ``probes`` lists (then, if still unsure, every
+        /// view). A query that matches a catalog image closely reads a small part of the
+        /// lists. `nil`: no first look. Default ``defaultFirstLook``.
+        public var firstLook: FirstLook?
+
+        /// The default first look: 8 lists per full-frame query code (32 per inner one), 64
+        /// landmarks scored. Measured on the million-crop catalog (docs/PERFORMANCE.md, "The
+        /// first look"): most matching queries are answered by it, in a sixth of the time of
+        /// the whole first stage, with the same answers.
+        public static let defaultFirstLook = FirstLook(probes: 8, maximumCandidates: 64, sureScore: 0.6)
+
+        /// How much a search's first look reads (``firstLook``).
+        public struct FirstLook: Sendable, Hashable, Codable {
+            /// Lists read per full-frame query code (the nearest centroids).
+            public var probes: Int
+            /// Most landmarks scored exactly.
+            public var maximumCandidates: Int
+            /// The least best score (0…1) at which the first look's answer stands: higher
+            /// than the unsure range's bound, since a landmark the first look missed can
+            /// outscore a weaker one it found (a crop of a wallpaper against the photo a crop
+            /// query comes from).
+            public var sureScore: Double
+
+            /// Creates a first look of `probes` lists and `maximumCandidates` landmarks (each
+            /// at least 1), sure from `sureScore` (clamped to 0…1).
+            public init(probes: Int, maximumCandidates: Int, sureScore: Double) {
+                self.probes = max(1, probes)
+                self.maximumCandidates = max(1, maximumCandidates)
+                self.sureScore = min(1, max(0, sureScore))
+            }
+        }
+
+        /// These parameters for the first look itself: its probes and candidates, no first
+        /// look of its own. O(1).
+        var forFirstLook: SearchParameters? {
+            guard let firstLook, unsureScores != nil else { return nil }
+            var look = self
+            look.probes = firstLook.probes
+            look.maximumCandidates = firstLook.maximumCandidates
+            look.entryBudget = nil
+            look.firstLook = nil
+            return look
+        }
+
         /// Creates parameters; every one has the documented default.
         public init(probes: Int = 128, radius: Int = 48, maximumCandidates: Int = 1024, innerProbeFactor: Int = 4, entryBudget: Int? = nil,
-                    unsureScores: Range<Double>? = SearchParameters.defaultUnsureScores) {
+                    unsureScores: Range<Double>? = SearchParameters.defaultUnsureScores,
+                    firstLook: FirstLook? = SearchParameters.defaultFirstLook) {
+            self.firstLook = firstLook
             self.entryBudget = entryBudget.map { max(1, $0) }
             self.unsureScores = unsureScores.map { max(0, $0.lowerBound) ..< max(0, $0.upperBound, $0.lowerBound) }
             self.probes = max(1, probes)

@@ -16,6 +16,9 @@ public struct IndexSearchOutcome: Sendable, Hashable {
     /// scored). A search through the first stage whose best candidate scored within
     /// ``CandidateIndex/SearchParameters/unsureScores`` scanned every view too.
     public var scannedEveryView: Bool = true
+    /// Whether the first stage's first look (``CandidateIndex/SearchParameters/firstLook``)
+    /// answered: its best candidate scored at least its sure score.
+    public var answeredAtFirstLook: Bool = false
 }
 
 extension VisualIndex {
@@ -65,8 +68,10 @@ extension VisualIndex {
     ///     and `threads` do not apply, unless the parameters' ``CandidateIndex/SearchParameters/unsureScores``
     ///     holds the best candidate's score (0 when there is none): then every view is
     ///     scanned after all, as described above, and the answer is the scan's (the
-    ///     cascade: the first stage answers the queries it is sure of); otherwise every view
-    ///     is scanned.
+    ///     cascade: the first stage answers the queries it is sure of); with a
+    ///     ``CandidateIndex/SearchParameters/firstLook``, a first stage reading fewer lists
+    ///     comes first and answers when its best candidate scores at least its sure score;
+    ///     otherwise every view is scanned.
     /// - Throws: ``VisualIndexDamage`` when the index is a mapped snapshot and a block the
     ///   search read does not match its checksum (never for an index built in memory).
     /// - Complexity: O(views × full-frame query codes + full views × other query codes)
@@ -77,22 +82,38 @@ extension VisualIndex {
         deadline: ContinuousClock.Instant? = nil, limit: Int = .max, threads: Int = 1, using isa: InstructionSet = .best,
         strategy: ScanStrategy = .default
     ) throws(VisualIndexDamage) -> IndexSearchOutcome {
-        var staged: IndexSearchOutcome?
+        var staged = 0   // pairs compared by the stages that did not answer
         if case .automatic(let parameters) = strategy, let firstStage {
-            let landmarks = firstStage.candidates(for: query, minimumViewQuality: minimumViewQuality, parameters: parameters, using: isa)
-            // Scored down to the unsure range's start, so a best candidate within it is seen
-            // even below `minimumScore`; the answer keeps only matches reaching that.
             let unsure = parameters.unsureScores
-            var outcome = try rescore(query, landmarks: landmarks, viewStarts: firstStage.viewStarts, scoring: scoring,
-                                      minimumScore: min(minimumScore, unsure?.lowerBound ?? minimumScore), limit: limit)
-            let best = outcome.matches.first?.score ?? 0
-            outcome.matches.removeAll { $0.score < minimumScore }
-            guard let unsure, outcome.queryIsInformative, unsure.contains(best) else { return outcome }
-            staged = outcome
+            // Candidates scored down to the unsure range's start, so a best candidate within
+            // it is seen even below `minimumScore`; an answer keeps only matches reaching that.
+            func scoreCandidates(_ parameters: CandidateIndex.SearchParameters) throws(VisualIndexDamage) -> (IndexSearchOutcome, best: Double) {
+                let landmarks = firstStage.candidates(for: query, minimumViewQuality: minimumViewQuality, parameters: parameters, using: isa)
+                var outcome = try rescore(query, landmarks: landmarks, viewStarts: firstStage.viewStarts, scoring: scoring,
+                                          minimumScore: min(minimumScore, unsure?.lowerBound ?? minimumScore), limit: limit)
+                let best = outcome.matches.first?.score ?? 0
+                outcome.matches.removeAll { $0.score < minimumScore }
+                return (outcome, best)
+            }
+            if let look = parameters.forFirstLook, let unsure, let sure = parameters.firstLook?.sureScore {
+                var (outcome, best) = try scoreCandidates(look)
+                if !outcome.queryIsInformative || best >= max(sure, unsure.upperBound) {
+                    outcome.answeredAtFirstLook = outcome.queryIsInformative
+                    return outcome
+                }
+                staged += outcome.comparedPairs
+            }
+            let (answer, best) = try scoreCandidates(parameters)
+            var outcome = answer
+            guard let unsure, outcome.queryIsInformative, unsure.contains(best) else {
+                outcome.comparedPairs += staged
+                return outcome
+            }
+            staged += outcome.comparedPairs
         }
         var outcome = try scanEveryView(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline, limit: limit,
                                         threads: threads, using: isa)
-        outcome.comparedPairs += staged?.comparedPairs ?? 0
+        outcome.comparedPairs += staged
         return outcome
     }
 

@@ -10,7 +10,7 @@ extension BenchSearchCommand {
     /// image of the folder fingerprinted once with the default query layout, then searched
     /// `--repeat` times each on one thread (exact scan, default threshold; again without the
     /// query's tilt views) per instruction set, then with the catalog's first stage when it has one (with the
-    /// cascade of the parameters, and without it); each row gives the median and
+    /// cascade of the parameters, the same without its first look, and without the cascade); each row gives the median and
     /// the 99th percentile over every (query, run), the mean number of landmarks matched and
     /// of pairs compared, with the catalog's landmarks, views and index bytes (the snapshot's,
     /// mapped as `glimpse query` maps it) and the first stage's size and agreement with the
@@ -63,16 +63,27 @@ extension BenchSearchCommand {
             var answers: [[String]] = []
             // Searches the cascade sent to the exhaustive scan, of all those timed (a query
             // goes the same way every run).
-            var searches = 0, scannedWhole = 0
+            var searches = 0, scannedWhole = 0, atFirstLook = 0
             for set in sets.reversed() {
                 let (row, found) = try timer.timed("first stage, then exact scores, \(queries.count) real queries", set) { query in
                     let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(parameters))
                     searches += 1
                     if outcome.scannedEveryView { scannedWhole += 1 }
+                    if outcome.answeredAtFirstLook { atFirstLook += 1 }
                     return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
                 }
                 answers = found
                 rows.append(row)
+                // The same cascade without its first look: what the first look saves.
+                if parameters.unsureScores != nil, parameters.firstLook != nil {
+                    var whole = parameters
+                    whole.firstLook = nil
+                    let (unlooked, _) = try timer.timed("cascade without the first look, \(queries.count) real queries", set) { query in
+                        let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(whole))
+                        return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
+                    }
+                    rows.append(unlooked)
+                }
                 // The same first stage without the cascade: what the candidates alone cost.
                 if parameters.unsureScores != nil {
                     var alone = parameters
@@ -99,7 +110,8 @@ extension BenchSearchCommand {
                 lists: stage.listCount, bytes: stage.bytesUsed, probes: parameters.probes, innerProbeFactor: parameters.innerProbeFactor,
                 radius: parameters.radius, maximumCandidates: parameters.maximumCandidates,
                 top1Agreement: agreement.top1, top10Agreement: agreement.top10, unsureScores: parameters.unsureScores,
-                scannedEveryView: scannedEveryView)
+                scannedEveryView: scannedEveryView, firstLook: parameters.unsureScores == nil ? nil : parameters.firstLook,
+                answeredAtFirstLook: parameters.unsureScores == nil || parameters.firstLook == nil ? nil : Double(atFirstLook) / Double(max(searches, 1)))
         }
         print(WireJSON.line(BenchmarkRecord(views: index.viewCount, landmarks: index.landmarkCount, indexBytes: index.bytesUsed,
                                             queries: queries.count, firstStage: firstStage, rows: rows)))

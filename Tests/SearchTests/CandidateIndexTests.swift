@@ -38,7 +38,8 @@ import SQLiteStore
     @Test func readingEveryListAtFullRadiusGivesTheExhaustiveAnswers() async throws {
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 16)))
-        let everything = ScanStrategy.automatic(CandidateIndex.SearchParameters(probes: 16, radius: 128, maximumCandidates: 1_000_000))
+        let everything = ScanStrategy.automatic(CandidateIndex.SearchParameters(probes: 16, radius: 128, maximumCandidates: 1_000_000,
+                                                                                firstLook: nil))
         var matched = 0
         for query in queries {
             let exhaustive = try index.search(query, minimumScore: 0, strategy: .exhaustive)
@@ -54,7 +55,7 @@ import SQLiteStore
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 16)))
         // Every view may read every list: 24 views × all entries.
         let everything = ScanStrategy.automatic(CandidateIndex.SearchParameters(radius: 128, maximumCandidates: 1_000_000,
-                                                                                entryBudget: 64 * index.viewCount))
+                                                                                entryBudget: 64 * index.viewCount, firstLook: nil))
         for query in queries {
             let exhaustive = try index.search(query, minimumScore: 0, strategy: .exhaustive)
             #expect(try staged.search(query, minimumScore: 0, strategy: everything).matches == exhaustive.matches)
@@ -96,7 +97,8 @@ import SQLiteStore
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
         // A first stage that reads two lists of 64 and keeps two candidates misses many answers.
-        let meagre = CandidateIndex.SearchParameters(probes: 2, radius: 48, maximumCandidates: 2, innerProbeFactor: 1, unsureScores: nil)
+        let meagre = CandidateIndex.SearchParameters(probes: 2, radius: 48, maximumCandidates: 2, innerProbeFactor: 1, unsureScores: nil,
+                                                     firstLook: nil)
         // Sure from the median of the scores it finds: some queries are, some are not.
         let found = try queries.compactMap { try staged.search($0, minimumScore: 0.4, strategy: .automatic(meagre)).matches.first?.score }.sorted()
         try #require(found.count >= 2)
@@ -145,6 +147,44 @@ import SQLiteStore
         #expect(quietNegatives >= 1)
     }
 
+    @Test func aFirstLookAnswersTheQueriesItIsSureOfAndLeavesTheOthersToTheWholeFirstStage() async throws {
+        let (_, index, _, queries) = try await Self.sample()
+        let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
+        let glance = CandidateIndex.SearchParameters(probes: 2, radius: 48, maximumCandidates: 4, unsureScores: nil)
+        // Sure from the median of the scores the glance finds (the sample's crops score less
+        // than the default's 0.45): some queries are, some are not.
+        let found = try queries.compactMap { try staged.search($0, minimumScore: 0.4, strategy: .automatic(glance)).matches.first?.score }.sorted()
+        try #require(found.count >= 2)
+        let sure = found[found.count / 2]
+        let whole = CandidateIndex.SearchParameters(probes: 16, radius: 48, maximumCandidates: 64, unsureScores: 0 ..< sure, firstLook: nil)
+        var looking = whole
+        looking.firstLook = .init(probes: 2, maximumCandidates: 4, sureScore: sure)
+        var atFirstLook = 0, afterIt = 0
+        for query in queries {
+            let first = try staged.search(query, minimumScore: 0, strategy: .automatic(glance))
+            let without = try staged.search(query, minimumScore: 0.4, strategy: .automatic(whole))
+            let outcome = try staged.search(query, minimumScore: 0.4, strategy: .automatic(looking))
+            if (first.matches.first?.score ?? 0) >= sure {
+                // Sure at the first look: its answer, from four candidates, nothing more read.
+                #expect(outcome.answeredAtFirstLook && !outcome.scannedEveryView)
+                #expect(outcome.matches == first.matches.filter { $0.score >= 0.4 } && outcome.comparedPairs == first.comparedPairs)
+                atFirstLook += 1
+            } else {
+                // Not sure: the search without a first look, the first look's pairs counted too.
+                #expect(!outcome.answeredAtFirstLook && outcome.matches == without.matches)
+                #expect(outcome.scannedEveryView == without.scannedEveryView && outcome.comparedPairs == without.comparedPairs + first.comparedPairs)
+                afterIt += 1
+            }
+        }
+        #expect(atFirstLook >= 1 && afterIt >= 8, "both ways are taken: \(atFirstLook) sure at the first look, \(afterIt) not")
+        var noCascade = looking
+        noCascade.unsureScores = nil
+        for query in queries.prefix(4) {
+            let outcome = try staged.search(query, minimumScore: 0.4, strategy: .automatic(noCascade))
+            #expect(!outcome.answeredAtFirstLook, "without a cascade there is no sure score, so no first look")
+        }
+    }
+
     @Test func everyScoreTheDefaultFirstStageGivesIsTheExhaustiveScore() async throws {
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
@@ -155,14 +195,19 @@ import SQLiteStore
             let reference = Dictionary(uniqueKeysWithValues: exhaustive.matches.map { ($0.landmarkID, $0) })
             for match in firstStage.matches { #expect(reference[match.landmarkID] == match) }
             if firstStage.matches.first?.landmarkID == exhaustive.matches.first?.landmarkID { sameFirst += 1 }
-            // Answered by the candidates: fewer pairs compared than the exhaustive scan, which
-            // compares them all; sent on by the default cascade (no sure match: every
-            // negative): the exhaustive answer.
+            // Answered at the first look: fewer pairs compared than the exhaustive scan, which
+            // compares them all, and a score of at least its sure score; by the whole first
+            // stage: at least the unsure range's bound (this small catalog's pairs of both
+            // stages may outnumber the exhaustive scan's); sent on by the default cascade (no
+            // sure match: every negative): the exhaustive answer.
+            let best = firstStage.matches.first?.score ?? 0
             if firstStage.scannedEveryView {
                 #expect(firstStage.matches == exhaustive.matches && firstStage.comparedPairs > exhaustive.comparedPairs)
-            } else {
+            } else if firstStage.answeredAtFirstLook {
                 #expect(firstStage.comparedPairs < exhaustive.comparedPairs)
-                #expect((firstStage.matches.first?.score ?? 0) >= CandidateIndex.SearchParameters.defaultUnsureScores.upperBound)
+                #expect(best >= CandidateIndex.SearchParameters.defaultFirstLook.sureScore)
+            } else {
+                #expect(best >= CandidateIndex.SearchParameters.defaultUnsureScores.upperBound)
             }
         }
         #expect(sameFirst == queries.count)

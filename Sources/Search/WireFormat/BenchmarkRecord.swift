@@ -66,17 +66,25 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
         /// `[from, below]`, and the share of queries (0…1) whose search scanned every view
         /// for it; `nil` without the cascade.
         public var unsureScores: [Double]?, scannedEveryView: Double?
+        /// The first look (``CandidateIndex/SearchParameters/firstLook``) as `[probes,
+        /// maximum candidates, sure score]`, and the share of queries (0…1) it answered; `nil`
+        /// without one.
+        public var firstLook: [Double]?, answeredAtFirstLook: Double?
 
         enum CodingKeys: String, CodingKey {
             case lists, bytes, probes, radius
             case innerProbeFactor = "inner_probe_factor", maximumCandidates = "maximum_candidates"
             case top1Agreement = "top_1_agreement", top10Agreement = "top_10_agreement"
             case unsureScores = "unsure_scores", scannedEveryView = "scanned_every_view"
+            case firstLook = "first_look", answeredAtFirstLook = "answered_at_first_look"
         }
 
         /// Creates the first stage's figures.
         public init(lists: Int, bytes: Int, probes: Int, innerProbeFactor: Int, radius: Int, maximumCandidates: Int,
-                    top1Agreement: Double, top10Agreement: Double, unsureScores: Range<Double>? = nil, scannedEveryView: Double? = nil) {
+                    top1Agreement: Double, top10Agreement: Double, unsureScores: Range<Double>? = nil, scannedEveryView: Double? = nil,
+                    firstLook: CandidateIndex.SearchParameters.FirstLook? = nil, answeredAtFirstLook: Double? = nil) {
+            self.firstLook = firstLook.map { [Double($0.probes), Double($0.maximumCandidates), $0.sureScore] }
+            self.answeredAtFirstLook = answeredAtFirstLook.map { ($0 * 10_000).rounded() / 10_000 }
             self.unsureScores = unsureScores.map { [$0.lowerBound, $0.upperBound] }
             self.scannedEveryView = scannedEveryView.map { ($0 * 10_000).rounded() / 10_000 }
             self.lists = lists
