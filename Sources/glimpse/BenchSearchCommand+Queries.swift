@@ -74,25 +74,23 @@ extension BenchSearchCommand {
                 }
                 answers = found
                 rows.append(row)
-                // The same cascade without its first look: what the first look saves.
-                if parameters.unsureScores != nil, parameters.firstLook != nil {
-                    var whole = parameters
-                    whole.firstLook = nil
-                    let (unlooked, _) = try timer.timed("cascade without the first look, \(queries.count) real queries", set) { query in
-                        let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(whole))
+                // Variants of the same parameters, timed alike: the cascade without its first
+                // look (what the first look saves) and the first stage without the cascade
+                // (what the candidates alone cost).
+                func variant(_ name: String, _ change: (inout CandidateIndex.SearchParameters) -> Void) throws {
+                    var changed = parameters
+                    change(&changed)
+                    let (row, _) = try timer.timed("\(name), \(queries.count) real queries", set) { query in
+                        let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(changed))
                         return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
                     }
-                    rows.append(unlooked)
+                    rows.append(row)
                 }
-                // The same first stage without the cascade: what the candidates alone cost.
+                if parameters.unsureScores != nil, parameters.firstLook != nil {
+                    try variant("cascade without the first look") { $0.firstLook = nil }
+                }
                 if parameters.unsureScores != nil {
-                    var alone = parameters
-                    alone.unsureScores = nil
-                    let (uncascaded, _) = try timer.timed("first stage without the cascade, then exact scores, \(queries.count) real queries", set) { query in
-                        let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(alone))
-                        return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
-                    }
-                    rows.append(uncascaded)
+                    try variant("first stage without the cascade, then exact scores") { $0.unsureScores = nil }
                 }
                 // The first stage alone (candidates proposed, none scored): "mean_matched" is
                 // then the mean number of candidates.
