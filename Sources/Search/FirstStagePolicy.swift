@@ -1,16 +1,20 @@
 /// Whether a catalog gets a first stage (``CandidateIndex``) beside its visual-index snapshot.
 ///
-/// Opt-in: no size of catalog gets one by default. Its search, the cascade of
-/// ``CandidateIndex/SearchParameters/unsureScores``, gives the exhaustive scan's answers
-/// (0.9997 top-1 agreement on a million real crops; two in three matching queries answered
-/// by its first look in a few milliseconds), but a query that matches nothing pays the
-/// first stage and the exhaustive scan, and the catalog size below which the first stage
-/// is slower than the scan is not measured yet (docs/PERFORMANCE.md, "The cascade"). A
-/// catalog that has one is searched through it unless the search asks for
+/// By size by default (``automatic``): a catalog gets one from ``automaticMinimumViews``
+/// views, where searching through it (the cascade of
+/// ``CandidateIndex/SearchParameters/unsureScores``, which gives the exhaustive scan's
+/// answers) became faster than scanning every view on a workload where half the queries
+/// match (docs/PERFORMANCE.md, "Where the first stage pays"): a query that matches is
+/// answered by its candidates, one that matches nothing pays the first stage and the whole
+/// scan. A catalog that has one is searched through it unless the search asks for
 /// ``ScanStrategy/exhaustive``.
 public enum FirstStagePolicy: String, Sendable, Hashable, CaseIterable {
+    /// A first stage from ``automaticMinimumViews`` views, or whenever the catalog already
+    /// had one (made by ``always``): brought up to date after a change. The default of
+    /// `glimpse index` and of `glimpse serve`'s index builds.
+    case automatic
     /// A first stage when the catalog had one (its file exists, current or not): brought up
-    /// to date after a change. The default of `glimpse index`.
+    /// to date after a change; none is made for a catalog that had none.
     case keep
     /// A first stage whatever the catalog's size.
     case always
@@ -18,10 +22,18 @@ public enum FirstStagePolicy: String, Sendable, Hashable, CaseIterable {
     /// removed.
     case never
 
+    /// The smallest catalog, in views (about 26 per image of real photos), that ``automatic``
+    /// gives a first stage: about 58,000 images. Measured by `benchmarks/first-stage-crossover.sh`
+    /// (Intel Xeon, AVX-512 with VPOPCNTDQ): with half the queries matching, the cascade's
+    /// mean p50 was above the scan's at 1.29 M views (12.2 against 11.4 ms on AVX-512;
+    /// already below on AVX2) and below it at 2.58 M (18.4 against 24.2 ms).
+    public static let automaticMinimumViews = 1_500_000
+
     /// Whether an index of `views` views gets a first stage, `hadOne` saying whether the
     /// catalog had one. O(1).
     public func wants(views: Int, hadOne: Bool) -> Bool {
         switch self {
+        case .automatic: views >= Self.automaticMinimumViews || (hadOne && views > 0)
         case .keep: hadOne && views > 0
         case .always: views > 0
         case .never: false

@@ -64,18 +64,19 @@ public struct PreparedSearchIndex: Sendable {
     }
 
     /// Builds the index of `contents` (CPU only, no I/O).
-    /// With `firstStage` ``FirstStagePolicy/always``, the first stage is built too
-    /// (``CandidateIndex/build(from:lists:threads:)``): what a server's compaction passes
-    /// when the index it replaces had one.
+    /// When `firstStage` wants one (``FirstStagePolicy/wants(views:hadOne:)``, `hadFirstStage`
+    /// saying whether the index this one replaces had one), the first stage is built too
+    /// (``CandidateIndex/build(from:lists:threads:)``): what a server passes when it builds
+    /// its index from the store (``FirstStagePolicy/automatic``).
     ///
     /// - Complexity: O(views log views + collection memberships), plus the first stage's build.
     public init(contents: Contents, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality,
-                firstStage: FirstStagePolicy = .never) {
+                firstStage: FirstStagePolicy = .never, hadFirstStage: Bool = false) {
         let index = VisualIndex(
             version: contents.snapshot.version, entries: contents.snapshot.entries, collections: contents.collections,
             minimumViewQuality: minimumViewQuality)
         // An index built in memory is never damaged, so the build cannot throw here.
-        if firstStage == .always, index.viewCount > 0, let built = try? CandidateIndex.build(from: index), let staged = index.withFirstStage(built) {
+        if firstStage.wants(views: index.viewCount, hadOne: hadFirstStage), let built = try? CandidateIndex.build(from: index), let staged = index.withFirstStage(built) {
             state = SearchIndexCache.State(index: staged)
         } else {
             state = SearchIndexCache.State(index: index)

@@ -152,13 +152,15 @@ public struct IndexReloader: Service {
                 index = ServedIndex.make(store: store, prepared: prepared, rankingCacheCapacity: capacity, fanOut: fanOut)
             } else {
                 // The reads are awaited (the store's own I/O); the build is CPU only. A
-                // compaction keeps the first stage of the index it replaces.
+                // first stage by size, as `glimpse index` decides (a compaction keeps the
+                // first stage of the index it replaces).
                 let contents = try await PreparedSearchIndex.read(from: self.store)
-                let firstStage: FirstStagePolicy = current?.prepared.hasFirstStage == true ? .always : .never
+                let hadFirstStage = current?.prepared.hasFirstStage == true
                 // On a thread of its own, not the request executors: building is seconds of
                 // CPU for big catalogs, and busy request threads must not delay it either.
                 index = try await DedicatedThread.run { () -> ServedIndex in
-                    ServedIndex.build(store: store, contents: contents, rankingCacheCapacity: capacity, firstStage: firstStage, fanOut: fanOut)
+                    ServedIndex.build(store: store, contents: contents, rankingCacheCapacity: capacity, firstStage: .automatic,
+                                      hadFirstStage: hadFirstStage, fanOut: fanOut)
                 }
             }
             holder.install(index)

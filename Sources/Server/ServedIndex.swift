@@ -31,10 +31,12 @@ public struct ServedIndex: Sendable {
     /// CPU only: run it off the request executors.
     ///
     /// - Complexity: O(views log views + collection memberships).
-    /// With `firstStage` ``FirstStagePolicy/always`` the first stage is built too.
+    /// The first stage is built too when `firstStage` wants one for this size
+    /// (``FirstStagePolicy/wants(views:hadOne:)``; `hadFirstStage`: the replaced index had one).
     static func build(store: any EntityStore, contents: PreparedSearchIndex.Contents, rankingCacheCapacity: Int,
-                      firstStage: FirstStagePolicy = .never, fanOut: PartitionFanOut? = nil) -> ServedIndex {
-        make(store: store, prepared: PreparedSearchIndex(contents: contents, firstStage: firstStage), rankingCacheCapacity: rankingCacheCapacity,
+                      firstStage: FirstStagePolicy = .never, hadFirstStage: Bool = false, fanOut: PartitionFanOut? = nil) -> ServedIndex {
+        make(store: store, prepared: PreparedSearchIndex(contents: contents, firstStage: firstStage, hadFirstStage: hadFirstStage),
+             rankingCacheCapacity: rankingCacheCapacity,
              fanOut: fanOut)
     }
 

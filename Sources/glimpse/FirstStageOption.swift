@@ -3,13 +3,13 @@ import Catalog
 import Foundation
 import Search
 
-/// `--first-stage keep|always|never`: whether the catalog gets the first-stage index beside its
-/// visual-index snapshot, for the commands that write the snapshot.
+/// `--first-stage automatic|keep|always|never`: whether the catalog gets the first-stage index
+/// beside its visual-index snapshot, for the commands that write the snapshot.
 struct FirstStageOption: ParsableArguments {
     @Option(name: .customLong("first-stage"),
-            help: ArgumentHelp("always: build the first-stage index beside the snapshot, so searches score only the landmarks it proposes and scan every view when the best of them scores under 0.45 (faster on large catalogs for queries that match; query --exact always scans); never: remove it; keep (default): update it if the catalog has one.",
-                               valueName: "keep|always|never"))
-    var policy: FirstStagePolicy = .keep
+            help: ArgumentHelp("automatic (default): build the first-stage index beside the snapshot from \(FirstStagePolicy.automaticMinimumViews) views (about \(FirstStagePolicy.automaticMinimumViews / 26) images of photos), where searching through it is faster, or update it if the catalog has one; always: build it whatever the size (searches score only the landmarks it proposes and scan every view when the best of them scores under 0.45; query --exact always scans); never: remove it; keep: update it only if the catalog has one.",
+                               valueName: "automatic|keep|always|never"))
+    var policy: FirstStagePolicy = .automatic
 
     /// Brings the first stage of the snapshot at `snapshotPath` up to date; a first stage
     /// wanted but not written is a warning on stderr (searches then scan every view).
