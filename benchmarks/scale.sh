@@ -14,7 +14,7 @@
 #   accuracy     `glimpse eval --db` against this catalog: recall@1 of the evaluation's
 #                transformed queries among the crops, and its negatives' false-positive
 #                rate at the default threshold (--quick: three transformations)
-#   first stage  the opt-in first-stage index (`glimpse debug-first-stage --first-stage
+#   first stage  the first-stage index (`glimpse debug-first-stage --first-stage
 #                always`, rebuilt every run: its build time), its resident bytes per image,
 #                its search p50 / p99 per instruction set beside the exhaustive scan's (the
 #                default cascade, which scans whole what its candidates do not answer
@@ -39,12 +39,15 @@
 #   --repeat R     timed searches per query and instruction set (default 5)
 #   --rebuild      build the catalog again even when a cached one matches
 #   --glimpse P    the glimpse executable (default: build the release product)
+#   --prepare      only build (or reuse) the catalog, its first stage and the two query
+#                  folders, then print "CATALOG NON-MATCHING-QUERIES MATCHING-QUERIES FIRST-STAGE-SECONDS"
+#                  (benchmarks/first-stage-crossover.sh)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
 source scripts/lib/options.sh
 
-images=1000000 photos="" seed=1 repeat=5 rebuild=0 glimpse="" eval_args=() packages=(gnome-backgrounds mate-backgrounds plasma-workspace-wallpapers desktop-base)
+images=1000000 photos="" seed=1 repeat=5 rebuild=0 prepare=0 glimpse="" eval_args=() packages=(gnome-backgrounds mate-backgrounds plasma-workspace-wallpapers desktop-base)
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) images=3000; repeat=2; packages=(gnome-backgrounds); eval_args=(--transformations jpeg-q20,crop-half-area,rotate-90-screenshot) ;;
@@ -53,6 +56,7 @@ while [ $# -gt 0 ]; do
     --seed) seed="$2"; shift ;;
     --repeat) repeat="$2"; shift ;;
     --rebuild) rebuild=1 ;;
+    --prepare) prepare=1 ;;
     --glimpse) glimpse="$2"; shift ;;
     -h|--help) usage "$0"; exit 0 ;;
     *) unknown_argument scale.sh "$1" ;;
@@ -70,7 +74,7 @@ if [ -z "$photos" ]; then
   photos="$cache/photos-$(IFS=-; echo "${packages[*]}")"
   if [ ! -e "$photos/.done" ]; then
     source scripts/lib/debian-data.sh
-    GLIMPSE_DATA_WORK="$cache/debian" debian_packages scale.sh "${packages[@]}"
+    GLIMPSE_DATA_WORK="$cache/debian" debian_packages scale.sh "${packages[@]}" >&2
     rm -rf "$photos"
     mkdir -p "$photos"
     for pkg in "${packages[@]}"; do
@@ -126,6 +130,7 @@ done
 stage_start=$(date +%s.%N)
 "$glimpse" debug-first-stage --db "$db" --first-stage always >"$cache/first-stage.out"
 stage_seconds=$(awk -v s="$stage_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+if [ "$prepare" = 1 ]; then echo "$db $queries $positives $stage_seconds"; exit 0; fi
 # Kept in the cache as soon as measured, so a run stopped during the evaluations below (tens
 # of minutes at a million images) keeps its timings.
 "$glimpse" bench-search --db "$db" --queries "$queries" --repeat "$repeat" >"$cache/bench-search.json"

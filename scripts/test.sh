@@ -101,6 +101,11 @@ mark "scale --quick"
 # The scale benchmark on 3,000 crops of one wallpaper package (downloaded, not installed;
 # about 30 s), so the catalog generator and the real-query search rows cannot rot.
 bash benchmarks/scale.sh --quick --glimpse "$release"
+mark "first-stage-crossover --quick"
+# Exhaustive scan against the cascade at 1,000 and 3,000 of those crops (the second catalog
+# is scale.sh's; about two minutes), so the measurement behind the first stage's size threshold
+# cannot rot.
+bash benchmarks/first-stage-crossover.sh --quick --glimpse "$release"
 mark "faiss-first-stage --quick"
 # The first stage beside faiss's binary IVF and HNSW on that catalog's codes and queries
 # (installs libfaiss-dev, OpenBLAS and g++ when missing; about a minute).
