@@ -116,13 +116,21 @@ public struct CandidateIndex: Sendable {
             /// outscore a weaker one it found (a crop of a wallpaper against the photo a crop
             /// query comes from).
             public var sureScore: Double
+            /// The best score (0…1) under which the first look's answer sends the search
+            /// straight to the exhaustive scan, without reading the rest of the first stage:
+            /// a query whose nearest lists hold nothing even faintly like it (most queries
+            /// that match nothing) would pay the whole first stage and then the scan. The
+            /// answer is the scan's either way, so this only moves time; 0: never.
+            public var scanBelow: Double
 
             /// Creates a first look of `probes` lists and `maximumCandidates` landmarks (each
-            /// at least 1), sure from `sureScore` (clamped to 0…1).
-            public init(probes: Int, maximumCandidates: Int, sureScore: Double) {
+            /// at least 1), sure from `sureScore` (clamped to 0…1), scanning every view at
+            /// once below `scanBelow` (clamped to 0…`sureScore`).
+            public init(probes: Int, maximumCandidates: Int, sureScore: Double, scanBelow: Double = 0) {
                 self.probes = max(1, probes)
                 self.maximumCandidates = max(1, maximumCandidates)
                 self.sureScore = min(1, max(0, sureScore))
+                self.scanBelow = min(self.sureScore, max(0, scanBelow))
             }
         }
 

@@ -70,7 +70,9 @@ extension VisualIndex {
     ///     scanned after all, as described above, and the answer is the scan's (the
     ///     cascade: the first stage answers the queries it is sure of); with a
     ///     ``CandidateIndex/SearchParameters/firstLook``, a first stage reading fewer lists
-    ///     comes first and answers when its best candidate scores at least its sure score;
+    ///     comes first and answers when its best candidate scores at least its sure score,
+    ///     and sends the search straight to the exhaustive scan when it scores under its
+    ///     ``CandidateIndex/SearchParameters/FirstLook/scanBelow`` (within the unsure range);
     ///     otherwise every view is scanned.
     /// - Throws: ``VisualIndexDamage`` when the index is a mapped snapshot and a block the
     ///   search read does not match its checksum (never for an index built in memory).
@@ -95,21 +97,25 @@ extension VisualIndex {
                 outcome.matches.removeAll { $0.score < minimumScore }
                 return (outcome, best)
             }
-            if let look = parameters.forFirstLook, let unsure, let sure = parameters.firstLook?.sureScore {
+            var hopeless = false   // the first look scored under its scan-below score
+            if let look = parameters.forFirstLook, let unsure, let firstLook = parameters.firstLook {
                 var (outcome, best) = try scoreCandidates(look)
-                if !outcome.queryIsInformative || best >= max(sure, unsure.upperBound) {
+                if !outcome.queryIsInformative || best >= max(firstLook.sureScore, unsure.upperBound) {
                     outcome.answeredAtFirstLook = outcome.queryIsInformative
                     return outcome
                 }
                 staged += outcome.comparedPairs
+                hopeless = best < firstLook.scanBelow && unsure.contains(best)
             }
-            let (answer, best) = try scoreCandidates(parameters)
-            var outcome = answer
-            guard let unsure, outcome.queryIsInformative, unsure.contains(best) else {
-                outcome.comparedPairs += staged
-                return outcome
+            if !hopeless {
+                let (answer, best) = try scoreCandidates(parameters)
+                var outcome = answer
+                guard let unsure, outcome.queryIsInformative, unsure.contains(best) else {
+                    outcome.comparedPairs += staged
+                    return outcome
+                }
+                staged += outcome.comparedPairs
             }
-            staged += outcome.comparedPairs
         }
         var outcome = try scanEveryView(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline, limit: limit,
                                         threads: threads, using: isa)

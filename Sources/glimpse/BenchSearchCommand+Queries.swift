@@ -10,7 +10,8 @@ extension BenchSearchCommand {
     /// image of the folder fingerprinted once with the default query layout, then searched
     /// `--repeat` times each on one thread (exact scan, default threshold; again without the
     /// query's tilt views) per instruction set, then with the catalog's first stage when it has one (with the
-    /// cascade of the parameters, the same without its first look, and without the cascade); each row gives the median and
+    /// cascade of the parameters, the same without its first look or without the first look's
+    /// scan-below score, and without the cascade); each row gives the median and
     /// the 99th percentile over every (query, run), the mean number of landmarks matched and
     /// of pairs compared, with the catalog's landmarks, views and index bytes (the snapshot's,
     /// mapped as `glimpse query` maps it) and the first stage's size and agreement with the
@@ -86,8 +87,11 @@ extension BenchSearchCommand {
                     }
                     rows.append(row)
                 }
-                if parameters.unsureScores != nil, parameters.firstLook != nil {
+                if parameters.unsureScores != nil, let look = parameters.firstLook {
                     try variant("cascade without the first look") { $0.firstLook = nil }
+                    if look.scanBelow > 0 {
+                        try variant("cascade without the first look's scan-below") { $0.firstLook?.scanBelow = 0 }
+                    }
                 }
                 if parameters.unsureScores != nil {
                     try variant("first stage without the cascade, then exact scores") { $0.unsureScores = nil }

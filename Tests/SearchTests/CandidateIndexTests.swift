@@ -185,6 +185,40 @@ import SQLiteStore
         }
     }
 
+    @Test func aFirstLookThatFindsNothingLikeTheQueryScansEveryViewWithoutTheRestOfTheFirstStage() async throws {
+        let (_, index, _, queries) = try await Self.sample()
+        let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
+        let glance = CandidateIndex.SearchParameters(probes: 2, radius: 48, maximumCandidates: 4, unsureScores: nil)
+        let sure = 0.6
+        let whole = CandidateIndex.SearchParameters(probes: 16, radius: 48, maximumCandidates: 64, firstLook: .init(probes: 2, maximumCandidates: 4, sureScore: sure))
+        // Scan-below from the middle of the first look's best scores within the unsure range:
+        // some queries under it, some not.
+        let firstBest = try queries.map { try staged.search($0, minimumScore: 0, strategy: .automatic(glance)).matches.first?.score ?? 0 }
+        let unsure = Set(firstBest.filter { CandidateIndex.SearchParameters.defaultUnsureScores.contains($0) }).sorted()
+        try #require(unsure.count >= 2)
+        let scanBelow = unsure[unsure.count / 2]
+        var skipping = whole
+        skipping.firstLook?.scanBelow = scanBelow
+        var skipped = 0, staying = 0
+        for (query, best) in zip(queries, firstBest) {
+            let first = try staged.search(query, minimumScore: 0, strategy: .automatic(glance))
+            let outcome = try staged.search(query, minimumScore: 0.4, strategy: .automatic(skipping))
+            if best < scanBelow {
+                // Straight to the scan: its answer, its pairs and the first look's, nothing else.
+                let exhaustive = try index.search(query, minimumScore: 0.4, strategy: .exhaustive)
+                #expect(outcome.scannedEveryView && !outcome.answeredAtFirstLook && outcome.matches == exhaustive.matches)
+                #expect(outcome.comparedPairs == exhaustive.comparedPairs + first.comparedPairs)
+                skipped += 1
+            } else {
+                // Otherwise the search without a scan-below score, pair for pair.
+                let without = try staged.search(query, minimumScore: 0.4, strategy: .automatic(whole))
+                #expect(outcome == without)
+                staying += 1
+            }
+        }
+        #expect(skipped >= 1 && staying >= 1, "both ways are taken: \(skipped) scanned at once, \(staying) not")
+    }
+
     @Test func everyScoreTheDefaultFirstStageGivesIsTheExhaustiveScore() async throws {
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))

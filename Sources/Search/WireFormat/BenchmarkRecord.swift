@@ -67,8 +67,8 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
         /// for it; `nil` without the cascade.
         public var unsureScores: [Double]?, scannedEveryView: Double?
         /// The first look (``CandidateIndex/SearchParameters/firstLook``) as `[probes,
-        /// maximum candidates, sure score]`, and the share of queries (0…1) it answered; `nil`
-        /// without one.
+        /// maximum candidates, sure score, scan-below score]`, and the share of queries (0…1)
+        /// it answered; `nil` without one.
         public var firstLook: [Double]?, answeredAtFirstLook: Double?
 
         enum CodingKeys: String, CodingKey {
@@ -83,7 +83,7 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
         public init(lists: Int, bytes: Int, probes: Int, innerProbeFactor: Int, radius: Int, maximumCandidates: Int,
                     top1Agreement: Double, top10Agreement: Double, unsureScores: Range<Double>? = nil, scannedEveryView: Double? = nil,
                     firstLook: CandidateIndex.SearchParameters.FirstLook? = nil, answeredAtFirstLook: Double? = nil) {
-            self.firstLook = firstLook.map { [Double($0.probes), Double($0.maximumCandidates), $0.sureScore] }
+            self.firstLook = firstLook.map { [Double($0.probes), Double($0.maximumCandidates), $0.sureScore, $0.scanBelow] }
             self.answeredAtFirstLook = answeredAtFirstLook.map { ($0 * 10_000).rounded() / 10_000 }
             self.unsureScores = unsureScores.map { [$0.lowerBound, $0.upperBound] }
             self.scannedEveryView = scannedEveryView.map { ($0 * 10_000).rounded() / 10_000 }
