@@ -23,11 +23,12 @@ public enum FirstStagePolicy: String, Sendable, Hashable, CaseIterable {
     case never
 
     /// The smallest catalog, in views (about 26 per image of real photos), that ``automatic``
-    /// gives a first stage: about 58,000 images. Measured by `benchmarks/first-stage-crossover.sh`
-    /// (Intel Xeon, AVX-512 with VPOPCNTDQ): with half the queries matching, the cascade's
-    /// mean p50 was above the scan's at 1.29 M views (12.2 against 11.4 ms on AVX-512;
-    /// already below on AVX2) and below it at 2.58 M (18.4 against 24.2 ms).
-    public static let automaticMinimumViews = 1_500_000
+    /// gives a first stage: about 9,600 images. Measured by `benchmarks/first-stage-crossover.sh`
+    /// (Intel Xeon, AVX-512 with VPOPCNTDQ; the first look's scan-below score on): with half
+    /// the queries matching, the cascade's mean p50 was above the scan's at 79 k views on
+    /// AVX-512 (0.68 against 0.52 ms; already below on AVX2) and below it on every
+    /// instruction set from 259 k views (1.22 against 1.41 ms on AVX-512).
+    public static let automaticMinimumViews = 250_000
 
     /// Whether an index of `views` views gets a first stage, `hadOne` saying whether the
     /// catalog had one. O(1).
