@@ -40,7 +40,7 @@ import Testing
             // The figure (1 s target) comes from scripts/load-test.sh; this window only
             // catches a reload that never lands, on a machine shared by busy builds (one
             // search alone took seconds in a full parallel test run on 2 cores).
-            while ContinuousClock.now - changed < .seconds(20) {
+            while ContinuousClock.now - changed < .seconds(60) {
                 let page = try WireJSON.decode(QueryResultRecord.self, from: try await server.search(file: Harness.screenshot, query: query).body)
                 // A complete page without the archived landmark (a partial one proves nothing).
                 if !page.isPartial && !page.results.contains(where: { $0.id == "landmarks/hurricane-ridge" }) {
@@ -49,7 +49,7 @@ import Testing
                 }
                 try await Task.sleep(for: .milliseconds(10))
             }
-            _ = try #require(served, "the change is served within 20 s")
+            _ = try #require(served, "the change is served within 60 s")
             // A few more requests on the new index before stopping.
             let answered = statuses.get().count
             while statuses.get().count < answered + 3 { try await Task.sleep(for: .milliseconds(10)) }

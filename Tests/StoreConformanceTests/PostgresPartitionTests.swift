@@ -147,22 +147,25 @@ struct PostgresPartitionTests {
         let url = try await Self.catalog(landmarks: 4, partitions: 2)
         let directory = try #require(try await CatalogStores.open(.postgres(url: url), mode: .readOnly) as? any ClusterDirectory,
                                      "a read-only replica still registers itself")
+        // A window far longer than this test takes on a loaded machine; "too old" is written
+        // into the rows rather than waited for.
+        let fresh = Duration.seconds(600)
         let a = ClusterMember(address: "http://127.0.0.1:9001", partition: try CatalogPartition(index: 1, count: 2), generation: 3)
         let b = ClusterMember(address: "http://127.0.0.1:9002", partition: try CatalogPartition(index: 0, count: 2), generation: 3)
         try await directory.heartbeat(a)
         try await directory.heartbeat(b)
-        #expect(try await directory.members(heardWithin: .seconds(5)) == [b, a], "by partition, then address")
+        #expect(try await directory.members(heardWithin: fresh) == [b, a], "by partition, then address")
         // Renewed with a new generation: one row, updated.
         var renewed = a
         renewed.generation = 4
         try await directory.heartbeat(renewed)
-        #expect(try await directory.members(heardWithin: .seconds(5)) == [b, renewed])
+        #expect(try await directory.members(heardWithin: fresh) == [b, renewed])
         // A heartbeat older than the limit is not listed; a member of another count neither.
-        _ = try PostgresTestCluster.psql(url, "UPDATE cluster_member SET heartbeat_at = now() - interval '10 seconds' WHERE address = 'http://127.0.0.1:9002'")
+        _ = try PostgresTestCluster.psql(url, "UPDATE cluster_member SET heartbeat_at = now() - interval '20 minutes' WHERE address = 'http://127.0.0.1:9002'")
         try await directory.heartbeat(ClusterMember(address: "http://127.0.0.1:9003", partition: try CatalogPartition(index: 2, count: 3), generation: 3))
-        #expect(try await directory.members(heardWithin: .seconds(5)) == [renewed])
+        #expect(try await directory.members(heardWithin: fresh) == [renewed])
         try await directory.leave(address: a.address)
-        #expect(try await directory.members(heardWithin: .seconds(5)).isEmpty)
+        #expect(try await directory.members(heardWithin: fresh).isEmpty)
         // A row an hour old is dropped at the next heartbeat of any replica.
         _ = try PostgresTestCluster.psql(url, "UPDATE cluster_member SET heartbeat_at = now() - interval '2 hours' WHERE address = 'http://127.0.0.1:9002'")
         try await directory.heartbeat(renewed)
