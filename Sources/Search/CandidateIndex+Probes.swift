@@ -9,21 +9,29 @@ extension CandidateIndex {
     /// - Complexity: O(views × lists).
     func perViewProbes(_ queryCodes: [QueryCode], distances: [UInt8], parameters: SearchParameters) -> [[Int]] {
         let lists = layout.lists
+        // On raw buffers: 2 × views × lists byte reads per query (800,000 at a million images),
+        // as much as the first look's list scan itself when read through array slices.
         var counts = [Int](repeating: 0, count: 129)
-        return queryCodes.indices.map { v in
-            let probes = min(queryCodes[v].isFullFrame ? parameters.probes : parameters.probes * parameters.innerProbeFactor, lists)
-            let row = distances[v * lists ..< (v + 1) * lists]
-            for k in counts.indices { counts[k] = 0 }
-            for d in row { counts[Int(d)] += 1 }
-            var cut = 0, below = 0
-            while below + counts[cut] < probes { below += counts[cut]; cut += 1 }
-            var atCut = probes - below
-            var chosen: [Int] = []
-            chosen.reserveCapacity(probes)
-            for (l, d) in row.enumerated() {
-                if Int(d) < cut { chosen.append(l) } else if Int(d) == cut && atCut > 0 { chosen.append(l); atCut -= 1 }
+        return distances.withUnsafeBufferPointer { all in
+            counts.withUnsafeMutableBufferPointer { counts in
+                queryCodes.indices.map { v in
+                    let probes = min(queryCodes[v].isFullFrame ? parameters.probes : parameters.probes * parameters.innerProbeFactor, lists)
+                    let row = UnsafeBufferPointer(rebasing: all[v * lists ..< (v + 1) * lists])
+                    counts.update(repeating: 0)
+                    for d in row { counts[Int(d)] += 1 }
+                    var cut = 0, below = 0
+                    while below + counts[cut] < probes { below += counts[cut]; cut += 1 }
+                    var atCut = probes - below
+                    var chosen: [Int] = []
+                    chosen.reserveCapacity(probes)
+                    let strict = UInt8(cut)
+                    for l in 0..<lists {
+                        let d = row[l]
+                        if d < strict { chosen.append(l) } else if d == strict && atCut > 0 { chosen.append(l); atCut -= 1 }
+                    }
+                    return chosen
+                }
             }
-            return chosen
         }
     }
 

@@ -278,9 +278,18 @@ public struct CandidateIndex: Sendable {
         var kept: [Int32] = []
         kept.reserveCapacity(min(touched, parameters.maximumCandidates))
         nearest.withUnsafeBufferPointer { table in
-            for owner in table.indices where Int(table[owner]) <= cut {
-                if Int(table[owner]) < cut { kept.append(Int32(owner)) } else if atCut > 0 { kept.append(Int32(owner)); atCut -= 1 }
+            func keep(_ range: Range<Int>) {
+                for o in range where Int(table[o]) <= cut {
+                    if Int(table[o]) < cut { kept.append(Int32(o)) } else if atCut > 0 { kept.append(Int32(o)); atCut -= 1 }
+                }
             }
+            // Eight entries at a time: most of the table is untouched (radius + 1), and a word
+            // of eight untouched entries is skipped with one comparison.
+            guard let base = table.baseAddress else { return }
+            let raw = UnsafeRawPointer(base), untouched = UInt64(radius + 1) &* 0x0101_0101_0101_0101
+            let words = table.count / 8
+            for w in 0..<words where raw.loadUnaligned(fromByteOffset: 8 * w, as: UInt64.self) != untouched { keep(8 * w ..< 8 * w + 8) }
+            keep(8 * words ..< table.count)
         }
         return kept
     }

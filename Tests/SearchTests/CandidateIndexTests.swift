@@ -93,6 +93,41 @@ import SQLiteStore
         }
     }
 
+    /// `candidates` against a plain reading of its contract: each view's nearest lists (ties
+    /// by list number), every entry within the radius (full-frame ones only for an inner
+    /// view), each landmark at its nearest entry, the nearest kept up to the cap, ties at the
+    /// cut by landmark number; on every instruction set.
+    @Test func theCandidatesAreTheLandmarksNearestInTheProbedListsWithTiesInNumberOrder() async throws {
+        let (_, index, _, queries) = try await Self.sample()
+        let firstStage = try CandidateIndex.build(from: index, lists: 16)
+        let lists = firstStage.listCount, landmarks = firstStage.viewStarts.count - 1
+        for query in queries.suffix(6) {
+            let codes = query.views.filter { $0.quality >= FingerprintView.minimumSearchableQuality }
+                .map { CandidateIndex.QueryCode(code: CandidateCode(pHash: $0.pHash, dHash: $0.dHash), isFullFrame: $0.region == .full) }
+            for (probes, radius, cap) in [(1, 48, 1_000_000), (2, 40, 7), (3, 56, 1), (16, 128, 5), (4, 30, 3)] {
+                var nearest = [Int](repeating: Int.max, count: landmarks)
+                for code in codes {
+                    let wanted = min(lists, code.isFullFrame ? probes : 4 * probes)
+                    let chosen = (0..<lists).sorted { (code.code.distance(to: firstStage.centroids[$0]), $0) < (code.code.distance(to: firstStage.centroids[$1]), $1) }.prefix(wanted)
+                    for l in chosen {
+                        let end = code.isFullFrame ? Int(firstStage.listOffsets[l + 1]) : Int(firstStage.fullEnds[l])
+                        for k in Int(firstStage.listOffsets[l])..<end {
+                            let d = code.code.distance(to: firstStage.codes[k])
+                            let owner = Int(firstStage.references[k] & ~CandidateIndexLayout.fullFrameBit)
+                            if d <= radius { nearest[owner] = min(nearest[owner], d) }
+                        }
+                    }
+                }
+                let expected = (0..<landmarks).filter { nearest[$0] != Int.max }
+                    .sorted { (nearest[$0], $0) < (nearest[$1], $1) }.prefix(cap).map(Int32.init).sorted()
+                for isa in InstructionSet.allCases where isa.isSupported {
+                    let parameters = CandidateIndex.SearchParameters(probes: probes, radius: radius, maximumCandidates: cap, innerProbeFactor: 4, firstLook: nil)
+                    #expect(firstStage.candidates(for: codes, parameters: parameters, using: isa) == expected, "probes \(probes), radius \(radius), cap \(cap), \(isa)")
+                }
+            }
+        }
+    }
+
     @Test func theCascadeScansEveryViewWhenTheBestCandidateScoresWithinTheUnsureRangeAndOnlyThen() async throws {
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
