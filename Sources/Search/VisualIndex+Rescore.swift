@@ -28,6 +28,16 @@ extension VisualIndex {
             ViewRegion(x: regionTable[4 * $0], y: regionTable[4 * $0 + 1], width: regionTable[4 * $0 + 2], height: regionTable[4 * $0 + 3]) == .full
         }.map(UInt32.init) ?? UInt32.max
         let planes = pdqPlanes, regions = regionNumbers, n = layout.views
+        // The query codes each kind of catalog view meets, in raw buffers: the loop below runs
+        // once per (candidate view, query view), a million times for 1,024 candidates, and
+        // choosing between two arrays there retains and releases one every time.
+        let allCodes = UnsafeMutableBufferPointer<(index: Int, pdq: PDQHash)>.allocate(capacity: informative.count)
+        defer { allCodes.deallocate() }
+        var fullCount = 0
+        for q in fullQueries { allCodes[fullCount] = (q, query.views[q].pdq); fullCount += 1 }
+        var next = fullCount
+        for q in informative where query.views[q].region != .full { allCodes[next] = (q, query.views[q].pdq); next += 1 }
+        let everyCode = UnsafeBufferPointer(allCodes), fullCodes = UnsafeBufferPointer(rebasing: allCodes[..<fullCount])
         var best: [Int32: Candidate] = [:]
         var compared = 0
         for owner in Set(landmarks).sorted() where owner >= 0 && Int(owner) < layout.landmarks {
@@ -45,14 +55,15 @@ extension VisualIndex {
                 let code = PDQHash(words: SIMD4(planes[v], planes[n + v], planes[2 * n + v], planes[3 * n + v]))
                 // The scan's two passes: full-frame query views against every view, the
                 // others against full-frame views only.
-                for q in regions[v] == fullRegion ? informative : fullQueries {
-                    let d = code.distance(to: query.views[q].pdq)
+                let codes = regions[v] == fullRegion ? everyCode : fullCodes
+                for (q, pdq) in codes {
+                    let d = code.distance(to: pdq)
                     if d <= radius {
                         try consider(viewIndex: v, queryIndex: q, queryView: query.views[q], pdq: d, scoring: scoring,
                                      minimumScore: minimumScore, best: &best)
                     }
-                    compared += 1
                 }
+                compared += codes.count
             }
         }
         var matches = best.sorted { ($0.value.match.score, $1.key) > ($1.value.match.score, $0.key) }.map(\.value.match)
