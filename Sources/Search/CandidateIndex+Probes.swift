@@ -2,25 +2,23 @@ extension CandidateIndex {
     /// The lists each query view reads when every view has its own count: its
     /// ``SearchParameters/probes`` nearest (times ``SearchParameters/innerProbeFactor`` for an
     /// inner view, which reads only their full-frame heads). A counting pass over the
-    /// distances (0…128) finds the cut; lists are taken in number order below it and at it.
+    /// distances (0…128, the table's histograms) finds the cut; lists are taken in number
+    /// order below it and at it.
     ///
-    /// - Parameter distances: every view's distance to every centroid, view after view.
     /// - Returns: per view, its lists in ascending number order.
     /// - Complexity: O(views × lists).
-    func perViewProbes(_ queryCodes: [QueryCode], distances: [UInt8], parameters: SearchParameters) -> [[Int]] {
+    func perViewProbes(_ table: ProbeTable, parameters: SearchParameters) -> [[Int]] {
         let lists = layout.lists
-        // On raw buffers: 2 × views × lists byte reads per query (800,000 at a million images),
+        // On raw buffers: views × lists byte reads per query (400,000 at a million images),
         // as much as the first look's list scan itself when read through array slices.
-        var counts = [Int](repeating: 0, count: 129)
-        return distances.withUnsafeBufferPointer { all in
-            counts.withUnsafeMutableBufferPointer { counts in
-                queryCodes.indices.map { v in
-                    let probes = min(queryCodes[v].isFullFrame ? parameters.probes : parameters.probes * parameters.innerProbeFactor, lists)
+        return table.distances.withUnsafeBufferPointer { all in
+            table.histograms.withUnsafeBufferPointer { histograms in
+                table.codes.indices.map { v in
+                    let probes = min(table.codes[v].isFullFrame ? parameters.probes : parameters.probes * parameters.innerProbeFactor, lists)
                     let row = UnsafeBufferPointer(rebasing: all[v * lists ..< (v + 1) * lists])
-                    counts.update(repeating: 0)
-                    for d in row { counts[Int(d)] += 1 }
+                    let counts = UnsafeBufferPointer(rebasing: histograms[129 * v ..< 129 * (v + 1)])
                     var cut = 0, below = 0
-                    while below + counts[cut] < probes { below += counts[cut]; cut += 1 }
+                    while below + Int(counts[cut]) < probes { below += Int(counts[cut]); cut += 1 }
                     var atCut = probes - below
                     var chosen: [Int] = []
                     chosen.reserveCapacity(probes)

@@ -175,8 +175,48 @@ public struct CandidateIndex: Sendable {
     ///   O(landmarks) for the cut.
     public func candidates(for query: Fingerprint, minimumViewQuality: Int, parameters: SearchParameters = SearchParameters(),
                            using isa: InstructionSet = .best) -> [Int32] {
-        candidates(for: query.views.filter { $0.quality >= minimumViewQuality }.map { QueryCode(code: CandidateCode(pHash: $0.pHash, dHash: $0.dHash), isFullFrame: $0.region == .full) },
-                   parameters: parameters, using: isa)
+        candidates(for: probeTable(for: query, minimumViewQuality: minimumViewQuality, using: isa), parameters: parameters, using: isa)
+    }
+
+    /// A query's informative views with their distance to every centroid and, per view, how
+    /// many centroids sit at each distance: what choosing any number of lists needs, computed
+    /// once per search for its first look and its whole first stage.
+    public struct ProbeTable: Sendable {
+        /// The query views, in query order.
+        public let codes: [QueryCode]
+        /// Lists (centroids) of the first stage it was made for.
+        let lists: Int
+        /// Every view's distance (0…128) to every centroid, view after view.
+        let distances: [UInt8]
+        /// Per view, the number of centroids at each distance 0…128, view after view.
+        let histograms: [UInt32]
+    }
+
+    /// The ``ProbeTable`` of `queryCodes`: their distances to every centroid (the SIMD kernel
+    /// of `isa`) and each view's histogram of them.
+    /// - Complexity: O(codes × lists).
+    public func probeTable(for queryCodes: [QueryCode], using isa: InstructionSet = .best) -> ProbeTable {
+        let centroidWords = section(layout.centroids, 2 * layout.lists, as: UInt64.self)
+        let lists = layout.lists
+        var distances = [UInt8](repeating: 0, count: queryCodes.count * lists)
+        var histograms = [UInt32](repeating: 0, count: queryCodes.count * 129)
+        distances.withUnsafeMutableBufferPointer { all in
+            histograms.withUnsafeMutableBufferPointer { histograms in
+                for (v, queryCode) in queryCodes.enumerated() {
+                    let row = UnsafeMutableBufferPointer(rebasing: all[v * lists ..< (v + 1) * lists])
+                    CodeScan128.distances(low: queryCode.code.low, high: queryCode.code.high, to: centroidWords, into: row, using: isa)
+                    for d in row { histograms[129 * v + Int(d)] += 1 }
+                }
+            }
+        }
+        return ProbeTable(codes: queryCodes, lists: lists, distances: distances, histograms: histograms)
+    }
+
+    /// The ``ProbeTable`` of `query`'s views of at least `minimumViewQuality`.
+    /// - Complexity: O(views × lists).
+    public func probeTable(for query: Fingerprint, minimumViewQuality: Int, using isa: InstructionSet = .best) -> ProbeTable {
+        probeTable(for: query.views.filter { $0.quality >= minimumViewQuality }
+            .map { QueryCode(code: CandidateCode(pHash: $0.pHash, dHash: $0.dHash), isFullFrame: $0.region == .full) }, using: isa)
     }
 
     /// One informative query view as the first stage reads it.
@@ -203,8 +243,22 @@ public struct CandidateIndex: Sendable {
     ///   O(landmarks) for the cut.
     public func candidates(for queryCodes: [QueryCode], parameters: SearchParameters = SearchParameters(),
                            using isa: InstructionSet = .best) -> [Int32] {
+        candidates(for: probeTable(for: queryCodes, using: isa), parameters: parameters, using: isa)
+    }
+
+    /// The landmarks the first stage proposes for the query views of `table`
+    /// (``candidates(for:parameters:using:)-([QueryCode],_,_)``), reusing its centroid
+    /// distances: one search's first look and whole first stage read the same table.
+    ///
+    /// - Precondition: `table` was made by this index's ``probeTable(for:using:)``.
+    /// - Returns: landmark numbers of the visual index, ascending.
+    /// - Complexity: O(codes × lists + probes × list length) code distances and table reads,
+    ///   plus O(landmarks) for the cut.
+    public func candidates(for table: ProbeTable, parameters: SearchParameters = SearchParameters(),
+                           using isa: InstructionSet = .best) -> [Int32] {
+        precondition(table.lists == layout.lists, "a probe table of another first stage")
+        let queryCodes = table.codes, distances = table.distances
         let offsets = listOffsets, fullEnds = self.fullEnds
-        let centroidWords = section(layout.centroids, 2 * layout.lists, as: UInt64.self)
         let codeWords = section(layout.codes, 2 * layout.entries, as: UInt64.self), references = self.references
         let radius = parameters.radius
         // Each landmark's nearest entry distance (radius + 1: none yet) in a flat table, and
@@ -212,17 +266,9 @@ public struct CandidateIndex: Sendable {
         // many (a third of a million-crop catalog's landmarks at the default radius).
         var nearest = [UInt8](repeating: UInt8(radius + 1), count: layout.landmarks)
         var counts = [UInt32](repeating: 0, count: 129)
-        // Every query view's distance to every centroid, view after view.
         let lists = layout.lists
-        var distances = [UInt8](repeating: 0, count: queryCodes.count * lists)
-        distances.withUnsafeMutableBufferPointer { all in
-            for (v, queryCode) in queryCodes.enumerated() {
-                CodeScan128.distances(low: queryCode.code.low, high: queryCode.code.high, to: centroidWords,
-                                      into: UnsafeMutableBufferPointer(rebasing: all[v * lists ..< (v + 1) * lists]), using: isa)
-            }
-        }
         let probed = parameters.entryBudget.map { sharedProbes(queryCodes, distances: distances, budget: $0) }
-            ?? perViewProbes(queryCodes, distances: distances, parameters: parameters)
+            ?? perViewProbes(table, parameters: parameters)
         // Lists in ascending order, each read once with every query view that probes it:
         // its full-frame head with all of them, the rest with the full-frame views only (the
         // others compare with full-frame entries only). Each entry counts at its nearest

@@ -87,10 +87,12 @@ extension VisualIndex {
         var staged = 0   // pairs compared by the stages that did not answer
         if case .automatic(let parameters) = strategy, let firstStage {
             let unsure = parameters.unsureScores
+            // The query's centroid distances, read by the first look and the whole first stage.
+            let probeTable = firstStage.probeTable(for: query, minimumViewQuality: minimumViewQuality, using: isa)
             // Candidates scored down to the unsure range's start, so a best candidate within
             // it is seen even below `minimumScore`; an answer keeps only matches reaching that.
             func scoreCandidates(_ parameters: CandidateIndex.SearchParameters) throws(VisualIndexDamage) -> (IndexSearchOutcome, best: Double) {
-                let landmarks = firstStage.candidates(for: query, minimumViewQuality: minimumViewQuality, parameters: parameters, using: isa)
+                let landmarks = firstStage.candidates(for: probeTable, parameters: parameters, using: isa)
                 var outcome = try rescore(query, landmarks: landmarks, viewStarts: firstStage.viewStarts, scoring: scoring,
                                           minimumScore: min(minimumScore, unsure?.lowerBound ?? minimumScore), limit: limit)
                 let best = outcome.matches.first?.score ?? 0
