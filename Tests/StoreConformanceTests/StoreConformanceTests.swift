@@ -321,8 +321,11 @@ import CatalogTestSupport
 
 /// A reader learns of a change made through another store on the same catalog: pushed on
 /// PostgreSQL (long before its 60 s poll would have found it), polled on SQLite. A watcher
-/// that never reports fails the run instead of hanging it (one hung once in a loaded run).
-@Suite(.timeLimit(.minutes(2))) struct CatalogChangeWatcherTests {
+/// that never reports fails the run instead of hanging it (one hung once in a loaded run);
+/// the limit is generous because the PostgreSQL case ran out of 2 minutes in a clean-clone
+/// run beside a catalog build on 2 cores, load 4-5 (where the time went was not found; the
+/// push itself stays timed, below).
+@Suite(.timeLimit(.minutes(5))) struct CatalogChangeWatcherTests {
     @Test(arguments: StoreKind.available) func aRemovalThroughOneStoreReachesAWatcherOfAnotherByPushOrPoll(_ kind: StoreKind) async throws {
         let catalog = try await TestCatalog.make(kind)
         let writer = try await catalog.open()
