@@ -104,10 +104,13 @@ public struct CandidateIndex: Sendable {
         /// first look"): most matching queries are answered by it, in a sixth of the time of
         /// the whole first stage, with the same answers.
         /// Below 0.05 (nothing among its candidates even faintly like the query: every query
-        /// in no catalog, and about one matching query in six, whose nearest lists hold nothing
-        /// of it), the search scans every view at once: on 30,000 crops (AVX-512) that took
-        /// a non-matching query from 17.4 to 9–11 ms p50 against 8.0–8.3 ms for the scan alone.
-        public static let defaultFirstLook = FirstLook(probes: 8, maximumCandidates: 64, sureScore: 0.6, scanBelow: 0.05)
+        /// in no catalog, and about one matching query in five, whose nearest lists hold
+        /// nothing of it), the search scans every view at once, in an index of up to 4,000,000
+        /// views (about 150,000 images of photos). Measured (docs/PERFORMANCE.md, "Nothing at
+        /// the first look", AVX-512, mean per query): on 2.6 M views a non-matching query
+        /// 39.2 → 28.8 ms and a matching one 8.4 → 7.9 ms; on 25.8 M views a non-matching
+        /// query saves 35 ms (313 → 278) but a matching one costs 46 → 108 ms.
+        public static let defaultFirstLook = FirstLook(probes: 8, maximumCandidates: 64, sureScore: 0.6, scanBelow: 0.05, scanBelowMaximumViews: 4_000_000)
 
         /// How much a search's first look reads (``firstLook``).
         public struct FirstLook: Sendable, Hashable, Codable {
@@ -126,15 +129,30 @@ public struct CandidateIndex: Sendable {
             /// that match nothing) would pay the whole first stage and then the scan. The
             /// answer is the scan's either way, so this only moves time; 0: never.
             public var scanBelow: Double
+            /// The largest index (in views) whose searches use ``scanBelow``. It trades the
+            /// whole first stage's time, saved for a query that matches nothing, against the
+            /// exhaustive scan's, paid by a matching query whose nearest lists hold nothing of
+            /// it (one in five) where the whole first stage would have answered it; the scan
+            /// grows with the catalog faster than the first stage does, so past this size the
+            /// trade loses.
+            public var scanBelowMaximumViews: Int
 
             /// Creates a first look of `probes` lists and `maximumCandidates` landmarks (each
             /// at least 1), sure from `sureScore` (clamped to 0…1), scanning every view at
-            /// once below `scanBelow` (clamped to 0…`sureScore`).
-            public init(probes: Int, maximumCandidates: Int, sureScore: Double, scanBelow: Double = 0) {
+            /// once below `scanBelow` (clamped to 0…`sureScore`) in an index of at most
+            /// `scanBelowMaximumViews` views.
+            public init(probes: Int, maximumCandidates: Int, sureScore: Double, scanBelow: Double = 0, scanBelowMaximumViews: Int = .max) {
                 self.probes = max(1, probes)
                 self.maximumCandidates = max(1, maximumCandidates)
                 self.sureScore = min(1, max(0, sureScore))
                 self.scanBelow = min(self.sureScore, max(0, scanBelow))
+                self.scanBelowMaximumViews = max(0, scanBelowMaximumViews)
+            }
+
+            /// The scan-below score for an index of `views` views: ``scanBelow`` up to
+            /// ``scanBelowMaximumViews``, 0 (never) above. O(1).
+            public func scanBelow(forViews views: Int) -> Double {
+                views <= scanBelowMaximumViews ? scanBelow : 0
             }
         }
 

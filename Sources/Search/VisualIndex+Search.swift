@@ -72,7 +72,8 @@ extension VisualIndex {
     ///     ``CandidateIndex/SearchParameters/firstLook``, a first stage reading fewer lists
     ///     comes first and answers when its best candidate scores at least its sure score,
     ///     and sends the search straight to the exhaustive scan when it scores under its
-    ///     ``CandidateIndex/SearchParameters/FirstLook/scanBelow`` (within the unsure range);
+    ///     ``CandidateIndex/SearchParameters/FirstLook/scanBelow`` (within the unsure range, in
+    ///     an index of at most ``CandidateIndex/SearchParameters/FirstLook/scanBelowMaximumViews``);
     ///     otherwise every view is scanned.
     /// - Throws: ``VisualIndexDamage`` when the index is a mapped snapshot and a block the
     ///   search read does not match its checksum (never for an index built in memory).
@@ -107,7 +108,7 @@ extension VisualIndex {
                     return outcome
                 }
                 staged += outcome.comparedPairs
-                hopeless = best < firstLook.scanBelow && unsure.contains(best)
+                hopeless = best < firstLook.scanBelow(forViews: viewCount) && unsure.contains(best)
             }
             if !hopeless {
                 let (answer, best) = try scoreCandidates(parameters)

@@ -89,8 +89,11 @@ extension BenchSearchCommand {
                 }
                 if parameters.unsureScores != nil, let look = parameters.firstLook {
                     try variant("cascade without the first look") { $0.firstLook = nil }
-                    if look.scanBelow > 0 {
+                    if look.scanBelow(forViews: index.viewCount) > 0 {
                         try variant("cascade without the first look's scan-below") { $0.firstLook?.scanBelow = 0 }
+                    } else if look.scanBelow > 0 {
+                        // Past the size where the default stops using it: what it would do here.
+                        try variant("cascade with the first look's scan-below at any size") { $0.firstLook?.scanBelowMaximumViews = .max }
                     }
                 }
                 if parameters.unsureScores != nil {
@@ -112,7 +115,12 @@ extension BenchSearchCommand {
                 lists: stage.listCount, bytes: stage.bytesUsed, probes: parameters.probes, innerProbeFactor: parameters.innerProbeFactor,
                 radius: parameters.radius, maximumCandidates: parameters.maximumCandidates,
                 top1Agreement: agreement.top1, top10Agreement: agreement.top10, unsureScores: parameters.unsureScores,
-                scannedEveryView: scannedEveryView, firstLook: parameters.unsureScores == nil ? nil : parameters.firstLook,
+                scannedEveryView: scannedEveryView, firstLook: parameters.unsureScores == nil ? nil : parameters.firstLook.map { look in
+                    // The scan-below score this catalog's searches use (0 past its size limit).
+                    var used = look
+                    used.scanBelow = look.scanBelow(forViews: index.viewCount)
+                    return used
+                },
                 answeredAtFirstLook: parameters.unsureScores == nil || parameters.firstLook == nil ? nil : Double(atFirstLook) / Double(max(searches, 1)))
         }
         print(WireJSON.line(BenchmarkRecord(views: index.viewCount, landmarks: index.landmarkCount, indexBytes: index.bytesUsed,

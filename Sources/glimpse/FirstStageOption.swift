@@ -34,14 +34,16 @@ extension CandidateIndex.SearchParameters {
     /// budget of 0 is none; the first look (``CandidateIndex/SearchParameters/firstLook``) is
     /// the default one unless its three numbers are given (probes 0: none), its scan-below
     /// score (``CandidateIndex/SearchParameters/FirstLook/scanBelow``) the default unless a
-    /// fourth is. O(text).
+    /// fourth is, and the largest index it is used in
+    /// (``CandidateIndex/SearchParameters/FirstLook/scanBelowMaximumViews``) unless a fifth is. O(text).
     init(parsing text: String) throws {
         let fields = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        let numbers = (fields.prefix(5) + fields.dropFirst(7).prefix(2)).map { Int($0) }
-        let scores = (fields.dropFirst(5).prefix(2) + fields.dropFirst(9)).map { Double($0) }
-        guard (3...7).contains(fields.count) || (10...11).contains(fields.count), numbers.allSatisfy({ $0 != nil }),
+        let scoreFields = fields.count == 12 ? fields.dropLast() : fields[...]
+        let numbers = (fields.prefix(5) + fields.dropFirst(7).prefix(2) + fields.dropFirst(11)).map { Int($0) }
+        let scores = (scoreFields.dropFirst(5).prefix(2) + scoreFields.dropFirst(9)).map { Double($0) }
+        guard (3...7).contains(fields.count) || (10...12).contains(fields.count), numbers.allSatisfy({ $0 != nil }),
               scores.allSatisfy({ $0.map { (0...1).contains($0) } == true }) else {
-            throw failure("--first-stage-parameters wants probes,radius,candidates[,inner probe factor[,shared entry budget[,unsure below[,unsure from[,first-look probes,first-look candidates,first-look sure score[,first-look scan below]]]]]] "
+            throw failure("--first-stage-parameters wants probes,radius,candidates[,inner probe factor[,shared entry budget[,unsure below[,unsure from[,first-look probes,first-look candidates,first-look sure score[,first-look scan below[,its largest index in views]]]]]]] "
                 + "(whole numbers but the scores, 0…1); got '\(text)'")
         }
         let whole = numbers.compactMap { $0 }, bounds = scores.compactMap { $0 }
@@ -49,7 +51,8 @@ extension CandidateIndex.SearchParameters {
         if let below, from > below { throw failure("--first-stage-parameters: the unsure scores start at \(from), above where they end (\(below))") }
         let look = fields.count < 10 ? CandidateIndex.SearchParameters.defaultFirstLook
             : whole[5] > 0 ? FirstLook(probes: whole[5], maximumCandidates: whole[6], sureScore: bounds[2],
-                                       scanBelow: bounds.count >= 4 ? bounds[3] : CandidateIndex.SearchParameters.defaultFirstLook.scanBelow) : nil
+                                       scanBelow: bounds.count >= 4 ? bounds[3] : CandidateIndex.SearchParameters.defaultFirstLook.scanBelow,
+                                       scanBelowMaximumViews: whole.count >= 8 ? whole[7] : CandidateIndex.SearchParameters.defaultFirstLook.scanBelowMaximumViews) : nil
         self.init(probes: whole[0], radius: whole[1], maximumCandidates: whole[2],
                   innerProbeFactor: whole.count >= 4 ? whole[3] : CandidateIndex.SearchParameters().innerProbeFactor,
                   entryBudget: whole.count >= 5 && whole[4] > 0 ? whole[4] : nil,

@@ -4,8 +4,8 @@ import Search
 
 /// Times searches over a set of real query fingerprints for the benchmark commands
 /// (`bench-search --db --queries`, `debug-capacity-index`): every query searched `runs` times
-/// on one thread (after one untimed warm-up run unless told otherwise), one row with the p50
-/// and p99 over every (query, run) and the means of what the search found.
+/// on one thread (after one untimed warm-up run unless told otherwise), one row with the p50,
+/// p99 and mean over every (query, run) and the means of what the search found.
 struct QueryTimer {
     /// The query fingerprints, in folder order.
     let queries: [Fingerprint]
@@ -44,6 +44,7 @@ struct QueryTimer {
         let row = BenchmarkRecord.Row(name: name, isa: "\(set)", threads: 1,
                                       p50Milliseconds: RunTiming.percentile(0.5, ofSorted: samples),
                                       p99Milliseconds: RunTiming.percentile(0.99, ofSorted: samples),
+                                      meanMilliseconds: samples.reduce(0, +) / Double(max(samples.count, 1)),
                                       meanMatched: Double(matched) / Double(max(samples.count, 1)), meanComparedPairs: compared / max(samples.count, 1))
         return (row, answers)
     }

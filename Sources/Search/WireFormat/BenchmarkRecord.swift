@@ -21,6 +21,8 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
         public var bestMilliseconds: Double?, medianMilliseconds: Double?
         /// 50th and 99th percentile over the queries, in milliseconds.
         public var p50Milliseconds: Double?, p99Milliseconds: Double?
+        /// Mean over the queries, in milliseconds (what one core's throughput follows).
+        public var meanMilliseconds: Double?
         /// Matches (or hits) the timed operation found.
         public var hits: Int?
         /// Mean landmarks matched (or candidates proposed) per query.
@@ -33,13 +35,14 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
         enum CodingKeys: String, CodingKey {
             case name, isa, threads, hits
             case bestMilliseconds = "best_ms", medianMilliseconds = "median_ms", p50Milliseconds = "p50_ms", p99Milliseconds = "p99_ms"
+            case meanMilliseconds = "mean_ms"
             case meanMatched = "mean_matched", meanComparedPairs = "mean_compared_pairs", codesPerSecond = "codes_per_second"
         }
 
         /// Creates a row; times are rounded to the microsecond.
         public init(name: String, isa: String? = nil, threads: Int? = nil, bestMilliseconds: Double? = nil, medianMilliseconds: Double? = nil,
-                    p50Milliseconds: Double? = nil, p99Milliseconds: Double? = nil, hits: Int? = nil, meanMatched: Double? = nil,
-                    meanComparedPairs: Int? = nil, codesPerSecond: Double? = nil) {
+                    p50Milliseconds: Double? = nil, p99Milliseconds: Double? = nil, meanMilliseconds: Double? = nil, hits: Int? = nil,
+                    meanMatched: Double? = nil, meanComparedPairs: Int? = nil, codesPerSecond: Double? = nil) {
             self.name = name
             self.isa = isa
             self.threads = threads
@@ -47,6 +50,7 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
             self.medianMilliseconds = medianMilliseconds.map(BenchmarkRecord.microsecond)
             self.p50Milliseconds = p50Milliseconds.map(BenchmarkRecord.microsecond)
             self.p99Milliseconds = p99Milliseconds.map(BenchmarkRecord.microsecond)
+            self.meanMilliseconds = meanMilliseconds.map(BenchmarkRecord.microsecond)
             self.hits = hits
             self.meanMatched = meanMatched.map { ($0 * 100).rounded() / 100 }
             self.meanComparedPairs = meanComparedPairs
@@ -67,7 +71,7 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
         /// for it; `nil` without the cascade.
         public var unsureScores: [Double]?, scannedEveryView: Double?
         /// The first look (``CandidateIndex/SearchParameters/firstLook``) as `[probes,
-        /// maximum candidates, sure score, scan-below score]`, and the share of queries (0…1)
+        /// maximum candidates, sure score, scan-below score used at this catalog's size]`, and the share of queries (0…1)
         /// it answered; `nil` without one.
         public var firstLook: [Double]?, answeredAtFirstLook: Double?
 
