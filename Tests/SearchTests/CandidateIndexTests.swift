@@ -243,6 +243,11 @@ import SQLiteStore
                 let exhaustive = try index.search(query, minimumScore: 0.4, strategy: .exhaustive)
                 #expect(outcome.scannedEveryView && !outcome.answeredAtFirstLook && outcome.matches == exhaustive.matches)
                 #expect(outcome.comparedPairs == exhaustive.comparedPairs + first.comparedPairs)
+                // In an index above its size limit the scan-below score is not used.
+                var larger = skipping
+                larger.firstLook?.scanBelowMaximumViews = index.viewCount - 1
+                #expect(try staged.search(query, minimumScore: 0.4, strategy: .automatic(larger))
+                    == staged.search(query, minimumScore: 0.4, strategy: .automatic(whole)))
                 skipped += 1
             } else {
                 // Otherwise the search without a scan-below score, pair for pair.
