@@ -268,13 +268,15 @@ public struct CandidateIndex: Sendable {
     /// (``candidates(for:parameters:using:)-([QueryCode],_,_)``), reusing its centroid
     /// distances: one search's first look and whole first stage read the same table.
     ///
-    /// - Precondition: `table` was made by this index's ``probeTable(for:using:)``.
+    /// `table` should come from this index's ``probeTable(for:using:)``; one made for a
+    /// first stage of another number of lists is made again here.
+    ///
     /// - Returns: landmark numbers of the visual index, ascending.
     /// - Complexity: O(codes × lists + probes × list length) code distances and table reads,
     ///   plus O(landmarks) for the cut.
     public func candidates(for table: ProbeTable, parameters: SearchParameters = SearchParameters(),
                            using isa: InstructionSet = .best) -> [Int32] {
-        precondition(table.lists == layout.lists, "a probe table of another first stage")
+        let table = table.lists == layout.lists ? table : probeTable(for: table.codes, using: isa)
         let queryCodes = table.codes, distances = table.distances
         let offsets = listOffsets, fullEnds = self.fullEnds
         let codeWords = section(layout.codes, 2 * layout.entries, as: UInt64.self), references = self.references
