@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func theReadmeExampleFindsTheLandmarkAndItsCollection() async throws {
-        let server = try await ServedGlimpse(catalog: try await GlimpseClientTests.sampleCatalog.value)
+        let server = try await ServedGlimpse(catalog: try await GlimpseClientTests.sampleCatalog.value, extra: GlimpseClientTests.patientUploads)
         defer { server.stop() }
         let image = try Data(contentsOf: URL(fileURLWithPath: GlimpseExecutable.testdata("samples/screenshot-hurricane-ridge.png")))
         let page = try await Self.example(serverURL: server.baseURL, image: image)
