@@ -4,7 +4,7 @@ import Fingerprints
 extension CatalogIndexer {
     /// Writes content whose fingerprints are already known (a synthetic catalog for load
     /// tests, a catalog moved from another store) through the same write path as
-    /// ``index(_:sourceDescription:progress:)``: the fingerprints go to the store's
+    /// ``index(_:sourceDescription:mode:progress:)``: the fingerprints go to the store's
     /// fingerprint cache in one transaction, then the whole catalog is replaced in the one
     /// commit transaction (landmarks missing from `content` are soft-deleted as one
     /// undoable removal; the generation moves only if something visible changed).
@@ -83,7 +83,7 @@ extension CatalogIndexer {
             report.updated.sort()
             report.unchanged.sort()
             let content = CatalogContent(landmarks: landmarks, collections: collections)
-            return try await store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
+            return try await store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, mode: .replace, progress: progress)
         } catch let error as CatalogStoreError {
             throw .store(error)
         } catch is CancellationError {

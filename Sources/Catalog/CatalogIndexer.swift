@@ -37,24 +37,27 @@ public struct CatalogIndexer: Sendable {
 
     /// Loads `source` and indexes it. See the type's documentation for the steps.
     ///
-    /// - Parameter progress: called on the calling task after each file and each entity
-    ///   written; it may throw to stop the run (the catalog is then left unchanged).
+    /// - Parameters:
+    ///   - mode: whether the source is the whole catalog (``IndexMode/replace``, the
+    ///     default: what it no longer names is removed) or adds to it (``IndexMode/add``).
+    ///   - progress: called on the calling task after each file and each entity written; it
+    ///     may throw to stop the run (the catalog is then left unchanged).
     /// - Throws: ``CatalogIndexError``; per-file failures are not errors, they are in the
     ///   report.
     public func index(
-        _ source: some CatalogSource, progress: (IndexProgress) throws -> Void = { _ in }
+        _ source: some CatalogSource, mode: IndexMode = .replace, progress: (IndexProgress) throws -> Void = { _ in }
     ) async throws(CatalogIndexError) -> IndexReport {
         let content: CatalogContent
         do { content = try source.load() } catch { throw .source(error) }
-        return try await index(content, sourceDescription: source.sourceDescription, progress: progress)
+        return try await index(content, sourceDescription: source.sourceDescription, mode: mode, progress: progress)
     }
 
-    /// Indexes already-loaded, validated content.
+    /// Indexes already-loaded, validated content (`mode` as in ``index(_:mode:progress:)``).
     public func index(
-        _ content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void = { _ in }
+        _ content: CatalogContent, sourceDescription: String, mode: IndexMode = .replace, progress: (IndexProgress) throws -> Void = { _ in }
     ) async throws(CatalogIndexError) -> IndexReport {
         do {
-            return try await run(content, sourceDescription: sourceDescription, progress: progress)
+            return try await run(content, sourceDescription: sourceDescription, mode: mode, progress: progress)
         } catch let error as CatalogIndexError {
             throw error
         } catch let error as CatalogSourceError {
@@ -76,7 +79,7 @@ public struct CatalogIndexer: Sendable {
         case failed(path: String, reason: String)
     }
 
-    private func run(_ content: CatalogContent, sourceDescription: String, progress: (IndexProgress) throws -> Void) async throws -> IndexReport {
+    private func run(_ content: CatalogContent, sourceDescription: String, mode: IndexMode, progress: (IndexProgress) throws -> Void) async throws -> IndexReport {
         var content = try content.validated(source: sourceDescription)
         // Image paths are kept, cached and stored relative to the database's folder
         // (CatalogPaths); files are read at that path resolved against the folder as given.
@@ -87,6 +90,7 @@ public struct CatalogIndexer: Sendable {
             }
         }
         content.unreadable = content.unreadable.map { .init(path: locator.stored($0.path), reason: $0.reason) }
+        if mode == .add { try await refuseTakenIDs(content, source: sourceDescription) }
         let state = try await store.indexingState()
         let layoutVersion = fingerprinter.layoutVersion
         var report = IndexReport(version: try await store.catalogVersion())
@@ -202,7 +206,25 @@ public struct CatalogIndexer: Sendable {
         report.unchanged.sort()
         report.failed.sort { $0.path < $1.path }
         try Task.checkCancellation()
-        return try await store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
+        return try await store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, mode: mode, progress: progress)
+    }
+
+    /// Stops an ``IndexMode/add`` run whose content names a live landmark that the catalog
+    /// holds with none of the same image files (another source's landmark of the same id),
+    /// before anything is read or written. `content`'s paths are stored ones.
+    /// - Throws: ``CatalogSourceError/invalid(source:issues:)`` naming each such landmark.
+    /// - Complexity: one batched read of the content's landmarks.
+    private func refuseTakenIDs(_ content: CatalogContent, source: String) async throws {
+        let locator = store.paths
+        let existing = try await store.landmarks(ids: content.landmarks.map(\.id))
+        let existingPaths = Dictionary(existing.map { ($0.id, Set($0.referenceImages.map { locator.stored($0.path) })) }, uniquingKeysWith: { first, _ in first })
+        var issues: [CatalogIssue] = []
+        for (index, landmark) in content.landmarks.enumerated() {
+            guard let held = existingPaths[landmark.id], !held.isEmpty,
+                  held.isDisjoint(with: landmark.referenceImages.map(\.path)) else { continue }
+            issues.append(.idTakenByOtherImages(entry: "landmarks[\(index)]", id: landmark.id, existing: held.map(locator.resolved).sorted()))
+        }
+        guard issues.isEmpty else { throw CatalogSourceError.invalid(source: source, issues: issues) }
     }
 
     /// Size and modification time (ns) of a regular file, or why not (never opens it, so

@@ -21,6 +21,9 @@ public enum CatalogIssue: Sendable, Hashable, CustomStringConvertible {
     case unreadableImage(entry: String, field: String, path: String, reason: String)
     /// An image file whose first bytes are neither PNG nor JPEG.
     case notAnImage(entry: String, field: String, path: String)
+    /// An ``IndexMode/add`` run names a landmark id that the catalog holds with other image
+    /// files (`existing`, as resolved): adding never replaces another source's landmark.
+    case idTakenByOtherImages(entry: String, id: String, existing: [String])
 
     /// One line for people, naming what and why.
     public var description: String {
@@ -34,6 +37,9 @@ public enum CatalogIssue: Sendable, Hashable, CustomStringConvertible {
         case .missingImage(let e, let f, let p): "\(e): field \"\(f)\": image file \(p) does not exist or is not readable"
         case .unreadableImage(let e, let f, let p, let why): "\(e): field \"\(f)\": image file \(p) cannot be read: \(why)"
         case .notAnImage(let e, let f, let p): "\(e): field \"\(f)\": \(p) is not a PNG or JPEG file"
+        case .idTakenByOtherImages(let e, let id, let existing):
+            "\(e): landmark id \"\(id)\" is already in the catalog with other images (\(existing.joined(separator: ", "))); "
+                + "adding updates a landmark only from its own files: rename it, or index its source without --add"
         }
     }
 }

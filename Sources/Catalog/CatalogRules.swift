@@ -52,6 +52,14 @@ public enum CatalogRules {
         live.filter { !source.contains($0) }.sorted()
     }
 
+    /// The members a collection has after an ``IndexMode/add`` run names it: its `existing`
+    /// members in their order, then the source's members it did not hold yet, in source order.
+    /// - Complexity: O(existing + source).
+    public static func addedMembers(existing: [String], source: [String]) -> [String] {
+        var seen = Set(existing)
+        return existing + source.filter { seen.insert($0).inserted }
+    }
+
     /// The entities a commit changed for readers: those whose stored digest (fields,
     /// removal, images, members) differs before and after, plus those whose fingerprints
     /// were recomputed, sorted by kind then id. The generation advances only when this is

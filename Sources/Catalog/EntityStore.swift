@@ -143,24 +143,28 @@ public protocol EntityStore: Sendable {
     func indexingState() async throws(CatalogStoreError) -> IndexingState
 
     /// Records file states and newly computed fingerprints in one small transaction.
-    /// Catalog reads do not see them until ``commit(_:hashes:sourceDescription:report:progress:)``
+    /// Catalog reads do not see them until ``commit(_:hashes:sourceDescription:report:mode:progress:)``
     /// points landmark images at them, so an interrupted run loses at most one batch.
     ///
     /// - Complexity: O(states + fingerprints), batched statements.
     func saveFileStates(_ states: [FileState], fingerprints: [ContentHash: Fingerprint]) async throws(CatalogStoreError)
 
-    /// Replaces the catalog's content with `content` in ONE transaction: upserts landmarks
-    /// and collections (keeping user removals), soft-deletes those gone from the source as
-    /// one ``Removal`` (reason ``Removal/Reason/missingFromSource``), restores ones a
-    /// previous run removed as missing, drops cache rows nothing refers to, records what
-    /// changed and bumps the generation if anything visible changed. `progress` may throw
-    /// to abort: the transaction rolls back and nothing changes.
+    /// Writes `content` in ONE transaction: upserts landmarks and collections (keeping user
+    /// removals), restores ones a previous run removed as missing, drops cache rows nothing
+    /// refers to any more, records what changed and bumps the generation if anything visible
+    /// changed. With ``IndexMode/replace`` the content is the whole catalog: entities gone
+    /// from it are soft-deleted as one ``Removal`` (reason ``Removal/Reason/missingFromSource``).
+    /// With ``IndexMode/add`` other entities are kept, a collection keeps its members and
+    /// gains the content's (``CatalogRules/addedMembers(existing:source:)``), new entities
+    /// go after the existing ones, and only the content's entities are read. `progress` may
+    /// throw to abort: the transaction rolls back and nothing changes.
     ///
     /// - Returns: `report` completed with the removed and restored entities and the new version.
     /// - Throws: ``CatalogStoreError``, or the error `progress` threw.
+    /// - Complexity: replace: O(catalog entities); add: O(content entities + their images).
     func commit(
         _ content: CatalogContent, hashes: [String: ContentHash], sourceDescription: String, report: IndexReport,
-        progress: (IndexProgress) throws -> Void
+        mode: IndexMode, progress: (IndexProgress) throws -> Void
     ) async throws -> IndexReport
 }
 

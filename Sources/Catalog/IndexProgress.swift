@@ -1,5 +1,5 @@
 /// Where an indexing run is, reported through the progress callback of
-/// ``CatalogIndexer/index(_:progress:)``.
+/// ``CatalogIndexer/index(_:mode:progress:)``.
 public struct IndexProgress: Sendable, Hashable {
     /// The stages of a run, in order.
     public enum Phase: String, Sendable, Hashable {

@@ -80,27 +80,50 @@ extension PostgresEntityStore {
         var latitude: Double?, longitude: Double?, position: Int
     }
 
-    /// Writes one index run in a single transaction: all of it or none.
-    /// - Complexity: O(changed entities + their views).
+    /// Writes one index run in a single transaction: all of it or none (see
+    /// ``EntityStore/commit(_:hashes:sourceDescription:report:mode:progress:)``).
+    /// - Complexity: replace: O(catalog entities); add: O(content entities + their images),
+    ///   in set-based statements over the content's ids.
     public func commit(
         _ content: CatalogContent, hashes: [String: ContentHash], sourceDescription: String, report: IndexReport,
-        progress: (IndexProgress) throws -> Void
+        mode: IndexMode, progress: (IndexProgress) throws -> Void
     ) async throws -> IndexReport {
         let logger = self.logger
         return try await write("write the catalog") { connection in
             var report = report
-            let digestsBefore = try await Self.entityDigests(connection, logger)
-            // Every existing entity and its removal reason ("" when live), one query per kind.
-            func existingReasons(_ table: String) async throws -> [String: String] {
+            // An add run reads only the entities it names; a replace run, the whole catalog.
+            let scope = mode == .add ? EntityScope(content) : nil
+            let digestsBefore = try await Self.entityDigests(connection, logger, scope: scope)
+            // Each existing entity (of the scope) and its removal reason ("" when live), one query per kind.
+            func existingReasons(_ table: String, ids: [String]?) async throws -> [String: String] {
                 var reasons: [String: String] = [:]
-                let rows = try await connection.query(PostgresQuery(unsafeSQL: """
-                    SELECT t.id, COALESCE(r.reason, '') FROM \(table) t LEFT JOIN removal r ON r.id = t.removal_id
-                    """), logger: logger)
+                var query = PostgresQuery(unsafeSQL: "SELECT t.id, COALESCE(r.reason, '') FROM \(table) t LEFT JOIN removal r ON r.id = t.removal_id")
+                if let ids { query = "SELECT t.id, COALESCE(r.reason, '') FROM \(unescaped: table) t LEFT JOIN removal r ON r.id = t.removal_id WHERE t.id = ANY(\(ids))" }
+                let rows = try await connection.query(query, logger: logger)
                 for try await (id, reason) in rows.decode((String, String).self) { reasons[id] = reason }
                 return reasons
             }
-            let existingLandmarks = try await existingReasons("landmark")
-            let existingCollections = try await existingReasons("collection")
+            let existingLandmarks = try await existingReasons("landmark", ids: scope?.landmarkIDs)
+            let existingCollections = try await existingReasons("collection", ids: scope?.collectionIDs)
+            // An add run places new entities after the existing ones and keeps existing positions.
+            func nextPosition(_ table: String) async throws -> Int {
+                guard mode == .add else { return 0 }
+                let rows = try await connection.query(PostgresQuery(unsafeSQL: "SELECT COALESCE(MAX(position) + 1, 0)::bigint FROM \(table)"), logger: logger)
+                for try await next in rows.decode(Int64.self) { return Int(next) }
+                return 0
+            }
+            var newLandmarkPosition = try await nextPosition("landmark")
+            var newCollectionPosition = try await nextPosition("collection")
+            let positionUpdate = mode == .add ? "" : ", position = EXCLUDED.position"
+            // The images the add run's landmarks had, whose cache rows may be orphaned below.
+            var earlierPaths: [String] = [], earlierHashes: [String] = []
+            if let scope {
+                let rows = try await connection.query("SELECT path, content_hash FROM landmark_image WHERE landmark_id = ANY(\(scope.landmarkIDs))", logger: logger)
+                for try await (path, hash) in rows.decode((String, String?).self) {
+                    earlierPaths.append(path)
+                    if let hash { earlierHashes.append(hash) }
+                }
+            }
             let total = content.landmarks.count + content.collections.count
             var done = 0
             var restored: [EntityReference] = []
@@ -110,9 +133,14 @@ extension PostgresEntityStore {
             for start in stride(from: 0, to: positioned.count, by: Self.commitBatch) {
                 let batch = positioned[start..<min(start + Self.commitBatch, positioned.count)]
                 let rows = batch.map { position, landmark in
-                    LandmarkRow(id: landmark.id, name: landmark.name, continent: landmark.continent, description: landmark.description,
-                                keywords: StoredStringList.text(landmark.keywords),
-                                latitude: landmark.location?.latitude, longitude: landmark.location?.longitude, position: position)
+                    var placed = position
+                    if mode == .add && existingLandmarks[landmark.id] == nil {
+                        placed = newLandmarkPosition
+                        newLandmarkPosition += 1
+                    }
+                    return LandmarkRow(id: landmark.id, name: landmark.name, continent: landmark.continent, description: landmark.description,
+                                       keywords: StoredStringList.text(landmark.keywords),
+                                       latitude: landmark.location?.latitude, longitude: landmark.location?.longitude, position: placed)
                 }
                 let json = String(decoding: try encoder.encode(rows), as: UTF8.self)
                 try await connection.query("""
@@ -120,7 +148,7 @@ extension PostgresEntityStore {
                     SELECT id, name, continent, description, keywords, latitude, longitude, position FROM jsonb_to_recordset(\(json)::jsonb)
                       AS t(id text, name text, continent text, description text, keywords text, latitude double precision, longitude double precision, position integer)
                     ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, continent = EXCLUDED.continent, description = EXCLUDED.description,
-                      keywords = EXCLUDED.keywords, latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude, position = EXCLUDED.position
+                      keywords = EXCLUDED.keywords, latitude = EXCLUDED.latitude, longitude = EXCLUDED.longitude\(unescaped: positionUpdate)
                     """, logger: logger)
                 let ids = batch.map(\.element.id)
                 let revived = ids.filter { CatalogRules.sourceRevives(removedFor: existingLandmarks[$0]) }
@@ -150,14 +178,27 @@ extension PostgresEntityStore {
                 }
             }
 
+            // An add run's collections keep their members and gain the source's.
+            var earlierMembers: [String: [String]] = [:]
+            if let scope {
+                let rows = try await connection.query("""
+                    SELECT collection_id, landmark_id FROM collection_member WHERE collection_id = ANY(\(scope.collectionIDs)) ORDER BY collection_id, ordinal
+                    """, logger: logger)
+                for try await (collection, member) in rows.decode((String, String).self) { earlierMembers[collection, default: []].append(member) }
+            }
             let positionedCollections = Array(content.collections.enumerated())
             for start in stride(from: 0, to: positionedCollections.count, by: Self.commitBatch) {
                 let batch = positionedCollections[start..<min(start + Self.commitBatch, positionedCollections.count)]
                 let ids = batch.map(\.element.id)
+                let positions = batch.map { position, collection in
+                    guard mode == .add, existingCollections[collection.id] == nil else { return Int32(position) }
+                    defer { newCollectionPosition += 1 }
+                    return Int32(newCollectionPosition)
+                }
                 try await connection.query("""
                     INSERT INTO collection (id, name, position)
-                    SELECT * FROM unnest(\(ids)::text[], \(batch.map(\.element.name))::text[], \(batch.map { Int32($0.offset) })::integer[])
-                    ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name, position = EXCLUDED.position
+                    SELECT * FROM unnest(\(ids)::text[], \(batch.map(\.element.name))::text[], \(positions)::integer[])
+                    ON CONFLICT (id) DO UPDATE SET name = EXCLUDED.name\(unescaped: positionUpdate)
                     """, logger: logger)
                 let revived = ids.filter { CatalogRules.sourceRevives(removedFor: existingCollections[$0]) }
                 if !revived.isEmpty {
@@ -167,7 +208,9 @@ extension PostgresEntityStore {
                 try await connection.query("DELETE FROM collection_member WHERE collection_id = ANY(\(ids))", logger: logger)
                 var memberCollections: [String] = [], ordinals: [Int32] = [], members: [String] = []
                 for (_, collection) in batch {
-                    for (ordinal, member) in collection.landmarkIDs.enumerated() {
+                    let written = mode == .add
+                        ? CatalogRules.addedMembers(existing: earlierMembers[collection.id] ?? [], source: collection.landmarkIDs) : collection.landmarkIDs
+                    for (ordinal, member) in written.enumerated() {
                         memberCollections.append(collection.id)
                         ordinals.append(Int32(ordinal))
                         members.append(member)
@@ -188,27 +231,39 @@ extension PostgresEntityStore {
             restored = content.landmarks.map(\.reference).filter { restored.contains($0) }
                 + content.collections.map(\.reference).filter { restored.contains($0) }
 
-            // Entities gone from the source: soft-delete them as one undoable removal.
-            let landmarkIDs = Set(content.landmarks.map(\.id))
-            let collectionIDs = Set(content.collections.map(\.id))
-            let goneLandmarks = CatalogRules.goneFromSource(live: existingLandmarks.filter { $0.value.isEmpty }.keys, source: landmarkIDs)
-            let goneCollections = CatalogRules.goneFromSource(live: existingCollections.filter { $0.value.isEmpty }.keys, source: collectionIDs)
-            if !goneLandmarks.isEmpty || !goneCollections.isEmpty {
-                let references = goneLandmarks.map { EntityReference(kind: .landmark, id: $0) } + goneCollections.map { EntityReference(kind: .collection, id: $0) }
-                let transaction = PostgresCatalogTransaction(connection: connection, logger: logger)
-                try await transaction.markRemoved(references, by: try await transaction.insertRemoval(reason: .missingFromSource, at: Date(), entities: references))
+            var goneLandmarks: [String] = [], goneCollections: [String] = []
+            if mode == .replace {
+                // Entities gone from the source: soft-delete them as one undoable removal.
+                let landmarkIDs = Set(content.landmarks.map(\.id))
+                let collectionIDs = Set(content.collections.map(\.id))
+                goneLandmarks = CatalogRules.goneFromSource(live: existingLandmarks.filter { $0.value.isEmpty }.keys, source: landmarkIDs)
+                goneCollections = CatalogRules.goneFromSource(live: existingCollections.filter { $0.value.isEmpty }.keys, source: collectionIDs)
+                if !goneLandmarks.isEmpty || !goneCollections.isEmpty {
+                    let references = goneLandmarks.map { EntityReference(kind: .landmark, id: $0) } + goneCollections.map { EntityReference(kind: .collection, id: $0) }
+                    let transaction = PostgresCatalogTransaction(connection: connection, logger: logger)
+                    try await transaction.markRemoved(references, by: try await transaction.insertRemoval(reason: .missingFromSource, at: Date(), entities: references))
+                }
+                // Cache rows nothing refers to any more.
+                try await connection.query("DELETE FROM file_state f WHERE NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.path = f.path)", logger: logger)
+                try await connection.query("""
+                    DELETE FROM fingerprint f WHERE NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.content_hash = f.content_hash)
+                    AND NOT EXISTS (SELECT 1 FROM file_state s WHERE s.content_hash = f.content_hash)
+                    """, logger: logger)
+            } else if !earlierPaths.isEmpty {
+                // Cache rows of the images the run's landmarks no longer have, nothing else refers to.
+                try await connection.query("""
+                    DELETE FROM file_state f WHERE f.path = ANY(\(earlierPaths)) AND NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.path = f.path)
+                    """, logger: logger)
+                try await connection.query("""
+                    DELETE FROM fingerprint f WHERE f.content_hash = ANY(\(earlierHashes))
+                    AND NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.content_hash = f.content_hash)
+                    AND NOT EXISTS (SELECT 1 FROM file_state s WHERE s.content_hash = f.content_hash)
+                    """, logger: logger)
             }
-
-            // Cache rows nothing refers to any more.
-            try await connection.query("DELETE FROM file_state f WHERE NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.path = f.path)", logger: logger)
-            try await connection.query("""
-                DELETE FROM fingerprint f WHERE NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.content_hash = f.content_hash)
-                AND NOT EXISTS (SELECT 1 FROM file_state s WHERE s.content_hash = f.content_hash)
-                """, logger: logger)
 
             // Move the generation only when what readers see changed (including fingerprints
             // recomputed for a newer layout), log what did, and announce it.
-            let digestsAfter = try await Self.entityDigests(connection, logger)
+            let digestsAfter = try await Self.entityDigests(connection, logger, scope: scope)
             let updatedPaths = Set(report.updated.map(paths.stored))  // the report names files resolved
             let refingerprinted = content.landmarks.filter { $0.referenceImages.contains { updatedPaths.contains($0.path) } }.map(\.reference)
             let changed = CatalogRules.changed(before: digestsBefore, after: digestsAfter, refingerprinted: refingerprinted)
@@ -230,22 +285,30 @@ extension PostgresEntityStore {
     }
 
     /// A hash per entity of everything a reader can see of it (fields, removal, images,
-    /// members), computed by the server (md5 of a canonical text per entity). O(catalog).
-    static func entityDigests(_ connection: PostgresConnection, _ logger: Logger) async throws -> [EntityReference: String] {
+    /// members), computed by the server (md5 of a canonical text per entity): of every
+    /// entity, or of the `scope`'s alone. O(catalog), or O(scope).
+    static func entityDigests(_ connection: PostgresConnection, _ logger: Logger, scope: EntityScope?) async throws -> [EntityReference: String] {
         var digests: [EntityReference: String] = [:]
-        let landmarks = try await connection.query("""
+        // The whole table, or the scope's ids bound as one array.
+        func query(_ select: String, column: String, ids: [String]?) -> PostgresQuery {
+            guard let ids else { return PostgresQuery(unsafeSQL: select) }
+            var binds = PostgresBindings()
+            binds.append(ids)
+            return PostgresQuery(unsafeSQL: select + " WHERE \(column) = ANY($1)", binds: binds)
+        }
+        let landmarks = try await connection.query(query("""
             SELECT l.id, md5(concat_ws(E'\\x1f', l.name, coalesce(l.continent, E'\\x01'), l.description, l.keywords,
                 coalesce(l.latitude::text, E'\\x01'), coalesce(l.longitude::text, E'\\x01'), coalesce(l.removal_id::text, E'\\x01'),
                 (SELECT string_agg(i.path || E'\\x1e' || coalesce(i.content_hash, E'\\x01'), E'\\x1d' ORDER BY i.ordinal)
                  FROM landmark_image i WHERE i.landmark_id = l.id)))
             FROM landmark l
-            """, logger: logger)
+            """, column: "l.id", ids: scope?.landmarkIDs), logger: logger)
         for try await (id, digest) in landmarks.decode((String, String).self) { digests[EntityReference(kind: .landmark, id: id)] = digest }
-        let collections = try await connection.query("""
+        let collections = try await connection.query(query("""
             SELECT c.id, md5(concat_ws(E'\\x1f', c.name, coalesce(c.removal_id::text, E'\\x01'),
                 (SELECT string_agg(m.landmark_id, E'\\x1d' ORDER BY m.ordinal) FROM collection_member m WHERE m.collection_id = c.id)))
             FROM collection c
-            """, logger: logger)
+            """, column: "c.id", ids: scope?.collectionIDs), logger: logger)
         for try await (id, digest) in collections.decode((String, String).self) { digests[EntityReference(kind: .collection, id: id)] = digest }
         return digests
     }

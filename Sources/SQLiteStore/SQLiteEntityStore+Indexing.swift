@@ -52,34 +52,59 @@ extension SQLiteEntityStore {
         }
     }
 
-    /// Writes one index run in a single transaction: all of it or none.
-    /// - Complexity: O(changed entities + their views).
+    /// Writes one index run in a single transaction: all of it or none (see
+    /// ``EntityStore/commit(_:hashes:sourceDescription:report:mode:progress:)``).
+    /// - Complexity: replace: O(catalog entities); add: O(content entities + their images),
+    ///   in batched `IN (…)` statements.
     public func commit(
         _ content: CatalogContent, hashes: [String: ContentHash], sourceDescription: String, report: IndexReport,
-        progress: (IndexProgress) throws -> Void
+        mode: IndexMode, progress: (IndexProgress) throws -> Void
     ) throws -> IndexReport {
         try write("write the catalog") { db in
             var report = report
-            let digestsBefore = try Self.entityDigests(db)
+            // An add run reads only the entities it names; a replace run, the whole catalog.
+            let scope = mode == .add ? EntityScope(content) : nil
+            let digestsBefore = try Self.entityDigests(db, scope: scope)
             let total = content.landmarks.count + content.collections.count
             var done = 0
             var restored: [EntityReference] = []
-            // Every existing entity and its removal reason ("" when live), in one query per kind.
-            func existingReasons(_ table: String) throws -> [String: String] {
+            // Each existing entity (of the scope) and its removal reason ("" when live), batched.
+            func existingReasons(_ table: String, ids: [String]?) throws -> [String: String] {
                 var reasons: [String: String] = [:]
-                let rows = try Row.fetchCursor(db, sql: "SELECT t.id, COALESCE(r.reason, '') AS reason FROM \(table) t LEFT JOIN removal r ON r.id = t.removal_id")
-                while let row = try rows.next() { reasons[row["id"]] = row["reason"] }
+                let select = "SELECT t.id, COALESCE(r.reason, '') AS reason FROM \(table) t LEFT JOIN removal r ON r.id = t.removal_id"
+                for (sql, arguments) in Self.scoped(select, column: "t.id", ids: ids) {
+                    let rows = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+                    while let row = try rows.next() { reasons[row["id"]] = row["reason"] }
+                }
                 return reasons
             }
-            let existingLandmarks = try existingReasons("landmark")
-            let existingCollections = try existingReasons("collection")
+            let existingLandmarks = try existingReasons("landmark", ids: scope?.landmarkIDs)
+            let existingCollections = try existingReasons("collection", ids: scope?.collectionIDs)
+            // An add run places new entities after the existing ones and keeps existing positions.
+            func nextPosition(_ table: String) throws -> Int {
+                mode == .add ? try Int.fetchOne(db, sql: "SELECT COALESCE(MAX(position) + 1, 0) FROM \(table)") ?? 0 : 0
+            }
+            var newLandmarkPosition = try nextPosition("landmark")
+            var newCollectionPosition = try nextPosition("collection")
+            // The images the add run's landmarks had, whose cache rows may be orphaned below.
+            var earlierImages: [(path: String, hash: String?)] = []
+            for (sql, arguments) in Self.scoped("SELECT path, content_hash FROM landmark_image", column: "landmark_id", ids: scope?.landmarkIDs) where scope != nil {
+                for row in try Row.fetchAll(db, sql: sql, arguments: arguments) { earlierImages.append((row["path"], row["content_hash"])) }
+            }
             for (position, landmark) in content.landmarks.enumerated() {
                 let existing = existingLandmarks[landmark.id]
                 let keywords = StoredStringList.text(landmark.keywords)
-                let arguments: StatementArguments = [
+                let keepsPosition = mode == .add && existing != nil
+                var values: [(any DatabaseValueConvertible)?] = [
                     landmark.name, landmark.continent, landmark.description, keywords,
-                    landmark.location?.latitude, landmark.location?.longitude, position, landmark.id,
+                    landmark.location?.latitude, landmark.location?.longitude,
                 ]
+                if !keepsPosition {
+                    values.append(mode == .add ? newLandmarkPosition : position)
+                    if mode == .add { newLandmarkPosition += 1 }
+                }
+                values.append(landmark.id)
+                let arguments = StatementArguments(values)
                 if existing != nil {
                     var revive = false
                     if CatalogRules.sourceRevives(removedFor: existing) {
@@ -87,8 +112,8 @@ extension SQLiteEntityStore {
                         restored.append(landmark.reference)
                     }
                     try db.execute(sql: """
-                        UPDATE landmark SET name = ?, continent = ?, description = ?, keywords = ?, latitude = ?, longitude = ?,
-                        position = ?\(revive ? ", removal_id = NULL" : "") WHERE id = ?
+                        UPDATE landmark SET name = ?, continent = ?, description = ?, keywords = ?, latitude = ?, longitude = ?\
+                        \(keepsPosition ? "" : ", position = ?")\(revive ? ", removal_id = NULL" : "") WHERE id = ?
                         """, arguments: arguments)
                     try db.execute(sql: "DELETE FROM landmark_image WHERE landmark_id = ?", arguments: [landmark.id])
                 } else {
@@ -105,22 +130,33 @@ extension SQLiteEntityStore {
                 done += 1
                 try progress(IndexProgress(phase: .writing, completed: done, total: total))
             }
+            // An add run's collections keep their members and gain the source's.
+            var earlierMembers: [String: [String]] = [:]
+            for (sql, arguments) in Self.scoped("SELECT collection_id, landmark_id FROM collection_member", column: "collection_id",
+                                                ids: scope?.collectionIDs, suffix: " ORDER BY collection_id, ordinal") where scope != nil {
+                for row in try Row.fetchAll(db, sql: sql, arguments: arguments) { earlierMembers[row["collection_id"], default: []].append(row["landmark_id"]) }
+            }
             for (position, collection) in content.collections.enumerated() {
                 let existing = existingCollections[collection.id]
+                let members = mode == .add
+                    ? CatalogRules.addedMembers(existing: earlierMembers[collection.id] ?? [], source: collection.landmarkIDs) : collection.landmarkIDs
                 if existing != nil {
                     var revive = false
                     if CatalogRules.sourceRevives(removedFor: existing) {
                         revive = true
                         restored.append(collection.reference)
                     }
+                    let keepsPosition = mode == .add
                     try db.execute(
-                        sql: "UPDATE collection SET name = ?, position = ?\(revive ? ", removal_id = NULL" : "") WHERE id = ?",
-                        arguments: [collection.name, position, collection.id])
+                        sql: "UPDATE collection SET name = ?\(keepsPosition ? "" : ", position = ?")\(revive ? ", removal_id = NULL" : "") WHERE id = ?",
+                        arguments: keepsPosition ? [collection.name, collection.id] : [collection.name, position, collection.id])
                     try db.execute(sql: "DELETE FROM collection_member WHERE collection_id = ?", arguments: [collection.id])
                 } else {
-                    try db.execute(sql: "INSERT INTO collection (id, name, position) VALUES (?, ?, ?)", arguments: [collection.id, collection.name, position])
+                    let placed = mode == .add ? newCollectionPosition : position
+                    if mode == .add { newCollectionPosition += 1 }
+                    try db.execute(sql: "INSERT INTO collection (id, name, position) VALUES (?, ?, ?)", arguments: [collection.id, collection.name, placed])
                 }
-                for (ordinal, member) in collection.landmarkIDs.enumerated() {
+                for (ordinal, member) in members.enumerated() {
                     try db.execute(
                         sql: "INSERT INTO collection_member (collection_id, ordinal, landmark_id) VALUES (?, ?, ?)",
                         arguments: [collection.id, ordinal, member])
@@ -129,25 +165,41 @@ extension SQLiteEntityStore {
                 try progress(IndexProgress(phase: .writing, completed: done, total: total))
             }
 
-            // Entities gone from the source: soft-delete them as one undoable removal.
-            let landmarkIDs = Set(content.landmarks.map(\.id))
-            let collectionIDs = Set(content.collections.map(\.id))
-            let goneLandmarks = CatalogRules.goneFromSource(live: try String.fetchAll(db, sql: "SELECT id FROM landmark WHERE removal_id IS NULL"), source: landmarkIDs)
-            let goneCollections = CatalogRules.goneFromSource(live: try String.fetchAll(db, sql: "SELECT id FROM collection WHERE removal_id IS NULL"), source: collectionIDs)
-            if !goneLandmarks.isEmpty || !goneCollections.isEmpty {
-                let references = goneLandmarks.map { EntityReference(kind: .landmark, id: $0) } + goneCollections.map { EntityReference(kind: .collection, id: $0) }
-                try Self.markRemoved(db, references, by: try Self.insertRemoval(db, reason: .missingFromSource, entities: references))
+            var goneLandmarks: [String] = [], goneCollections: [String] = []
+            if mode == .replace {
+                // Entities gone from the source: soft-delete them as one undoable removal.
+                let landmarkIDs = Set(content.landmarks.map(\.id))
+                let collectionIDs = Set(content.collections.map(\.id))
+                goneLandmarks = CatalogRules.goneFromSource(live: try String.fetchAll(db, sql: "SELECT id FROM landmark WHERE removal_id IS NULL"), source: landmarkIDs)
+                goneCollections = CatalogRules.goneFromSource(live: try String.fetchAll(db, sql: "SELECT id FROM collection WHERE removal_id IS NULL"), source: collectionIDs)
+                if !goneLandmarks.isEmpty || !goneCollections.isEmpty {
+                    let references = goneLandmarks.map { EntityReference(kind: .landmark, id: $0) } + goneCollections.map { EntityReference(kind: .collection, id: $0) }
+                    try Self.markRemoved(db, references, by: try Self.insertRemoval(db, reason: .missingFromSource, entities: references))
+                }
+                // Cache rows nothing refers to any more.
+                try db.execute(sql: "DELETE FROM file_state WHERE path NOT IN (SELECT path FROM landmark_image)")
+                try db.execute(sql: """
+                    DELETE FROM fingerprint WHERE content_hash NOT IN (SELECT content_hash FROM landmark_image WHERE content_hash IS NOT NULL)
+                    AND content_hash NOT IN (SELECT content_hash FROM file_state)
+                    """)
+            } else {
+                // Cache rows of the images the run's landmarks no longer have, nothing else refers to.
+                let paths = Array(Set(earlierImages.map(\.path))).sorted()
+                for (sql, arguments) in Self.scoped("DELETE FROM file_state", column: "path", ids: paths,
+                                                    suffix: " AND NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.path = file_state.path)") {
+                    try db.execute(sql: sql, arguments: arguments)
+                }
+                let contentHashes = Array(Set(earlierImages.compactMap(\.hash))).sorted()
+                for (sql, arguments) in Self.scoped("DELETE FROM fingerprint", column: "content_hash", ids: contentHashes, suffix: """
+                     AND NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.content_hash = fingerprint.content_hash)\
+                     AND NOT EXISTS (SELECT 1 FROM file_state s WHERE s.content_hash = fingerprint.content_hash)
+                    """) {
+                    try db.execute(sql: sql, arguments: arguments)
+                }
             }
 
-            // Cache rows nothing refers to any more.
-            try db.execute(sql: "DELETE FROM file_state WHERE path NOT IN (SELECT path FROM landmark_image)")
-            try db.execute(sql: """
-                DELETE FROM fingerprint WHERE content_hash NOT IN (SELECT content_hash FROM landmark_image WHERE content_hash IS NOT NULL)
-                AND content_hash NOT IN (SELECT content_hash FROM file_state)
-                """)
-
             // Move the generation only when what readers see changed, and log what did.
-            let digestsAfter = try Self.entityDigests(db)
+            let digestsAfter = try Self.entityDigests(db, scope: scope)
             // Fingerprints recomputed for a newer layout (same content, reported as updated)
             // change what readers see too.
             let updatedPaths = Set(report.updated.map(paths.stored))  // the report names files resolved
@@ -169,9 +221,22 @@ extension SQLiteEntityStore {
         }
     }
 
+    /// `select` once over the whole table (`ids` nil), or once per batch of ``batch`` ids
+    /// with `WHERE column IN (…)` appended; `suffix` follows (a further condition starting
+    /// with `AND`, only with ids, or an `ORDER BY`). No statement for an empty `ids`.
+    /// - Complexity: O(ids).
+    static func scoped(_ select: String, column: String, ids: [String]?, suffix: String = "") -> [(sql: String, arguments: StatementArguments)] {
+        guard let ids else { return suffix.hasPrefix(" AND") ? [] : [(select + suffix, StatementArguments())] }
+        return ids.chunked(batch).map { chunk in
+            (select + " WHERE \(column) IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")" + suffix,
+             StatementArguments(chunk))
+        }
+    }
+
     /// A hash per entity of everything a reader can see of it (its fields, removal,
-    /// images and members), to tell which entities a commit changed. O(catalog).
-    static func entityDigests(_ db: Database) throws -> [EntityReference: String] {
+    /// images and members), to tell which entities a commit changed: of every entity, or of
+    /// the `scope`'s alone. O(catalog), or O(scope) in batched reads.
+    static func entityDigests(_ db: Database, scope: EntityScope?) throws -> [EntityReference: String] {
         var text: [EntityReference: String] = [:]
         func add(_ reference: EntityReference, _ row: Row, skipping skipped: Set<String>) {
             var line = ""
@@ -180,17 +245,25 @@ extension SQLiteEntityStore {
             }
             text[reference, default: ""] += line + "\u{1E}"
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM landmark ORDER BY id") {
-            add(EntityReference(kind: .landmark, id: row["id"]), row, skipping: ["position"])
+        for (sql, arguments) in scoped("SELECT * FROM landmark", column: "id", ids: scope?.landmarkIDs, suffix: " ORDER BY id") {
+            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                add(EntityReference(kind: .landmark, id: row["id"]), row, skipping: ["position"])
+            }
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM landmark_image ORDER BY landmark_id, ordinal") {
-            add(EntityReference(kind: .landmark, id: row["landmark_id"]), row, skipping: [])
+        for (sql, arguments) in scoped("SELECT * FROM landmark_image", column: "landmark_id", ids: scope?.landmarkIDs, suffix: " ORDER BY landmark_id, ordinal") {
+            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                add(EntityReference(kind: .landmark, id: row["landmark_id"]), row, skipping: [])
+            }
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM collection ORDER BY id") {
-            add(EntityReference(kind: .collection, id: row["id"]), row, skipping: ["position"])
+        for (sql, arguments) in scoped("SELECT * FROM collection", column: "id", ids: scope?.collectionIDs, suffix: " ORDER BY id") {
+            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                add(EntityReference(kind: .collection, id: row["id"]), row, skipping: ["position"])
+            }
         }
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM collection_member ORDER BY collection_id, ordinal") {
-            add(EntityReference(kind: .collection, id: row["collection_id"]), row, skipping: [])
+        for (sql, arguments) in scoped("SELECT * FROM collection_member", column: "collection_id", ids: scope?.collectionIDs, suffix: " ORDER BY collection_id, ordinal") {
+            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                add(EntityReference(kind: .collection, id: row["collection_id"]), row, skipping: [])
+            }
         }
         return text.mapValues { ContentHash(of: Data($0.utf8)).hex }
     }

@@ -84,15 +84,17 @@ public struct PreparedSearchIndex: Sendable {
     }
 
     /// The index mapped from the snapshot at `snapshotPath`, with its first stage when it has
-    /// one, when the snapshot is sound and of `store`'s current version; `nil` otherwise.
-    /// Nothing is written (a server opens its catalog read-only).
+    /// one, when the snapshot is sound and of `store`'s current version, or of an earlier one
+    /// that the change log brings up to date with a small delta
+    /// (``IncrementalVisualIndex/opened(snapshotAt:store:minimumViewQuality:)``); `nil`
+    /// otherwise. Nothing is written (a server opens its catalog read-only).
     ///
-    /// - Complexity: O(1) system calls plus the snapshot's and first stage's checks on open.
-    /// - Throws: ``CatalogStoreError`` when the store's version cannot be read.
+    /// - Complexity: O(1) system calls plus the snapshot's and first stage's checks on open,
+    ///   plus O(changes since + their views) when behind.
+    /// - Throws: ``CatalogStoreError`` when the store's version or changes cannot be read.
     public static func mapped(from store: any EntityStore, snapshotPath: String,
                               minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) async throws(CatalogStoreError) -> PreparedSearchIndex? {
-        let version = try await store.catalogVersion()
-        guard case .loaded(let index) = VisualIndexSnapshot.load(path: snapshotPath, expecting: version, minimumViewQuality: minimumViewQuality) else {
+        guard let index = try await IncrementalVisualIndex.opened(snapshotAt: snapshotPath, store: store, minimumViewQuality: minimumViewQuality) else {
             return nil
         }
         return PreparedSearchIndex(state: SearchIndexCache.State(index: index))

@@ -79,10 +79,15 @@ actor SearchIndexCache {
     }
 
     /// One consistent catalog version's state: memory-mapped from the snapshot at
-    /// `snapshotPath` when it is sound and current, otherwise built from the catalog (and the
-    /// snapshot rewritten when the folder is writable). O(views) when built, O(1) when mapped.
+    /// `snapshotPath` when it is sound and current or a few changes behind
+    /// (``IncrementalVisualIndex/opened(snapshotAt:store:minimumViewQuality:)``), otherwise
+    /// built from the catalog (and the snapshot rewritten when the folder is writable).
+    /// O(views) when built, O(1) plus the changes since when mapped.
     static func build(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil) async throws(CatalogStoreError) -> State {
-        State(index: try await VisualIndexSnapshot.refresh(store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality).index)
+        if let snapshotPath, let opened = try await IncrementalVisualIndex.opened(snapshotAt: snapshotPath, store: store, minimumViewQuality: minimumViewQuality) {
+            return State(index: opened)
+        }
+        return State(index: try await VisualIndexSnapshot.refresh(store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality).index)
     }
 
     /// The cached ranking for `key`, marked most recently used.

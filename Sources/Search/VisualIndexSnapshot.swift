@@ -66,6 +66,17 @@ public enum VisualIndexSnapshot {
     ///   checked on open (``VisualIndexLayout/checkedOnOpen``: about 10 bytes per view).
     public static func load(path: String, expecting version: CatalogVersion,
                             minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) -> LoadOutcome {
+        load(path: path, expecting: version, minimumViewQuality: minimumViewQuality, acceptingEarlierGenerations: false)
+    }
+
+    /// ``load(path:expecting:minimumViewQuality:)``, also mapping a sound snapshot of an
+    /// earlier generation of the same catalog (the index it maps then has that generation's
+    /// version): the base that ``IncrementalVisualIndex/opened(snapshotAt:store:minimumViewQuality:)``
+    /// brings up to date from the change log.
+    ///
+    /// - Complexity: as ``load(path:expecting:minimumViewQuality:)``.
+    public static func load(path: String, expecting version: CatalogVersion, minimumViewQuality: Int,
+                            acceptingEarlierGenerations: Bool) -> LoadOutcome {
         let mapped: UnsafeMutableRawPointer, size: Int
         switch ReadOnlyMapping.map(path, minimumSize: VisualIndexLayout.headerSize) {
         case .mapped(let start, let length): (mapped, size) = (start, length)
@@ -93,7 +104,11 @@ public enum VisualIndexSnapshot {
         guard Array(catalogID.utf8) == Array(version.catalogID.utf8.prefix(VisualIndexLayout.maximumCatalogIDLength)) else {
             return .stale("snapshot of catalog \(catalogID), not \(version.catalogID)")
         }
-        guard generation == version.generation else { return .stale("snapshot of generation \(generation), catalog is at \(version.generation)") }
+        guard generation == version.generation || (acceptingEarlierGenerations && generation < version.generation) else {
+            return .stale("snapshot of generation \(generation), catalog is at \(version.generation)")
+        }
+        var version = version
+        version.generation = generation
         guard quality == minimumViewQuality else { return .stale("snapshot keeps views of quality ≥ \(quality), search wants \(minimumViewQuality)") }
         guard headerChecksum(base, layout) == u64(24) else { return .damaged("checksum mismatch (header or block table)") }
         let body = UnsafeRawBufferPointer(start: base + layout.bodyStart, count: size - layout.bodyStart)

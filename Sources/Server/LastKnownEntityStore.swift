@@ -268,8 +268,8 @@ public final class LastKnownEntityStore: EntityStore {
     /// Writes one index run in a single transaction: all of it or none. Passed through to the wrapped store.
     public func commit(
         _ content: CatalogContent, hashes: [String: ContentHash], sourceDescription: String, report: IndexReport,
-        progress: (IndexProgress) throws -> Void
+        mode: IndexMode, progress: (IndexProgress) throws -> Void
     ) async throws -> IndexReport {
-        try await store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, progress: progress)
+        try await store.commit(content, hashes: hashes, sourceDescription: sourceDescription, report: report, mode: mode, progress: progress)
     }
 }

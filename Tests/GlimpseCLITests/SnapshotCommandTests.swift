@@ -44,6 +44,40 @@ struct SnapshotCommandTests {
         #expect(refused.status != 0 && refused.stderr.contains("first-stage"), "\(refused.stderr)")
     }
 
+    @Test func anAddRunKeepsTheSnapshotAsTheBaseAndSearchesFindWhatItAdded() throws {
+        let dir = try Self.folder()
+        let db = dir + "/added.sqlite", snapshot = db + ".vindex"
+        let indexed = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+        let written = try Data(contentsOf: URL(fileURLWithPath: snapshot))
+        // A folder of two photos the catalog does not have, one in a collection folder.
+        let more = dir + "/arrivals"
+        try FileManager.default.createDirectory(atPath: more + "/instruments", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Glimpse.testdata("negatives/bassoon.jpg"), toPath: more + "/instruments/bassoon.jpg")
+        try FileManager.default.copyItem(atPath: Glimpse.testdata("negatives/candle.jpg"), toPath: more + "/candle.jpg")
+        let added = try Glimpse.run(["index", more, "--add", "--db", db])
+        #expect(added.status == 0 && added.stdout.contains("2 added") && !added.stdout.contains("removed"), "\(added.stdout) \(added.stderr)")
+        // Nothing else was removed, and the snapshot was left as it was: searches map it and
+        // apply the two additions from the change log.
+        let list = try Glimpse.run(["catalog", "list", "--db", db])
+        #expect(list.stdout.contains("animals/black-rhino") && list.stdout.contains("instruments/bassoon") && list.stdout.contains("candle"), "\(list.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == written)
+        let found = try Glimpse.run(["query", "--deadline-ms", "60000", more + "/instruments/bassoon.jpg", "--db", db, "--json"])
+        #expect(found.status == 0 && Self.resultIDs(found.stdout).first == "instruments/bassoon", "\(found.stdout) \(found.stderr)")
+        let old = try Glimpse.run(["query", "--deadline-ms", "60000", Self.photo, "--db", db, "--json"])
+        #expect(Self.resultIDs(old.stdout).first == "animals/black-rhino", "\(old.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) == written, "a query does not rewrite a snapshot it can bring up to date")
+        // A plain (replace) run of the manifest rewrites it and removes the folder's two landmarks and its collection.
+        let replaced = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
+        #expect(replaced.status == 0 && replaced.stdout.contains("3 removed"), "\(replaced.stdout)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: snapshot)) != written)
+        // An add run naming a landmark id the catalog holds with other files is refused (exit 1).
+        try FileManager.default.createDirectory(atPath: dir + "/clash/animals", withIntermediateDirectories: true)
+        try FileManager.default.copyItem(atPath: Glimpse.testdata("negatives/candle.jpg"), toPath: dir + "/clash/animals/black-rhino.jpg")
+        let clash = try Glimpse.run(["index", dir + "/clash", "--add", "--db", db])
+        #expect(clash.status == 1 && clash.stderr.contains("\"animals/black-rhino\" is already in the catalog with other images"), "\(clash.stderr)")
+    }
+
     @Test func theSynthesizerWritesACatalogAndASnapshotThatQueriesMap() throws {
         let dir = try Self.folder()
         let db = dir + "/big.sqlite"

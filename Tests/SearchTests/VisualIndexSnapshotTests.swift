@@ -77,33 +77,42 @@ import SQLiteStore
         #expect(matchedPages >= 3)
     }
 
-    @Test func aStaleSnapshotIsRebuiltAfterTheCatalogChanges() async throws {
+    @Test func aSnapshotBehindTheCatalogIsTheBaseOfTheChangesSinceAndNeverAnswersWhatChanged() async throws {
         let folder = try Self.scratch()
         let store = try await Self.catalog(in: folder)
         let path = folder.appendingPathComponent("catalog.sqlite.vindex").path
         _ = try await VisualIndexSnapshot.refresh(store: store, path: path)
+        let written = try Data(contentsOf: URL(fileURLWithPath: path))
         let removed = SyntheticCatalog.landmarkID(3)
         try await store.remove(EntityReference(kind: .landmark, id: removed))
         let version = try store.catalogVersion()
         guard case .stale = VisualIndexSnapshot.load(path: path, expecting: version) else {
-            Issue.record("a snapshot of an older generation must be stale")
+            Issue.record("a snapshot of an older generation is not the current one")
             return
         }
-        // A query over the changed catalog never sees the removed landmark, and rewrites the snapshot.
+        // Opened as the base of the change since: the catalog's version, without the removed landmark.
+        let opened = try #require(try await IncrementalVisualIndex.opened(snapshotAt: path, store: store))
+        #expect(opened.version == version && opened.baseGeneration == version.generation - 1 && opened.isMappedSnapshot)
+        #expect(!opened.contains(landmark: removed) && opened.contains(landmark: SyntheticCatalog.landmarkID(4)))
+        // A query over the changed catalog never sees the removed landmark, and leaves the snapshot as it is.
         let search = VisualSearchQuery(store: store, snapshotPath: path)
         let query = try store.fingerprintSnapshot().entries.first { $0.landmarkID == SyntheticCatalog.landmarkID(4) }!.fingerprints[0]
         let before = try await search.landmarkMatches(for: query)
         #expect(!before.contains { $0.landmarkID == removed } && before.first?.landmarkID == SyntheticCatalog.landmarkID(4))
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == written)
+        // A rewrite (what a replace run of `glimpse index` does) brings it to the current generation.
+        #expect(try await VisualIndexSnapshot.rewrite(store: store, path: path) == .written)
         guard case .loaded(let index) = VisualIndexSnapshot.load(path: path, expecting: version) else {
-            Issue.record("the query must have rewritten the stale snapshot")
+            Issue.record("the rewrite must have made the snapshot current")
             return
         }
         #expect(!index.landmarkIDs.contains(removed))
-        // Another quality threshold is stale too.
+        // Another quality threshold is stale, and is not a base either.
         guard case .stale = VisualIndexSnapshot.load(path: path, expecting: version, minimumViewQuality: 50) else {
             Issue.record("a snapshot made for another quality threshold must be stale")
             return
         }
+        #expect(try await IncrementalVisualIndex.opened(snapshotAt: path, store: store, minimumViewQuality: 50) == nil)
     }
 
     @Test func aDamagedSnapshotIsNeverTrustedAndTheCatalogAnswers() async throws {

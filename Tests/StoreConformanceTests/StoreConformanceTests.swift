@@ -228,6 +228,54 @@ import CatalogTestSupport
         #expect(try await store.landmark(id: "europe/paris/eiffel") != nil)
     }
 
+    @Test(arguments: StoreKind.available) func anAddRunKeepsWhatItsSourceDoesNotNameAndWritesOnlyItsOwnEntities(_ kind: StoreKind) async throws {
+        let folder = try Fixtures.scratchCopy(of: "folder")
+        let store = try await TestCatalog.make(kind).open()
+        let indexer = CatalogIndexer(store: store, fingerprinter: SyntheticFingerprinter())
+        _ = try await indexer.index(FolderCatalogSource(folderPath: folder.path))
+        let before = try await store.catalogVersion()
+        let landmarksBefore = try await store.allLandmarks().map(\.id)
+        // A second folder: one image into an existing collection's folder, one new at the top.
+        let more = folder.deletingLastPathComponent().appendingPathComponent("more-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: more.appendingPathComponent("europe/paris"), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("europe/colosseum.png"), to: more.appendingPathComponent("europe/paris/louvre.png"))
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("asia/great-wall.jpg"), to: more.appendingPathComponent("new-arrival.jpg"))
+
+        let report = try await indexer.index(FolderCatalogSource(folderPath: more.path), mode: .add)
+        #expect(report.added.count == 2 && report.removedLandmarks.isEmpty && report.removedCollections.isEmpty, "\(report)")
+        #expect(report.version.generation == before.generation + 1)
+        #expect(Set(try await store.allLandmarks().map(\.id)) == Set(landmarksBefore + ["europe/paris/louvre", "new-arrival"]))
+        #expect(try await store.collection(id: "europe/paris")?.landmarkIDs == ["europe/paris/eiffel", "europe/paris/louvre"],
+                "the collection keeps its member and gains the source's")
+        #expect(try await store.collection(id: "asia") != nil)
+        #expect(try await store.collection(id: "europe") != nil)
+        let changes = try await store.changes(since: before.generation)
+        #expect(changes.landmarkIDs.sorted() == ["europe/paris/louvre", "new-arrival"] && changes.collectionIDs == ["europe/paris"], "\(changes)")
+        #expect(try await store.removals().isEmpty)
+
+        // The same add again changes nothing; a replace run of the first folder removes what it does not name.
+        let again = try await indexer.index(FolderCatalogSource(folderPath: more.path), mode: .add)
+        #expect(again.version == report.version && again.unchanged.count == 2)
+        // An add run naming a landmark the catalog holds with other files is refused before
+        // anything is written.
+        let clash = folder.deletingLastPathComponent().appendingPathComponent("clash-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: clash, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("europe/colosseum.png"), to: clash.appendingPathComponent("top-level.png"))
+        do {
+            _ = try await indexer.index(FolderCatalogSource(folderPath: clash.path), mode: .add)
+            Issue.record("an add run replaced another source's landmark")
+        } catch {
+            guard case .source(.invalid(_, let issues)) = error, case .idTakenByOtherImages(_, "top-level", let existing)? = issues.first else {
+                Issue.record("unexpected error \(error)")
+                return
+            }
+            #expect(existing == [folder.appendingPathComponent("top-level.png").path] && error.description.contains("top-level.png"), "\(error)")
+        }
+        #expect(try await store.catalogVersion() == report.version)
+        let replaced = try await indexer.index(FolderCatalogSource(folderPath: folder.path))
+        #expect(replaced.removedLandmarks == ["europe/paris/louvre", "new-arrival"])
+    }
+
     @Test(arguments: StoreKind.available) func indexingStoppedHalfwayThroughTheWriteLeavesThePreviousCatalogIntact(_ kind: StoreKind) async throws {
         let folder = try Fixtures.scratchCopy(of: "folder")
         let catalog = try await TestCatalog.make(kind, folder: folder.deletingLastPathComponent())
