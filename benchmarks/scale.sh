@@ -40,8 +40,8 @@
 #   --rebuild      build the catalog again even when a cached one matches
 #   --glimpse P    the glimpse executable (default: build the release product)
 #   --prepare      only build (or reuse) the catalog, its first stage and the two query
-#                  folders, then print "CATALOG NON-MATCHING-QUERIES MATCHING-QUERIES FIRST-STAGE-SECONDS"
-#                  (benchmarks/first-stage-crossover.sh)
+#                  folders, then print "CATALOG NON-MATCHING-QUERIES MATCHING-QUERIES FIRST-STAGE-SECONDS PHOTOS"
+#                  (benchmarks/first-stage-crossover.sh, benchmarks/live-add.sh)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 cd "$root"
@@ -130,7 +130,7 @@ done
 stage_start=$(date +%s.%N)
 "$glimpse" debug-first-stage --db "$db" --first-stage always >"$cache/first-stage.out"
 stage_seconds=$(awk -v s="$stage_start" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
-if [ "$prepare" = 1 ]; then echo "$db $queries $positives $stage_seconds"; exit 0; fi
+if [ "$prepare" = 1 ]; then echo "$db $queries $positives $stage_seconds $photos"; exit 0; fi
 # Kept in the cache as soon as measured, so a run stopped during the evaluations below (tens
 # of minutes at a million images) keeps its timings.
 "$glimpse" bench-search --db "$db" --queries "$queries" --repeat "$repeat" >"$cache/bench-search.json"
