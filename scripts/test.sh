@@ -101,6 +101,10 @@ mark "scale --quick"
 # The scale benchmark on 3,000 crops of one wallpaper package (downloaded, not installed;
 # about 30 s), so the catalog generator and the real-query search rows cannot rot.
 bash benchmarks/scale.sh --quick --glimpse "$release"
+mark "live-add --quick"
+# A running replica on that catalog, 100 images added with glimpse index --add: served
+# without a rebuild, the snapshot kept as the base (about 30 s).
+bash benchmarks/live-add.sh --quick --glimpse "$release"
 mark "first-stage-crossover --quick"
 # Exhaustive scan against the cascade at 1,000 and 3,000 of those crops (the second catalog
 # is scale.sh's; about two minutes), so the measurement behind the first stage's size threshold
