@@ -2,7 +2,7 @@
 # Live additions to a served catalog: a running `glimpse serve` replica on the scale
 # benchmark's catalog of real-photo crops (benchmarks/scale.sh --prepare, cached), then
 # `glimpse index FOLDER --add` of N new images (JPEG crops of other regions of the same
-# Debian photos, cut by djpeg and written by cjpeg into a scratch folder), and how long
+# Debian photos, cut by djpeg or dwebp and written by cjpeg into a scratch folder), and how long
 # until the replica serves them. Prints, in one table:
 #   cold start     seconds from `glimpse serve` to /readyz on the catalog (snapshot mapped)
 #   add            wall clock of `glimpse index FOLDER --add` (fingerprint N files on every
@@ -39,7 +39,7 @@ while [ $# -gt 0 ]; do
   shift
 done
 [ -n "$glimpse" ] || glimpse=$(release_glimpse)
-command -v djpeg >/dev/null && command -v cjpeg >/dev/null || scripts/bootstrap.sh libjpeg-turbo-progs >&2
+command -v djpeg >/dev/null && command -v cjpeg >/dev/null && command -v dwebp >/dev/null || scripts/bootstrap.sh libjpeg-turbo-progs webp >&2
 prepare_args=("${quick[@]}")
 [ ${#quick[@]} -gt 0 ] || prepare_args=(--images "$images")
 read -r catalog _ _ _ photos < <(bash benchmarks/scale.sh "${prepare_args[@]}" --prepare --glimpse "$glimpse" | tail -n 1)
@@ -50,18 +50,24 @@ cleanup() { [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null || true; rm -
 trap cleanup EXIT
 db="$work/catalog.sqlite"
 cp "$catalog" "$db"
+[ ! -e "$catalog-wal" ] || cp "$catalog-wal" "$db-wal"
 cp "$catalog.vindex" "$db.vindex"
 [ ! -e "$catalog.vindex.first" ] || cp "$catalog.vindex.first" "$db.vindex.first"
 
-# N new images: crops of the JPEG photos at other positions, decoded at 1/4 scale, q90.
+# N new images: 384x288 crops of the photos at positions that move with i, from a quarter of
+# the photo's resolution (djpeg -scale 1/4 for JPEG; dwebp -crop -resize for WebP), written
+# by cjpeg at quality 90.
 mkdir -p "$work/added/arrivals" "$work/probes"
-mapfile -t jpegs < <(find "$photos" -type f \( -iname '*.jpg' -o -iname '*.jpeg' \) | LC_ALL=C sort)
-[ ${#jpegs[@]} -gt 0 ] || { echo "live-add.sh: no JPEG photos in $photos" >&2; exit 1; }
+mapfile -t sources < <(find "$photos" -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.webp' \) | LC_ALL=C sort)
+[ ${#sources[@]} -gt 0 ] || { echo "live-add.sh: no JPEG or WebP photos in $photos" >&2; exit 1; }
 for ((i = 0; i < add; i++)); do
-  photo=${jpegs[$((i % ${#jpegs[@]}))]}
-  # A 384x288 window at a position that moves with i (clamped by djpeg to the image).
+  photo=${sources[$((i % ${#sources[@]}))]}
   x=$(( (i * 37) % 300 )) y=$(( (i * 53) % 200 ))
-  djpeg -scale 1/4 -crop "384x288+$x+$y" "$photo" 2>/dev/null | cjpeg -quality 90 > "$work/added/arrivals/new-$i.jpg"
+  case "$photo" in
+    *.webp|*.WEBP) dwebp -quiet "$photo" -crop $((x * 4)) $((y * 4)) 1536 1152 -resize 384 288 -ppm -o "$work/crop.ppm" ;;
+    *) djpeg -scale 1/4 -crop "384x288+$x+$y" -outfile "$work/crop.ppm" "$photo" 2>/dev/null ;;
+  esac
+  cjpeg -quality 90 -outfile "$work/added/arrivals/new-$i.jpg" "$work/crop.ppm"
 done
 # The probe: the first added image re-encoded at 7/8 size and quality 70.
 djpeg -scale 7/8 "$work/added/arrivals/new-0.jpg" | cjpeg -quality 70 > "$work/probes/new-0.jpg"
