@@ -245,24 +245,18 @@ extension SQLiteEntityStore {
             }
             text[reference, default: ""] += line + "\u{1E}"
         }
-        for (sql, arguments) in scoped("SELECT * FROM landmark", column: "id", ids: scope?.landmarkIDs, suffix: " ORDER BY id") {
-            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-                add(EntityReference(kind: .landmark, id: row["id"]), row, skipping: ["position"])
-            }
-        }
-        for (sql, arguments) in scoped("SELECT * FROM landmark_image", column: "landmark_id", ids: scope?.landmarkIDs, suffix: " ORDER BY landmark_id, ordinal") {
-            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-                add(EntityReference(kind: .landmark, id: row["landmark_id"]), row, skipping: [])
-            }
-        }
-        for (sql, arguments) in scoped("SELECT * FROM collection", column: "id", ids: scope?.collectionIDs, suffix: " ORDER BY id") {
-            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-                add(EntityReference(kind: .collection, id: row["id"]), row, skipping: ["position"])
-            }
-        }
-        for (sql, arguments) in scoped("SELECT * FROM collection_member", column: "collection_id", ids: scope?.collectionIDs, suffix: " ORDER BY collection_id, ordinal") {
-            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-                add(EntityReference(kind: .collection, id: row["collection_id"]), row, skipping: [])
+        // Each entity's row, then its images' or members' rows in order (the text hashed).
+        let parts: [(table: String, owner: String, ids: [String]?, order: String, kind: EntityKind, skipping: Set<String>)] = [
+            ("landmark", "id", scope?.landmarkIDs, "id", .landmark, ["position"]),
+            ("landmark_image", "landmark_id", scope?.landmarkIDs, "landmark_id, ordinal", .landmark, []),
+            ("collection", "id", scope?.collectionIDs, "id", .collection, ["position"]),
+            ("collection_member", "collection_id", scope?.collectionIDs, "collection_id, ordinal", .collection, []),
+        ]
+        for part in parts {
+            for (sql, arguments) in scoped("SELECT * FROM \(part.table)", column: part.owner, ids: part.ids, suffix: " ORDER BY \(part.order)") {
+                for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                    add(EntityReference(kind: part.kind, id: row[part.owner]), row, skipping: part.skipping)
+                }
             }
         }
         return text.mapValues { ContentHash(of: Data($0.utf8)).hex }
