@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Live additions to a served catalog: a running `glimpse serve` replica on the scale
 # benchmark's catalog of real-photo crops (benchmarks/scale.sh --prepare, cached), then
-# `glimpse index FOLDER --add` of N new images (JPEG crops of other regions of the same
-# Debian photos, cut by djpeg or dwebp and written by cjpeg into a scratch folder), and how long
+# `glimpse index FOLDER --add` of N new images (384x288 windows of the same Debian photos,
+# decoded by djpeg or dwebp, written by cjpeg into a scratch folder), and how long
 # until the replica serves them. Prints, in one table:
 #   cold start     seconds from `glimpse serve` to /readyz on the catalog (snapshot mapped)
 #   add            wall clock of `glimpse index FOLDER --add` (fingerprint N files on every
@@ -10,7 +10,8 @@
 #   served after   seconds from the start of that command until /readyz shows the new
 #                  generation and the added landmarks (the replica applies the change log;
 #                  --reload-poll-ms 100), and whether a search with an added image,
-#                  re-encoded smaller (so no exact copy answers it), returns that image first
+#                  re-encoded smaller (so no exact copy answers it), returns that image as
+#                  its first landmark; and the replica's own update time (its log)
 #   next start     cold start again: the snapshot is behind, so the replica maps it and
 #                  applies the additions at start
 # The scale catalog is copied first (the cache keeps its own untouched).
@@ -54,27 +55,55 @@ cp "$catalog" "$db"
 cp "$catalog.vindex" "$db.vindex"
 [ ! -e "$catalog.vindex.first" ] || cp "$catalog.vindex.first" "$db.vindex.first"
 
-# N new images: 384x288 crops of the photos at positions that move with i, from a quarter of
-# the photo's resolution (djpeg -scale 1/4 for JPEG; dwebp -crop -resize for WebP), written
-# by cjpeg at quality 90.
-mkdir -p "$work/added/arrivals" "$work/probes"
-mapfile -t sources < <(find "$photos" -type f \( -iname '*.jpg' -o -iname '*.jpeg' -o -iname '*.webp' \) | LC_ALL=C sort)
-[ ${#sources[@]} -gt 0 ] || { echo "live-add.sh: no JPEG or WebP photos in $photos" >&2; exit 1; }
+# N new images: 384x288 windows of the photos at a quarter of their resolution (decoded whole
+# by djpeg or dwebp, every 4th pixel kept), image i from photo i mod the photo count at a
+# position that moves with i, written by cjpeg at quality 90.
+mkdir -p "$work/added/arrivals" "$work/probes" "$work/crops"
+python3 - "$photos" "$work/crops" "$add" <<'PY'
+import os, subprocess, sys
+photos, out, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sources = sorted(f for f in os.listdir(photos) if f.lower().endswith((".jpg", ".jpeg", ".webp")))
+if not sources:
+    sys.exit(f"live-add.sh: no JPEG or WebP photos in {photos}")
+for p, name in enumerate(sources):
+    wanted = range(p, count, len(sources))
+    if not wanted:
+        break
+    path = os.path.join(photos, name)
+    command = ["dwebp", "-quiet", path, "-ppm", "-o", "-"] if name.lower().endswith(".webp") else ["djpeg", "-rgb", path]
+    data = subprocess.run(command, check=True, capture_output=True).stdout
+    fields, pos = [], 0  # binary PPM header: P6, width, height, maxval, one whitespace byte
+    while len(fields) < 4:
+        while data[pos:pos + 1].isspace():
+            pos += 1
+        start = pos
+        while not data[pos:pos + 1].isspace():
+            pos += 1
+        fields.append(data[start:pos])
+    width, height, body = int(fields[1]), int(fields[2]), pos + 1
+    # Windows of the photo at a quarter of its resolution (every 4th pixel of every 4th row).
+    quarter_width, quarter_height = width // 4, height // 4
+    w, h = min(384, quarter_width), min(288, quarter_height)
+    for i in wanted:
+        x, y = (i * 37) % (quarter_width - w + 1), (i * 53) % (quarter_height - h + 1)
+        rows = []
+        for r in range(h):
+            start = body + ((y + r) * 4 * width + x * 4) * 3
+            segment, row = data[start:start + w * 12], bytearray(w * 3)
+            row[0::3], row[1::3], row[2::3] = segment[0::12], segment[1::12], segment[2::12]
+            rows.append(bytes(row))
+        with open(os.path.join(out, f"new-{i}.ppm"), "wb") as f:
+            f.write(b"P6\n%d %d\n255\n" % (w, h) + b"".join(rows))
+PY
 for ((i = 0; i < add; i++)); do
-  photo=${sources[$((i % ${#sources[@]}))]}
-  x=$(( (i * 37) % 300 )) y=$(( (i * 53) % 200 ))
-  case "$photo" in
-    *.webp|*.WEBP) dwebp -quiet "$photo" -crop $((x * 4)) $((y * 4)) 1536 1152 -resize 384 288 -ppm -o "$work/crop.ppm" ;;
-    *) djpeg -scale 1/4 -crop "384x288+$x+$y" -outfile "$work/crop.ppm" "$photo" 2>/dev/null ;;
-  esac
-  cjpeg -quality 90 -outfile "$work/added/arrivals/new-$i.jpg" "$work/crop.ppm"
+  cjpeg -quality 90 -outfile "$work/added/arrivals/new-$i.jpg" "$work/crops/new-$i.ppm"
 done
 # The probe: the first added image re-encoded at 7/8 size and quality 70.
 djpeg -scale 7/8 "$work/added/arrivals/new-0.jpg" | cjpeg -quality 70 > "$work/probes/new-0.jpg"
 
 start_server() {
   local began=$(date +%s.%N)
-  "$glimpse" serve --db "$db" --port 0 --log-level notice --reload-poll-ms 100 2>"$work/serve.log" &
+  "$glimpse" serve --db "$db" --port 0 --log-level info --reload-poll-ms 100 2>"$work/serve.log" &
   server_pid=$!
   port=$(wait_until_ready "$work/serve.log" "$server_pid" 600 0.02) || { echo "live-add.sh: glimpse serve did not become ready" >&2; exit 1; }
   cold=$(awk -v s="$began" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
@@ -105,8 +134,9 @@ while [ -z "$served" ]; do
 done
 wait "$index_pid" || { cat "$work/index.err" >&2; echo "live-add.sh: glimpse index --add failed" >&2; exit 1; }
 index_seconds=$(sed -n 's/.* in \([0-9.]*\) s\.$/\1/p' "$work/index.out")
-top=$(curl -sf --data-binary @"$work/probes/new-0.jpg" "http://127.0.0.1:$port/v1/search?page_size=1" \
-  | python3 -c 'import json, sys; r = json.load(sys.stdin)["results"]; print(r[0]["id"] if r else "none")')
+top=$(curl -sf --data-binary @"$work/probes/new-0.jpg" "http://127.0.0.1:$port/v1/search?page_size=4" \
+  | python3 -c 'import json, sys; r = [x for x in json.load(sys.stdin)["results"] if x["kind"] == "landmark"]; print(r[0]["id"] if r else "none")')
+update_ms=$(grep 'index updated' "$work/serve.log" | grep -o 'duration_ms=[0-9.]*' | head -n 1 | cut -d= -f2)
 snapshot_kept=no
 cmp -s "$catalog.vindex" "$db.vindex" && snapshot_kept=yes
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
@@ -116,14 +146,15 @@ next_landmarks=$(json_field "$(readyz)" landmarks)
 
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; $(grep -o 'avx512[a-z_0-9]*\|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "catalog: $(basename "$catalog") ($landmarks_before searchable landmarks); added: $add JPEG crops (384x288)"
+echo "catalog: $(basename "$catalog") ($landmarks_before searchable landmarks); added: $add JPEG windows (384x288) of its photos"
 echo
 printf '| %-52s | %-22s |\n' figure value
 printf '| %-52s | %-22s |\n' --- ---:
 printf '| %-52s | %-22s |\n' "cold start to /readyz (snapshot current)" "$first_cold s"
 printf '| %-52s | %-22s |\n' "glimpse index --add of $add images, wall clock" "$index_seconds s"
 printf '| %-52s | %-22s |\n' "served by the replica, from the command's start" "$served s"
-printf '| %-52s | %-22s |\n' "landmarks served before → after" "$landmarks_before → $landmarks_after"
+printf '| %-52s | %-22s |\n' "the replica's update (its log: read changes, delta)" "${update_ms:-?} ms"
+printf '| %-52s | %-22s |\n' "landmarks served, before / after" "$landmarks_before / $landmarks_after"
 printf '| %-52s | %-22s |\n' "search with a re-encoded added image: first result" "$top"
 printf '| %-52s | %-22s |\n' "snapshot left as the base by the add run" "$snapshot_kept"
 printf '| %-52s | %-22s |\n' "next cold start (snapshot + the additions)" "$next_cold s, $next_landmarks landmarks"

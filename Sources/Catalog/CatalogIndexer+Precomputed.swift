@@ -44,7 +44,7 @@ extension CatalogIndexer {
         do {
             // Image paths are stored relative to the database's folder, as the indexer stores them.
             let locator = store.paths
-            let state = try await store.indexingState()
+            let state = try await store.indexingState(paths: nil)
             var report = IndexReport(version: try await store.catalogVersion())
             var hashes: [String: ContentHash] = [:]
             var landmarks: [LandmarkEntity] = []

@@ -91,7 +91,8 @@ public struct CatalogIndexer: Sendable {
         }
         content.unreadable = content.unreadable.map { .init(path: locator.stored($0.path), reason: $0.reason) }
         if mode == .add { try await refuseTakenIDs(content, source: sourceDescription) }
-        let state = try await store.indexingState()
+        // An add run reads the state of its own files only (O(source), not O(catalog)).
+        let state = try await store.indexingState(paths: mode == .add ? content.imagePaths : nil)
         let layoutVersion = fingerprinter.layoutVersion
         var report = IndexReport(version: try await store.catalogVersion())
         report.failed = content.unreadable

@@ -139,8 +139,11 @@ public protocol EntityStore: Sendable {
     // MARK: Indexing (used by ``CatalogIndexer``)
 
     /// What the indexer needs to know before a run (file states, catalog hashes, cached
-    /// fingerprints), read consistently. O(files).
-    func indexingState() async throws(CatalogStoreError) -> IndexingState
+    /// fingerprints), read consistently: of every file (`paths` nil, a replace run), or of
+    /// `paths` alone and the fingerprints their states and catalog images name (an add run,
+    /// which then fingerprints again a new file whose content another path already has).
+    /// O(files), or O(paths).
+    func indexingState(paths: [String]?) async throws(CatalogStoreError) -> IndexingState
 
     /// Records file states and newly computed fingerprints in one small transaction.
     /// Catalog reads do not see them until ``commit(_:hashes:sourceDescription:report:mode:progress:)``

@@ -14,22 +14,35 @@ extension PostgresEntityStore {
     /// Entities written per batch of statements inside the commit transaction.
     static let commitBatch = 2_000
 
-    /// The file states and saved fingerprints of earlier runs (unchanged files are skipped).
-    /// - Complexity: O(files).
-    public func indexingState() async throws(CatalogStoreError) -> IndexingState {
+    /// The file states and saved fingerprints of earlier runs (unchanged files are skipped):
+    /// of every file, or of `paths` alone (an add run) and the fingerprints their states and
+    /// catalog images name.
+    /// - Complexity: O(files), or O(paths) with the paths bound as one array.
+    public func indexingState(paths: [String]?) async throws(CatalogStoreError) -> IndexingState {
         let logger = self.logger
         return try await read("reading index state") { connection in
+            // The whole table, or the rows whose `column` is among `ids` (bound as one array).
+            func query(_ select: String, column: String, ids: [String]?, condition: String = "") -> PostgresQuery {
+                guard let ids else { return PostgresQuery(unsafeSQL: select + (condition.isEmpty ? "" : " WHERE " + condition)) }
+                var binds = PostgresBindings()
+                binds.append(ids)
+                return PostgresQuery(unsafeSQL: select + " WHERE \(column) = ANY($1)" + (condition.isEmpty ? "" : " AND " + condition), binds: binds)
+            }
             var states: [String: FileState] = [:]
-            let stateRows = try await connection.query("SELECT path, size, mtime_ns, content_hash FROM file_state", logger: logger)
+            let stateRows = try await connection.query(query("SELECT path, size, mtime_ns, content_hash FROM file_state", column: "path", ids: paths), logger: logger)
             for try await (path, size, mtime, hash) in stateRows.decode((String, Int64, Int64, String).self) {
                 states[path] = FileState(path: path, size: size, mtimeNanoseconds: mtime, contentHash: ContentHash(hex: hash))
             }
             var hashes: [String: ContentHash] = [:]
-            let imageRows = try await connection.query("SELECT path, content_hash FROM landmark_image WHERE content_hash IS NOT NULL", logger: logger)
+            let imageRows = try await connection.query(query("SELECT path, content_hash FROM landmark_image", column: "path", ids: paths,
+                                                             condition: "content_hash IS NOT NULL"), logger: logger)
             for try await (path, hash) in imageRows.decode((String, String).self) { hashes[path] = ContentHash(hex: hash) }
+            // The saved fingerprints' layout versions: all, or those of the hashes just read.
+            let wanted = paths.map { _ in Set(states.values.map(\.contentHash.hex)).union(hashes.values.map(\.hex)).sorted() }
             var cached: [ContentHash: UInt16] = [:]
             var qualities: [ContentHash: Int] = [:]
-            let cachedRows = try await connection.query("SELECT content_hash, substring(data FROM 1 FOR 5), whole_quality FROM fingerprint", logger: logger)
+            let cachedRows = try await connection.query(query("SELECT content_hash, substring(data FROM 1 FOR 5), whole_quality FROM fingerprint",
+                                                              column: "content_hash", ids: wanted), logger: logger)
             for try await (hash, header, best) in cachedRows.decode((String, ByteBuffer, Int?).self) {
                 cached[ContentHash(hex: hash)] = FingerprintCoding.layoutVersion(Data(buffer: header)) ?? 0
                 if let best { qualities[ContentHash(hex: hash)] = best }

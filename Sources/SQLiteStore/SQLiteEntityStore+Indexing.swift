@@ -7,26 +7,35 @@ import GRDB
 /// small transactions while fingerprinting, invisible to readers of the catalog) and
 /// the one transaction that replaces the catalog's content.
 extension SQLiteEntityStore {
-    /// The file states and saved fingerprints of earlier runs (unchanged files are skipped).
-    /// - Complexity: O(files).
-    public func indexingState() throws(CatalogStoreError) -> IndexingState {
+    /// The file states and saved fingerprints of earlier runs (unchanged files are skipped):
+    /// of every file, or of `paths` alone (an add run) and the fingerprints their states and
+    /// catalog images name.
+    /// - Complexity: O(files), or O(paths) in batched `IN (…)` reads.
+    public func indexingState(paths: [String]?) throws(CatalogStoreError) -> IndexingState {
         try read("reading index state") { db in
             var states: [String: FileState] = [:]
-            for record in try FileStateRecord.fetchAll(db) {
-                states[record.path] = FileState(path: record.path, size: record.size, mtimeNanoseconds: record.mtimeNanoseconds, contentHash: ContentHash(hex: record.contentHash))
+            for chunk in Self.scoped("SELECT * FROM file_state", column: "path", ids: paths) {
+                for record in try FileStateRecord.fetchAll(db, sql: chunk.sql, arguments: chunk.arguments) {
+                    states[record.path] = FileState(path: record.path, size: record.size, mtimeNanoseconds: record.mtimeNanoseconds, contentHash: ContentHash(hex: record.contentHash))
+                }
             }
             var hashes: [String: ContentHash] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT path, content_hash FROM landmark_image WHERE content_hash IS NOT NULL") {
-                hashes[row["path"]] = ContentHash(hex: row["content_hash"])
+            for chunk in Self.scoped("SELECT path, content_hash FROM landmark_image", column: "path", ids: paths, suffix: " AND content_hash IS NOT NULL")
+                + (paths == nil ? [("SELECT path, content_hash FROM landmark_image WHERE content_hash IS NOT NULL", StatementArguments())] : []) {
+                for row in try Row.fetchAll(db, sql: chunk.sql, arguments: chunk.arguments) { hashes[row["path"]] = ContentHash(hex: row["content_hash"]) }
             }
+            // The saved fingerprints' layout versions: all, or those of the hashes just read.
+            let wanted = paths.map { _ in Set(states.values.map(\.contentHash.hex)).union(hashes.values.map(\.hex)).sorted() }
             var cached: [ContentHash: UInt16] = [:]
             var qualities: [ContentHash: Int] = [:]
             let quality = hasCopyKeys ? "whole_quality" : "NULL"
-            for row in try Row.fetchAll(db, sql: "SELECT content_hash, substr(data, 1, 5) AS header, \(quality) AS whole_quality FROM fingerprint") {
-                let header: Data = row["header"] ?? Data()
-                let hash = ContentHash(hex: row["content_hash"])
-                cached[hash] = FingerprintCoding.layoutVersion(header) ?? 0
-                if let best: Int = row["whole_quality"] { qualities[hash] = best }
+            for chunk in Self.scoped("SELECT content_hash, substr(data, 1, 5) AS header, \(quality) AS whole_quality FROM fingerprint", column: "content_hash", ids: wanted) {
+                for row in try Row.fetchAll(db, sql: chunk.sql, arguments: chunk.arguments) {
+                    let header: Data = row["header"] ?? Data()
+                    let hash = ContentHash(hex: row["content_hash"])
+                    cached[hash] = FingerprintCoding.layoutVersion(header) ?? 0
+                    if let best: Int = row["whole_quality"] { qualities[hash] = best }
+                }
             }
             return IndexingState(fileStates: states, catalogHashes: hashes, cachedLayoutVersions: cached, cachedWholeImageQualities: qualities)
         }

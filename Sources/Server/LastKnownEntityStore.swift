@@ -258,7 +258,7 @@ public final class LastKnownEntityStore: EntityStore {
     /// Every removal, newest first. Passed through to the wrapped store.
     public func removals() async throws(CatalogStoreError) -> [Removal] { try await store.removals() }
     /// The file states and saved fingerprints of earlier runs (unchanged files are skipped). Passed through to the wrapped store.
-    public func indexingState() async throws(CatalogStoreError) -> IndexingState { try await store.indexingState() }
+    public func indexingState(paths: [String]?) async throws(CatalogStoreError) -> IndexingState { try await store.indexingState(paths: paths) }
 
     /// Saves fingerprints computed so far outside the run's transaction, so a killed run reuses them. Passed through to the wrapped store.
     public func saveFileStates(_ states: [FileState], fingerprints: [ContentHash: Fingerprint]) async throws(CatalogStoreError) {
