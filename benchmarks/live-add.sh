@@ -17,9 +17,12 @@
 #                  applies the additions at start
 # The scale catalog is copied first (the cache keeps its own untouched).
 #
-# Usage: benchmarks/live-add.sh [--quick] [--images N] [--add N] [--glimpse PATH]
+# Usage: benchmarks/live-add.sh [--quick] [--images N] [--catalog DB] [--add N] [--glimpse PATH]
 #   --quick        the 3,000-crop catalog of scale.sh --quick and 100 added images (CI)
 #   --images N     crops in the served catalog (default 100000; scale.sh builds it once)
+#   --catalog DB   serve a copy of this SQLite catalog (with its snapshot) instead, for
+#                  example one of `glimpse debug-synthesize-catalog`; the added images are
+#                  then windows of scale.sh --quick's photos
 #   --add N        images added (default 1000)
 #   --glimpse P    the glimpse executable (default: build the release product)
 set -euo pipefail
@@ -28,12 +31,13 @@ cd "$root"
 source scripts/lib/options.sh
 source scripts/lib/serve-ready.sh
 
-images=100000 add=1000 glimpse="" quick=()
+images=100000 add=1000 glimpse="" quick=() catalog=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) images=3000; add=100; quick=(--quick) ;;
     --images) images="$2"; shift ;;
     --add) add="$2"; shift ;;
+    --catalog) catalog="$2"; shift ;;
     --glimpse) glimpse="$2"; shift ;;
     -h|--help) usage "$0"; exit 0 ;;
     *) unknown_argument live-add.sh "$1" ;;
@@ -44,7 +48,10 @@ done
 command -v djpeg >/dev/null && command -v cjpeg >/dev/null && command -v dwebp >/dev/null || scripts/bootstrap.sh libjpeg-turbo-progs webp >&2
 prepare_args=("${quick[@]}")
 [ ${#quick[@]} -gt 0 ] || prepare_args=(--images "$images")
-read -r catalog _ _ _ photos < <(bash benchmarks/scale.sh "${prepare_args[@]}" --prepare --glimpse "$glimpse" | tail -n 1)
+[ -z "$catalog" ] || prepare_args=(--quick)
+read -r scale_catalog _ _ _ photos < <(bash benchmarks/scale.sh "${prepare_args[@]}" --prepare --glimpse "$glimpse" | tail -n 1)
+[ -n "$catalog" ] || catalog=$scale_catalog
+[ -e "$catalog.vindex" ] || { echo "live-add.sh: $catalog has no visual-index snapshot beside it" >&2; exit 1; }
 
 work=$(mktemp -d)
 server_pid=""
