@@ -67,9 +67,11 @@ cp "$catalog.vindex" "$db.vindex"
 # by djpeg or dwebp, every 4th pixel kept), image i from photo i mod the photo count at a
 # position that moves with i, written by cjpeg at quality 90.
 mkdir -p "$work/added/arrivals" "$work/probes" "$work/crops"
-python3 - "$photos" "$work/crops" "$add" <<'PY'
+python3 - "$photos" "$work/crops" "$add" "$root/scripts/lib" <<'PY'
 import os, subprocess, sys
 photos, out, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+sys.path.insert(0, sys.argv[4])
+from ppm import ppm_bytes, read_ppm
 sources = sorted(f for f in os.listdir(photos) if f.lower().endswith((".jpg", ".jpeg", ".webp")))
 if not sources:
     sys.exit(f"live-add.sh: no JPEG or WebP photos in {photos}")
@@ -80,15 +82,7 @@ for p, name in enumerate(sources):
     path = os.path.join(photos, name)
     command = ["dwebp", "-quiet", path, "-ppm", "-o", "-"] if name.lower().endswith(".webp") else ["djpeg", "-rgb", path]
     data = subprocess.run(command, check=True, capture_output=True).stdout
-    fields, pos = [], 0  # binary PPM header: P6, width, height, maxval, one whitespace byte
-    while len(fields) < 4:
-        while data[pos:pos + 1].isspace():
-            pos += 1
-        start = pos
-        while not data[pos:pos + 1].isspace():
-            pos += 1
-        fields.append(data[start:pos])
-    width, height, body = int(fields[1]), int(fields[2]), pos + 1
+    width, height, body = read_ppm(data)
     # Windows of the photo at a quarter of its resolution (every 4th pixel of every 4th row).
     quarter_width, quarter_height = width // 4, height // 4
     w, h = min(384, quarter_width), min(288, quarter_height)
@@ -101,7 +95,7 @@ for p, name in enumerate(sources):
             row[0::3], row[1::3], row[2::3] = segment[0::12], segment[1::12], segment[2::12]
             rows.append(bytes(row))
         with open(os.path.join(out, f"new-{i}.ppm"), "wb") as f:
-            f.write(b"P6\n%d %d\n255\n" % (w, h) + b"".join(rows))
+            f.write(ppm_bytes(w, h, b"".join(rows)))
 PY
 for ((i = 0; i < add; i++)); do
   cjpeg -quality 90 -outfile "$work/added/arrivals/new-$i.jpg" "$work/crops/new-$i.ppm"

@@ -18,22 +18,14 @@ mkdir -p "$out"
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 djpeg -scale 16/8 -ppm -outfile "$tmp/up.ppm" "$root/testdata/exif-orientation/Landscape_1.jpg"
-python3 - "$tmp/up.ppm" "$tmp/photo.ppm" 4000 3000 <<'PY'
+python3 - "$tmp/up.ppm" "$tmp/photo.ppm" 4000 3000 "$root/scripts/lib" <<'PY'
 import sys
 source, dest, width, height = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+sys.path.insert(0, sys.argv[5])
+from ppm import ppm_bytes, read_ppm
 data = open(source, "rb").read()
-# Binary PPM header: P6, width, height, maxval, one whitespace byte.
-fields, pos = [], 0
-while len(fields) < 4:
-    while data[pos:pos + 1].isspace():
-        pos += 1
-    start = pos
-    while not data[pos:pos + 1].isspace():
-        pos += 1
-    fields.append(data[start:pos])
-pos += 1
-w, h = int(fields[1]), int(fields[2])
-assert fields[0] == b"P6" and w <= width <= 2 * w and h <= height <= 2 * h
+w, h, pos = read_ppm(data)
+assert w <= width <= 2 * w and h <= height <= 2 * h
 rows = [data[pos + y * w * 3: pos + (y + 1) * w * 3] for y in range(h)]
 def widen(row):
     extra = width - w
@@ -42,8 +34,7 @@ def widen(row):
 wide = [widen(r) for r in rows]
 wide += [wide[h - 1 - i] for i in range(height - h)]
 with open(dest, "wb") as f:
-    f.write(b"P6\n%d %d\n255\n" % (width, height))
-    f.write(b"".join(wide))
+    f.write(ppm_bytes(width, height, b"".join(wide)))
 PY
 cjpeg -quality 90 -sample 2x2 -outfile "$target.tmp" "$tmp/photo.ppm"
 mv "$target.tmp" "$target"
