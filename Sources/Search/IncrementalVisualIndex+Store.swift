@@ -1,9 +1,12 @@
 import Catalog
 
 extension IncrementalVisualIndex {
-    /// Changed landmarks up to which their membership is read for them alone, in one batch
-    /// (``EntityStore/collections(containingEach:)``); above it, all collections are read once.
-    static let membershipBatchLimit = 32
+    /// Changed landmarks up to which their membership is read for them alone, in batched
+    /// reads (``EntityStore/collections(containingEach:)``: O(those landmarks + the members of
+    /// the collections holding them)); above it (a re-index of a large share of the catalog),
+    /// all collections are read once (O(every membership): at a million landmarks in 100
+    /// collections, 13.9 s of a replica's update for 1,000 added images, against 63 ms batched).
+    static let membershipBatchLimit = 10_000
 
     /// This index brought up to the store's current version by reading only what changed
     /// since its generation (``EntityStore/changes(since:)``, the changed collections and
