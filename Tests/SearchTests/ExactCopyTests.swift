@@ -2,7 +2,7 @@ import Catalog
 import Fingerprints
 import Foundation
 import PixelBuffers
-import SQLiteStore
+@testable import SQLiteStore
 import Testing
 @testable import Search
 
@@ -85,6 +85,10 @@ import Testing
         let page = try await Self.page(query, bytes: Self.bytes("gravel"))
         #expect(page.items.isEmpty)
         #expect(try store.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality) == UnsearchableCounts(images: 4, landmarks: 4))
+        // Counted a range of landmark ids per read: ranges of any size give the same counts.
+        for batch in [1, 2, 5] {
+            #expect(try store.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality, batch: batch) == UnsearchableCounts(images: 4, landmarks: 4), "\(batch)")
+        }
     }
 
     @Test func withoutACopyKeyAFlatImageMatchesNothing() async throws {
