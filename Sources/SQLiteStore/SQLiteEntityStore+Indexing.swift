@@ -20,8 +20,7 @@ extension SQLiteEntityStore {
                 }
             }
             var hashes: [String: ContentHash] = [:]
-            for chunk in Self.scoped("SELECT path, content_hash FROM landmark_image", column: "path", ids: paths, suffix: " AND content_hash IS NOT NULL")
-                + (paths == nil ? [("SELECT path, content_hash FROM landmark_image WHERE content_hash IS NOT NULL", StatementArguments())] : []) {
+            for chunk in Self.scoped("SELECT path, content_hash FROM landmark_image", column: "path", ids: paths, condition: "content_hash IS NOT NULL") {
                 for row in try Row.fetchAll(db, sql: chunk.sql, arguments: chunk.arguments) { hashes[row["path"]] = ContentHash(hex: row["content_hash"]) }
             }
             // The saved fingerprints' layout versions: all, or those of the hashes just read.
@@ -97,8 +96,10 @@ extension SQLiteEntityStore {
             var newCollectionPosition = try nextPosition("collection")
             // The images the add run's landmarks had, whose cache rows may be orphaned below.
             var earlierImages: [(path: String, hash: String?)] = []
-            for (sql, arguments) in Self.scoped("SELECT path, content_hash FROM landmark_image", column: "landmark_id", ids: scope?.landmarkIDs) where scope != nil {
-                for row in try Row.fetchAll(db, sql: sql, arguments: arguments) { earlierImages.append((row["path"], row["content_hash"])) }
+            if let scope {
+                for (sql, arguments) in Self.scoped("SELECT path, content_hash FROM landmark_image", column: "landmark_id", ids: scope.landmarkIDs) {
+                    for row in try Row.fetchAll(db, sql: sql, arguments: arguments) { earlierImages.append((row["path"], row["content_hash"])) }
+                }
             }
             for (position, landmark) in content.landmarks.enumerated() {
                 let existing = existingLandmarks[landmark.id]
@@ -141,9 +142,11 @@ extension SQLiteEntityStore {
             }
             // An add run's collections keep their members and gain the source's.
             var earlierMembers: [String: [String]] = [:]
-            for (sql, arguments) in Self.scoped("SELECT collection_id, landmark_id FROM collection_member", column: "collection_id",
-                                                ids: scope?.collectionIDs, suffix: " ORDER BY collection_id, ordinal") where scope != nil {
-                for row in try Row.fetchAll(db, sql: sql, arguments: arguments) { earlierMembers[row["collection_id"], default: []].append(row["landmark_id"]) }
+            if let scope {
+                for (sql, arguments) in Self.scoped("SELECT collection_id, landmark_id FROM collection_member", column: "collection_id",
+                                                    ids: scope.collectionIDs, order: "collection_id, ordinal") {
+                    for row in try Row.fetchAll(db, sql: sql, arguments: arguments) { earlierMembers[row["collection_id"], default: []].append(row["landmark_id"]) }
+                }
             }
             for (position, collection) in content.collections.enumerated() {
                 let existing = existingCollections[collection.id]
@@ -195,13 +198,13 @@ extension SQLiteEntityStore {
                 // Cache rows of the images the run's landmarks no longer have, nothing else refers to.
                 let paths = Array(Set(earlierImages.map(\.path))).sorted()
                 for (sql, arguments) in Self.scoped("DELETE FROM file_state", column: "path", ids: paths,
-                                                    suffix: " AND NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.path = file_state.path)") {
+                                                    condition: "NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.path = file_state.path)") {
                     try db.execute(sql: sql, arguments: arguments)
                 }
                 let contentHashes = Array(Set(earlierImages.compactMap(\.hash))).sorted()
-                for (sql, arguments) in Self.scoped("DELETE FROM fingerprint", column: "content_hash", ids: contentHashes, suffix: """
-                     AND NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.content_hash = fingerprint.content_hash)\
-                     AND NOT EXISTS (SELECT 1 FROM file_state s WHERE s.content_hash = fingerprint.content_hash)
+                for (sql, arguments) in Self.scoped("DELETE FROM fingerprint", column: "content_hash", ids: contentHashes, condition: """
+                    NOT EXISTS (SELECT 1 FROM landmark_image i WHERE i.content_hash = fingerprint.content_hash) \
+                    AND NOT EXISTS (SELECT 1 FROM file_state s WHERE s.content_hash = fingerprint.content_hash)
                     """) {
                     try db.execute(sql: sql, arguments: arguments)
                 }
@@ -231,14 +234,16 @@ extension SQLiteEntityStore {
     }
 
     /// `select` once over the whole table (`ids` nil), or once per batch of ``batch`` ids
-    /// with `WHERE column IN (…)` appended; `suffix` follows (a further condition starting
-    /// with `AND`, only with ids, or an `ORDER BY`). No statement for an empty `ids`.
+    /// with `column IN (…)`; `condition` (SQL) further restricts the rows either way, and
+    /// `order` (an `ORDER BY` clause's columns) sorts them. No statement for an empty `ids`.
     /// - Complexity: O(ids).
-    static func scoped(_ select: String, column: String, ids: [String]?, suffix: String = "") -> [(sql: String, arguments: StatementArguments)] {
-        guard let ids else { return suffix.hasPrefix(" AND") ? [] : [(select + suffix, StatementArguments())] }
+    static func scoped(_ select: String, column: String, ids: [String]?, condition: String? = nil,
+                       order: String? = nil) -> [(sql: String, arguments: StatementArguments)] {
+        let tail = order.map { " ORDER BY " + $0 } ?? ""
+        guard let ids else { return [(select + (condition.map { " WHERE " + $0 } ?? "") + tail, StatementArguments())] }
         return ids.chunked(batch).map { chunk in
-            (select + " WHERE \(column) IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")" + suffix,
-             StatementArguments(chunk))
+            (select + " WHERE \(column) IN (" + Array(repeating: "?", count: chunk.count).joined(separator: ", ") + ")"
+                + (condition.map { " AND " + $0 } ?? "") + tail, StatementArguments(chunk))
         }
     }
 
@@ -262,7 +267,7 @@ extension SQLiteEntityStore {
             ("collection_member", "collection_id", scope?.collectionIDs, "collection_id, ordinal", .collection, []),
         ]
         for part in parts {
-            for (sql, arguments) in scoped("SELECT * FROM \(part.table)", column: part.owner, ids: part.ids, suffix: " ORDER BY \(part.order)") {
+            for (sql, arguments) in scoped("SELECT * FROM \(part.table)", column: part.owner, ids: part.ids, order: part.order) {
                 for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
                     add(EntityReference(kind: part.kind, id: row[part.owner]), row, skipping: part.skipping)
                 }
