@@ -31,18 +31,23 @@ extension PostgresEntityStore {
         }
     }
 
-    /// Live images and landmarks without a view of quality `minimumViewQuality` or more.
-    /// - Complexity: O(images), one statement.
+    /// Live images and landmarks without a view of quality `minimumViewQuality` or more,
+    /// read from the unsearchable fingerprints up (the `v5-quality-index` index), so the
+    /// count costs what the catalog holds of flat images, not the catalog (a replica counts
+    /// once per generation).
+    /// - Complexity: O(unsearchable images × log images), one statement.
     public func unsearchableCounts(minimumViewQuality: Int) async throws(CatalogStoreError) -> UnsearchableCounts? {
         let logger = self.logger
         return try await read("counting unsearchable images") { connection in
             let rows = try await connection.query("""
-                SELECT (SELECT count(*) FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id
-                        JOIN fingerprint f ON f.content_hash = i.content_hash
-                        WHERE l.removal_id IS NULL AND f.whole_quality < \(minimumViewQuality)),
-                       (SELECT count(*) FROM (SELECT i.landmark_id FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id
-                        JOIN fingerprint f ON f.content_hash = i.content_hash WHERE l.removal_id IS NULL
-                        GROUP BY i.landmark_id HAVING max(f.whole_quality) < \(minimumViewQuality)) AS unsearchable)
+                WITH flat AS (
+                  SELECT i.landmark_id FROM fingerprint f JOIN landmark_image i ON i.content_hash = f.content_hash
+                  JOIN landmark l ON l.id = i.landmark_id
+                  WHERE f.whole_quality < \(minimumViewQuality) AND l.removal_id IS NULL)
+                SELECT (SELECT count(*) FROM flat),
+                       (SELECT count(DISTINCT landmark_id) FROM flat WHERE NOT EXISTS (
+                          SELECT 1 FROM landmark_image j JOIN fingerprint g ON g.content_hash = j.content_hash
+                          WHERE j.landmark_id = flat.landmark_id AND g.whole_quality >= \(minimumViewQuality)))
                 """, logger: logger)
             for try await (images, landmarks) in rows.decode((Int, Int).self) {
                 return UnsearchableCounts(images: images, landmarks: landmarks)

@@ -84,6 +84,11 @@ enum PostgresSchema {
               generation bigint NOT NULL, heartbeat_at timestamptz NOT NULL DEFAULT now())
             """,
         ]),
+        // Fingerprints by whole-image quality: the unsearchable ones are read on their own
+        // (unsearchableCounts) instead of by a pass over every image.
+        Migration(name: "v5-quality-index", statements: [
+            "CREATE INDEX fingerprint_whole_quality ON fingerprint(whole_quality)",
+        ]),
     ]
 
     /// What a store asks of the catalog's partitions when it opens it.

@@ -13,9 +13,12 @@ import GRDB
 /// - `v4-copy-keys`: each fingerprint's ``FrameDigest`` and whole-image quality, computed
 ///   from the stored fingerprints, with the indexes that make an exact copy a lookup
 ///   (``EntityStore/landmarkIDs(copying:)``).
+/// - `v5-quality-index`: fingerprints indexed by whole-image quality, so the unsearchable
+///   images (``EntityStore/unsearchableCounts(minimumViewQuality:)``) are read on their own
+///   instead of by a pass over every image.
 enum CatalogSchema {
     /// Names of the migrations, in order.
-    static let migrationNames = ["v1-catalog", "v2-index-runs", "v3-change-log", "v4-copy-keys"]
+    static let migrationNames = ["v1-catalog", "v2-index-runs", "v3-change-log", "v4-copy-keys", "v5-quality-index"]
 
     /// The migrator for the current schema.
     static var migrator: DatabaseMigrator {
@@ -131,6 +134,9 @@ enum CatalogSchema {
                 CREATE INDEX fingerprint_frame_digest ON fingerprint(frame_digest);
                 CREATE INDEX landmark_image_content_hash ON landmark_image(content_hash);
                 """)
+        }
+        migrator.registerMigration("v5-quality-index") { db in
+            try db.execute(sql: "CREATE INDEX fingerprint_whole_quality ON fingerprint(whole_quality)")
         }
         return migrator
     }

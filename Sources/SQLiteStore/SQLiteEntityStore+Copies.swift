@@ -27,46 +27,29 @@ extension SQLiteEntityStore {
     /// Live images and landmarks without a view of quality `minimumViewQuality` or more;
     /// `nil` on a read-only catalog of a schema older than `v4-copy-keys`.
     ///
-    /// Counted a range of ``unsearchableCountBatch`` landmark ids per read transaction, so no
-    /// read holds an old snapshot for long: at a million images the whole count reads every
-    /// fingerprint row (tens of seconds), and one transaction that long would hold every
-    /// writer's WAL checkpoint for its busy timeout. The ranges are read until the last id;
-    /// a catalog that changes between two of them is counted per range as it then is (a
-    /// reader counts once per generation, so the next generation's count corrects it).
-    /// - Complexity: O(images), in O(landmarks / batch) short reads.
+    /// Read from the unsearchable fingerprints up (the `v5-quality-index` index on
+    /// `fingerprint(whole_quality)`), each joined to the live images that use it; a landmark
+    /// is counted when no image of it has a searchable fingerprint. So the count costs what
+    /// the catalog holds of flat images, not the catalog: a replica counts once per
+    /// generation, and a pass over every image (49 s at a million images) held every
+    /// writer's WAL checkpoint behind its snapshot. A read-only catalog of an older schema
+    /// (no such index) is scanned whole by the same statement.
+    /// - Complexity: O(unsearchable images × log images), one read (O(images) without the index).
     public func unsearchableCounts(minimumViewQuality: Int) throws(CatalogStoreError) -> UnsearchableCounts? {
-        try unsearchableCounts(minimumViewQuality: minimumViewQuality, batch: Self.unsearchableCountBatch)
-    }
-
-    /// ``unsearchableCounts(minimumViewQuality:)`` with ranges of `batch` landmarks (tests
-    /// cross many range boundaries with small ones).
-    func unsearchableCounts(minimumViewQuality: Int, batch: Int) throws(CatalogStoreError) -> UnsearchableCounts? {
         guard hasCopyKeys else { return nil }
-        var counts = UnsearchableCounts(images: 0, landmarks: 0)
-        var after: String? = nil
-        while true {
-            let range: (last: String, images: Int, landmarks: Int)? = try read("counting unsearchable images") { db in
-                // The next range of live landmark ids: those after `after`, up to the batch.
-                let ids = try String.fetchAll(db, sql: """
-                    SELECT id FROM landmark WHERE removal_id IS NULL AND (?1 IS NULL OR id > ?1) ORDER BY id LIMIT ?2
-                    """, arguments: [after, max(1, batch)])
-                guard let first = ids.first, let last = ids.last else { return nil }
-                let row = try Row.fetchOne(db, sql: """
-                    SELECT (SELECT count(*) FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id
-                            JOIN fingerprint f ON f.content_hash = i.content_hash
-                            WHERE l.id >= ?2 AND l.id <= ?3 AND l.removal_id IS NULL AND f.whole_quality < ?1) AS images,
-                           (SELECT count(*) FROM (SELECT i.landmark_id FROM landmark_image i JOIN landmark l ON l.id = i.landmark_id
-                            JOIN fingerprint f ON f.content_hash = i.content_hash WHERE l.id >= ?2 AND l.id <= ?3 AND l.removal_id IS NULL
-                            GROUP BY i.landmark_id HAVING max(f.whole_quality) < ?1)) AS landmarks
-                    """, arguments: [minimumViewQuality, first, last])
-                return (last, row?["images"] ?? 0, row?["landmarks"] ?? 0)
-            }
-            guard let range else { return counts }
-            counts = UnsearchableCounts(images: counts.images + range.images, landmarks: counts.landmarks + range.landmarks)
-            after = range.last
+        return try read("counting unsearchable images") { db in
+            // CROSS JOIN keeps SQLite's join order: from the quality index to the images.
+            let row = try Row.fetchOne(db, sql: """
+                SELECT (SELECT count(*) FROM fingerprint f CROSS JOIN landmark_image i ON i.content_hash = f.content_hash
+                        CROSS JOIN landmark l ON l.id = i.landmark_id
+                        WHERE f.whole_quality < ?1 AND l.removal_id IS NULL) AS images,
+                       (SELECT count(DISTINCT i.landmark_id) FROM fingerprint f CROSS JOIN landmark_image i ON i.content_hash = f.content_hash
+                        CROSS JOIN landmark l ON l.id = i.landmark_id
+                        WHERE f.whole_quality < ?1 AND l.removal_id IS NULL
+                          AND NOT EXISTS (SELECT 1 FROM landmark_image j JOIN fingerprint g ON g.content_hash = j.content_hash
+                                          WHERE j.landmark_id = i.landmark_id AND g.whole_quality >= ?1)) AS landmarks
+                """, arguments: [minimumViewQuality])
+            return UnsearchableCounts(images: row?["images"] ?? 0, landmarks: row?["landmarks"] ?? 0)
         }
     }
-
-    /// Landmarks counted per read transaction by ``unsearchableCounts(minimumViewQuality:)``.
-    static let unsearchableCountBatch = 2_000
 }

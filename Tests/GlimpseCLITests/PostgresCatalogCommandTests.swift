@@ -67,7 +67,7 @@ struct PostgresCatalogCommandTests {
             process.waitUntilExit()
             #expect(process.terminationStatus == 0)
         }
-        #expect(try PostgresTestCluster.psql(db, "SELECT string_agg(name, ',' ORDER BY name) FROM glimpse_migrations") == "v1-catalog,v2-copy-keys,v3-partitions,v4-cluster-members")
+        #expect(try PostgresTestCluster.psql(db, "SELECT string_agg(name, ',' ORDER BY name) FROM glimpse_migrations") == "v1-catalog,v2-copy-keys,v3-partitions,v4-cluster-members,v5-quality-index")
         #expect(try PostgresTestCluster.psql(db, "SELECT count(*) FROM catalog_meta WHERE key = 'catalog_id'") == "1")
         #expect(try PostgresTestCluster.psql(db, "SELECT count(*) FROM landmark") == "3")
     }

@@ -31,7 +31,7 @@ struct PostgresStoreTests {
         }
         #expect(Set(versions.map(\.catalogID)).count == 1, "one catalog identity, made once")
         guard case .postgres(let url) = catalog.location else { return }
-        #expect(try await migrationCount(url) == 4)
+        #expect(try await migrationCount(url) == 5)
     }
 
     @Test func aDatabaseOfAnotherProgramIsRefusedAndLeftUntouched() async throws {
@@ -80,7 +80,7 @@ struct PostgresStoreTests {
         }
         await #expect(throws: CatalogStoreError.self) { try await catalog.open(.readOnly) }
         let migrated = try await catalog.open(.readWrite)
-        #expect(try await migrationCount(url) == 4)
+        #expect(try await migrationCount(url) == 5)
         #expect(try await migrated.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality) == UnsearchableCounts(images: 5, landmarks: 5))
         let blue = try ImageFingerprinter.catalog.fingerprint(file: StoreConformanceTests.lowInformation.appendingPathComponent("flat-blue.png").path)
         #expect(try await migrated.landmarkIDs(copying: CopyKey(contentHash: ContentHash(hex: "0"), frameDigest: FrameDigest(of: blue))) == ["flat-blue"])

@@ -365,6 +365,31 @@ import CatalogTestSupport
             .index(FolderCatalogSource(folderPath: Self.lowInformation.path))
         #expect(again.fingerprinted == 0 && again.unsearchable == report.unsearchable)
     }
+
+    @Test(arguments: StoreKind.available) func aLandmarkWithOneSearchableImageIsNotUnsearchableButItsFlatImagesAreCounted(_ kind: StoreKind) async throws {
+        // "mixed": gravel (flat) and bands (searchable); "flat": sand and flat-blue; the
+        // same gravel file in a second landmark counts once per live image.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-unsearchable-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["gravel", "bands", "sand", "flat-blue"] {
+            try FileManager.default.copyItem(at: Self.lowInformation.appendingPathComponent(name + ".png"), to: folder.appendingPathComponent(name + ".png"))
+        }
+        let manifest = #"{"version": 1, "landmarks": ["#
+            + #"{"id": "mixed", "name": "Mixed", "images": ["gravel.png", "bands.png"]},"#
+            + #"{"id": "flat", "name": "Flat", "images": ["sand.png", "flat-blue.png"]},"#
+            + #"{"id": "gravel-again", "name": "Gravel again", "images": ["gravel.png"]}]}"#
+        try Data(manifest.utf8).write(to: folder.appendingPathComponent("manifest.json"))
+        let store = try await TestCatalog.make(kind).open()
+        _ = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog)
+            .index(ManifestCatalogSource(manifestPath: folder.appendingPathComponent("manifest.json").path))
+        let minimum = FingerprintView.minimumSearchableQuality
+        #expect(try await store.unsearchableCounts(minimumViewQuality: minimum) == UnsearchableCounts(images: 4, landmarks: 2))
+        try await store.remove(EntityReference(kind: .landmark, id: "flat"))
+        #expect(try await store.unsearchableCounts(minimumViewQuality: minimum) == UnsearchableCounts(images: 2, landmarks: 1))
+        try await store.undoLastRemoval()
+        #expect(try await store.unsearchableCounts(minimumViewQuality: minimum) == UnsearchableCounts(images: 4, landmarks: 2))
+    }
 }
 
 /// A reader learns of a change made through another store on the same catalog: pushed on
