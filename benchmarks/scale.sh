@@ -24,6 +24,10 @@
 #                transformations) with the share the cascade scanned whole, and
 #                `eval --compare-exhaustive`: recall@1 through it, and its top-1 / top-10
 #                agreement with the exhaustive scan
+#   serve        `glimpse serve` on the catalog: cold start to /readyz, and wrk (2 threads,
+#                4 connections; 20 s, 3 s under 10,001 crops) POSTing a 1080p JPEG to
+#                /v1/search, one of a catalog photo and one of a photo in no catalog:
+#                requests/s, latency, and the first result
 # The crops' sources are disjoint from the evaluation's images: photographs from Debian
 # packages that the evaluation sets do not come from (the desktop wallpapers of
 # gnome-backgrounds, mate-backgrounds, plasma-workspace-wallpapers and desktop-base: about
@@ -145,6 +149,54 @@ at_threshold=$(grep "At the search's no-match threshold" "$cache/eval-exact.txt"
 stage_recall=$(awk -F'|' '/\*\*overall\*\*/ { gsub(/ /, "", $4); print $4 }' "$cache/eval.txt")
 stage_threshold=$(grep "At the search's no-match threshold" "$cache/eval.txt" | sed -E 's/.*true-positive rate ([0-9.]+), false-positive rate ([0-9.]+%).*/\1 \2/')
 agreement=$(grep "First stage against the exhaustive scan" "$cache/eval.txt" | sed -E 's/.*top-1 agreement ([0-9]+\.[0-9]+), top-10 agreement ([0-9]+\.[0-9]+).*/\1 \/ \2/')
+# glimpse serve on the catalog: cold start to /readyz (snapshot and first stage mapped), then
+# wrk (2 threads, 4 connections) POSTing a 1080p JPEG to /v1/search: an evaluation photo that
+# the catalog holds, and one in no catalog, each stretched to 1920x1080 (nearest pixel, from
+# djpeg's output) and written by cjpeg at quality 90.
+scripts/bootstrap.sh wrk curl libjpeg-turbo-progs >&2
+source scripts/lib/serve-ready.sh
+serve_work=$(mktemp -d)
+server_pid=""
+trap '[ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null || true; rm -rf "$serve_work"' EXIT
+for pair in "matching testdata/catalog/landmarks/hurricane-ridge.jpg" "other testdata/negatives/anemone.jpg"; do
+  read -r name source <<<"$pair"
+  djpeg -rgb "$source" | python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+from ppm import ppm_bytes, read_ppm
+data = sys.stdin.buffer.read()
+width, height, body = read_ppm(data)
+columns = [min(width - 1, x * width // 1920) for x in range(1920)]
+rows = []
+for y in range(1080):
+    start = body + min(height - 1, y * height // 1080) * width * 3
+    row = data[start:start + width * 3]
+    out = bytearray(1920 * 3)
+    for c in range(3):
+        out[c::3] = bytes(row[x * 3 + c] for x in columns)
+    rows.append(bytes(out))
+sys.stdout.buffer.write(ppm_bytes(1920, 1080, b"".join(rows)))
+' scripts/lib | cjpeg -quality 90 > "$serve_work/$name.jpg"
+done
+serve_began=$(date +%s.%N)
+"$glimpse" serve --db "$db" --port 0 --log-level notice --reload-poll-ms 1000 2>"$serve_work/serve.log" &
+server_pid=$!
+serve_port=$(wait_until_ready "$serve_work/serve.log" "$server_pid" 600 0.02) || { echo "scale.sh: glimpse serve did not become ready" >&2; exit 1; }
+serve_cold=$(awk -v s="$serve_began" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
+wrk_seconds=20
+[ "$images" -gt 10000 ] || wrk_seconds=3
+serve_row() {
+  local body=$1 top out
+  top=$(curl -sf --data-binary @"$body" "http://127.0.0.1:$serve_port/v1/search?page_size=1" \
+    | python3 -c 'import json, sys; r = json.load(sys.stdin)["results"]; print(r[0]["id"] if r else "nothing")')
+  out=$(BODY_FILE="$body" wrk -t2 -c4 -d"${wrk_seconds}s" --timeout 10s -s scripts/lib/wrk-search.lua \
+    "http://127.0.0.1:$serve_port/v1/search" 2>&1 | grep '^RESULT')
+  sed -E 's/.*rps=([^ ]*) p50_ms=([^ ]*) p99_ms=([^ ]*) requests=[^ ]* failed=([^ ]*) busy=([^ ]*).*/\1 req\/s (p50 \2, p99 \3 ms; failed \4, busy \5)/' <<<"$out" | sed "s|\$| → $top|"
+}
+serve_matching=$(serve_row "$serve_work/matching.jpg")
+serve_other=$(serve_row "$serve_work/other.jpg")
+kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
+
 # bench-search's line is a BenchmarkRecord (snake_case JSON): read its fields with Python.
 field() { python3 -c 'import json, sys; d = json.loads(sys.argv[1]); print(eval(sys.argv[2], {}, {"d": d}))' "$json" "$1"; }
 stage_bytes=$(field 'd["first_stage"]["bytes"]')
@@ -202,4 +254,9 @@ printf '| %-44s | %-24s |\n' "matching queries: answered at the first look" \
 printf '| %-44s | %-24s |\n' "first stage: recall@1 of the eval queries" "$stage_recall"
 printf '| %-44s | %-24s |\n' "first stage: TPR / FPR at the threshold" "$(sed 's| | / |' <<<"$stage_threshold")"
 printf '| %-44s | %-24s |\n' "first stage: top-1 / top-10 agreement" "$agreement"
-
+printf '| %-44s | %-24s |
+' "serve: cold start to /readyz" "$serve_cold s"
+printf '| %-44s | %-24s |
+' "serve: 1080p JPEG in the catalog, wrk -t2 -c4" "$serve_matching"
+printf '| %-44s | %-24s |
+' "serve: 1080p JPEG in no catalog, wrk -t2 -c4" "$serve_other"
