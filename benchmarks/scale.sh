@@ -254,9 +254,6 @@ printf '| %-44s | %-24s |\n' "matching queries: answered at the first look" \
 printf '| %-44s | %-24s |\n' "first stage: recall@1 of the eval queries" "$stage_recall"
 printf '| %-44s | %-24s |\n' "first stage: TPR / FPR at the threshold" "$(sed 's| | / |' <<<"$stage_threshold")"
 printf '| %-44s | %-24s |\n' "first stage: top-1 / top-10 agreement" "$agreement"
-printf '| %-44s | %-24s |
-' "serve: cold start to /readyz" "$serve_cold s"
-printf '| %-44s | %-24s |
-' "serve: 1080p JPEG in the catalog, wrk -t2 -c4" "$serve_matching"
-printf '| %-44s | %-24s |
-' "serve: 1080p JPEG in no catalog, wrk -t2 -c4" "$serve_other"
+printf '| %-44s | %-24s |\n' "serve: cold start to /readyz" "$serve_cold s"
+printf '| %-44s | %-24s |\n' "serve: 1080p JPEG in the catalog, wrk -t2 -c4" "$serve_matching"
+printf '| %-44s | %-24s |\n' "serve: 1080p JPEG in no catalog, wrk -t2 -c4" "$serve_other"
