@@ -159,7 +159,7 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
         coarseSize: 85, version: catalogVersion)
 
     /// Default for queries: ``query(orientations:)`` with every orientation, the vignette view
-    /// and the tilt views (49 views).
+    /// and the tilt views (50 views).
     public static let query = queryLayout(.all)
 
     /// Glimpse's query layout: the full frame and centre crops keeping 85 % and 70 % of each
@@ -167,7 +167,7 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     /// around it still lands near the catalog's full-frame view; each of them also in the
     /// extra orientations `orientations` asks for (derived, almost free): 3 views upright,
     /// 6 with the mirror, 24 with all eight orientations; then the whole frame with the
-    /// ``queryVignettes`` undone (1) and under the 24 ``queryTilts`` (49 views in all by default).
+    /// ``queryVignettes`` undone (1) and under the 25 ``queryTilts`` (50 views in all by default).
     public static func query(orientations: QueryOrientations) -> FingerprintViewLayout {
         queryLayout(orientations)
     }
@@ -176,14 +176,17 @@ public struct FingerprintViewLayout: Sendable, Hashable, Codable {
     /// screen photographed at an angle. Rings of eight directions at 12° of tilt with the sheet
     /// 4 % of the frame's longer side inside the selection, and at 20° with the sheet inside
     /// the selection's plain border (``PlainBorder``; 2 % where there is none) and with 6 %
-    /// (24 views), hashed from a plane of at most 32 pixels per side (as accurate as 64 in the
+    /// (24 views), and one view of the sheet's outline found inside the plain border
+    /// (``SheetQuadrilateral``: the tilt undone exactly; the border's box, untilted, when no
+    /// outline is found; the frame less 2 % without a border), hashed from a plane of at most 32 pixels per side (as accurate as 64 in the
     /// evaluation, at about 10 µs a view instead of 39). Chosen with `glimpse eval`
     /// (docs/ACCURACY.md, "Pictures taken at an angle"): one ring at 20° and one margin found
     /// half of the 20° keystones, a second margin all but the narrowest pictures, the 12° ring
     /// every 10° one; a second margin at 12° found nothing more; the plain border one narrow
-    /// picture more and lost none.
+    /// picture more and lost none; the outline the two narrowest (1:8 and 1:4) and lost none.
     public static let queryTilts: [ViewTilt] = ViewTilt.ring(degrees: 12, margin: 0.04)
         + ViewTilt.ring(degrees: 20, margin: 0.02, fitsPlainBorder: true) + ViewTilt.ring(degrees: 20, margin: 0.06)
+        + [ViewTilt(down: 0, right: 0, margin: 0.02, fitsPlainBorder: true, rectifiesQuadrilateral: true)]
 
     /// The vignettes Glimpse's query layouts undo (``ViewVignette``): one taking 40 % of the
     /// brightness at the corners, the middle of what "vintage" photo filters take (the

@@ -103,6 +103,9 @@ public struct Fingerprinter: Sendable {
         }
         let aspect = Double(luma.width) / Double(luma.height)
         let plainBorder = layout.tilts.contains(where: \.fitsPlainBorder) ? PlainBorder.sheet(in: luma) : nil
+        let outline = plainBorder.flatMap { box in
+            layout.tilts.contains(where: \.rectifiesQuadrilateral) ? SheetQuadrilateral(in: luma, box: box) : nil
+        }
         let sheets = layout.tilts.map { $0.sheetRegion(aspect: aspect, plainBorder: plainBorder) }
         let histograms = planes.histograms(of: (layout.regions + layout.coarseRegions + sheets).map { rect($0, luma) })
         var workspace = PDQHasher.Workspace()
@@ -170,7 +173,8 @@ public struct Fingerprinter: Sendable {
             }
             let first = layout.regions.count + layout.coarseRegions.count   // histograms: regions, coarse, sheets
             for (k, tilt) in layout.tilts.enumerated() {
-                append(tilt.rectified(small, aspect: aspect, sheet: sheets[k], using: instructionSet), sheets[k], histograms[first + k])
+                append(tilt.rectified(small, aspect: aspect, sheet: sheets[k], quadrilateral: outline, using: instructionSet),
+                       sheets[k], histograms[first + k])
             }
         }
         return Fingerprint(views: views, layoutVersion: layout.version)

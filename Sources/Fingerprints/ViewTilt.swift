@@ -22,6 +22,10 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Whether the sheet is taken to be what lies inside the query's plain border
     /// (``PlainBorder/sheet(in:)``) when it has one, ``margin`` serving only when it has none.
     public var fitsPlainBorder: Bool
+    /// Whether the view rectifies the sheet's outline found inside the plain border
+    /// (``SheetQuadrilateral``) when there is one, undoing the camera's tilt exactly; the
+    /// hypothesis (``down``, ``right``, the box) serves only when none is found.
+    public var rectifiesQuadrilateral: Bool
 
     /// Focal length of the assumed camera, in diagonals of the frame (0.8: a phone's main camera).
     public static let focalLength = 0.8
@@ -29,11 +33,14 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Creates a hypothesis of `down` and `right` degrees of tilt, the sheet `margin` (a
     /// fraction of the longer side) inside the frame or, with `fitsPlainBorder`, inside the
     /// query's plain border where it has one.
-    public init(down: Float, right: Float, margin: Float, fitsPlainBorder: Bool = false) {
+    /// With `rectifiesQuadrilateral`, the sheet's outline inside the plain border is
+    /// rectified when one is found (``SheetQuadrilateral``).
+    public init(down: Float, right: Float, margin: Float, fitsPlainBorder: Bool = false, rectifiesQuadrilateral: Bool = false) {
         self.down = down
         self.right = right
         self.margin = margin
         self.fitsPlainBorder = fitsPlainBorder
+        self.rectifiesQuadrilateral = rectifiesQuadrilateral
     }
 
     /// Eight hypotheses at `degrees` of tilt: an edge leaning away (top, bottom, left, right)
@@ -48,7 +55,7 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// One line for people.
     public var description: String {
-        "tilt(down \(down)°, right \(right)°, margin \(fitsPlainBorder ? "plain border, else " : "")\(margin))"
+        "tilt(\(rectifiesQuadrilateral ? "the sheet's outline, else " : "")down \(down)°, right \(right)°, margin \(fitsPlainBorder ? "plain border, else " : "")\(margin))"
     }
 
     /// The sheet this hypothesis assumes in a frame of `aspect` whose plain border, if any,
@@ -76,28 +83,46 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
     /// the query frame shrunk in each direction independently: the camera model is applied
     /// to a frame of `aspect` (width over height) and its result scaled back. O(1).
     /// Stored inline (no heap storage: one per tilt view of every query).
-    private func sourceMapping(width: Int, height: Int, aspect: Double, sheet: ViewRegion) -> Projective {
+    private func sourceMapping(width: Int, height: Int, aspect: Double, sheet: ViewRegion, modelsSheetAspect: Bool) -> Projective {
         let a = Double(down) * .pi / 180, b = Double(right) * .pi / 180
-        // The frame in units of its height.
-        let w = max(aspect, .leastNonzeroMagnitude), h = 1.0
-        let f = Self.focalLength * (w * w + h * h).squareRoot()
-        // R = Ry(b)·Rx(a) (y points down); a sheet point (x, y, 0) lands at R·(x, y, 0) + (0, 0, f)
-        // and projects to f·(X/Z, Y/Z): the first two columns of R do all the work.
         let (ca, sa, cb, sb) = (cos(a), sin(a), cos(b), sin(b))
-        let project = Projective(f * cb, f * sb * sa, 0, 0, f * ca, 0, sb, -cb * sa, f)
-        let c0 = project.apply(-w / 2, -h / 2), c1 = project.apply(w / 2, -h / 2)
-        let c2 = project.apply(-w / 2, h / 2), c3 = project.apply(w / 2, h / 2)
-        let (u0, u1) = (min(c0.0, c1.0, c2.0, c3.0), max(c0.0, c1.0, c2.0, c3.0))
-        let (v0, v1) = (min(c0.1, c1.1, c2.1, c3.1), max(c0.1, c1.1, c2.1, c3.1))
+        // The frame in units of its height.
+        let fw = max(aspect, .leastNonzeroMagnitude), fh = 1.0
+        // With `modelsSheetAspect` the camera model is applied to the sheet itself (units of
+        // its height), whose projection under this tilt has the bounding box `sheet` gives:
+        // its aspect is found by a few fixed-point steps from that box's (a 1:8 picture inside
+        // a plain border would otherwise be modelled as wide as the frame, with the
+        // perspective of a sheet twice its width). Else the sheet is modelled with the
+        // frame's aspect (a fixed margin: the two differ little).
+        let boxAspect = modelsSheetAspect ? Double(sheet.width) * fw / max(Double(sheet.height) * fh, .leastNonzeroMagnitude) : fw
+        func projection(_ sw: Double) -> Projective {
+            // R = Ry(b)·Rx(a) (y points down); a sheet point (x, y, 0) lands at R·(x, y, 0) + (0, 0, f)
+            // and projects to f·(X/Z, Y/Z): the first two columns of R do all the work.
+            let f = Self.focalLength * (sw * sw + 1).squareRoot()
+            return Projective(f * cb, f * sb * sa, 0, 0, f * ca, 0, sb, -cb * sa, f)
+        }
+        func box(_ sw: Double) -> (u0: Double, u1: Double, v0: Double, v1: Double) {
+            let project = projection(sw)
+            let c = [project.apply(-sw / 2, -0.5), project.apply(sw / 2, -0.5), project.apply(-sw / 2, 0.5), project.apply(sw / 2, 0.5)]
+            return (c.map(\.0).min() ?? 0, c.map(\.0).max() ?? 0, c.map(\.1).min() ?? 0, c.map(\.1).max() ?? 0)
+        }
+        var sw = boxAspect
+        for _ in 0..<(modelsSheetAspect ? 4 : 0) {
+            let b = box(sw)
+            sw *= boxAspect / max((b.u1 - b.u0) / max(b.v1 - b.v0, .leastNonzeroMagnitude), .leastNonzeroMagnitude)
+        }
+        let project = projection(sw)
+        let (u0, u1, v0, v1) = box(sw)
         // The projected sheet's bounding box fills `sheet` (``sheetRegion(aspect:plainBorder:)``),
         // then the frame is scaled to the plane's pixels (pixel centres at integers): an affine map A.
-        let px = Double(width) / w, py = Double(height) / h
-        let sx = Double(sheet.width) * w / max(u1 - u0, .leastNonzeroMagnitude)
-        let sy = Double(sheet.height) * h / max(v1 - v0, .leastNonzeroMagnitude)
-        let (left, top) = (Double(sheet.x) * w, Double(sheet.y) * h)
+        let px = Double(width) / fw, py = Double(height) / fh
+        let sx = Double(sheet.width) * fw / max(u1 - u0, .leastNonzeroMagnitude)
+        let sy = Double(sheet.height) * fh / max(v1 - v0, .leastNonzeroMagnitude)
+        let (left, top) = (Double(sheet.x) * fw, Double(sheet.y) * fh)
         let affine = Projective(px * sx, 0, px * (left - sx * u0) - 0.5, 0, py * sy, py * (top - sy * v0) - 0.5, 0, 0, 1)
-        // Output pixel (x, y) is sheet point ((x + ½)/px − w/2, (y + ½)/py − h/2): a map C.
-        let centre = Projective(1 / px, 0, 0.5 / px - w / 2, 0, 1 / py, 0.5 / py - h / 2, 0, 0, 1)
+        // Output pixel (x, y) is sheet point ((x + ½)·sw/width − sw/2, (y + ½)/height − ½): a map C.
+        let ux = sw / Double(width), uy = 1 / Double(height)
+        let centre = Projective(ux, 0, 0.5 * ux - sw / 2, 0, uy, 0.5 * uy - 0.5, 0, 0, 1)
         return affine.then(project).then(centre)
     }
 
@@ -127,14 +152,22 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
 
     /// `plane` rectified under this hypothesis: a plane of the same size whose pixel (x, y) is
     /// `plane` sampled bilinearly (clamped at the edges) where
-    /// ``sourceMapping(width:height:aspect:sheet:)`` sends it (``ImageKernels/perspectiveWarp(_:mapping:using:)``).
+    /// ``sourceMapping(width:height:aspect:sheet:modelsSheetAspect:)`` sends it (``ImageKernels/perspectiveWarp(_:mapping:using:)``).
     /// `aspect` is the query frame's width over its height (the plane may have been shrunk
     /// more in one direction); `sheet` is where the sheet's projection is assumed to lie
-    /// (default ``sheetRegion(aspect:)``). The same samples on every instruction set. O(pixels).
-    public func rectified(_ plane: FloatImage, aspect: Double, sheet: ViewRegion? = nil,
+    /// (default ``sheetRegion(aspect:)``). A view that fits the plain border and was given
+    /// another box than its fixed margin's (the border's, ``sheetRegion(aspect:plainBorder:)``)
+    /// models the sheet with that box's aspect rather than the frame's. The same samples on
+    /// every instruction set. With ``rectifiesQuadrilateral`` and a `quadrilateral`, that
+    /// outline is mapped onto the whole plane instead (``SheetQuadrilateral/mapping(width:height:)``). O(pixels).
+    public func rectified(_ plane: FloatImage, aspect: Double, sheet: ViewRegion? = nil, quadrilateral: SheetQuadrilateral? = nil,
                           using isa: InstructionSet = .best) -> FloatImage {
-        let m = sourceMapping(width: plane.width, height: plane.height, aspect: aspect,
-                              sheet: sheet ?? sheetRegion(aspect: aspect)).m
+        if rectifiesQuadrilateral, let quadrilateral {
+            return ImageKernels.perspectiveWarp(plane, mapping: quadrilateral.mapping(width: plane.width, height: plane.height), using: isa)
+        }
+        let fixed = sheetRegion(aspect: aspect), box = sheet ?? fixed
+        let m = sourceMapping(width: plane.width, height: plane.height, aspect: aspect, sheet: box,
+                              modelsSheetAspect: fitsPlainBorder && box != fixed).m
         return ImageKernels.perspectiveWarp(plane, mapping: [Float(m.0), Float(m.1), Float(m.2), Float(m.3), Float(m.4), Float(m.5),
                                                              Float(m.6), Float(m.7), Float(m.8)], using: isa)
     }

@@ -35,7 +35,7 @@ struct BenchFingerprintCommand: AsyncParsableCommand {
     @Flag(help: "Time the decode alone (same options), without fingerprinting.")
     var decodeOnly = false
 
-    @Option(help: "The view layout fingerprinted: catalog (31 views, what indexing computes), query (49 views: 24 oriented, 1 with a vignette undone, 24 tilted) or query-without-tilts (the first 25 of them).")
+    @Option(help: "The view layout fingerprinted: catalog (31 views, what indexing computes), query (50 views: 24 oriented, 1 with a vignette undone, 25 tilted) or query-without-tilts (the first 25 of them).")
     var layout: String = "catalog"
 
     func run() async throws {

@@ -64,6 +64,7 @@ import PixelBuffers
         #expect(fitting.sheetRegion(aspect: aspect, plainBorder: plain) == plain)
         #expect(fitting.sheetRegion(aspect: aspect, plainBorder: nil) == fixed.sheetRegion(aspect: aspect), "no border: the margin")
         #expect(fixed.sheetRegion(aspect: aspect, plainBorder: plain) == fixed.sheetRegion(aspect: aspect))
-        #expect(FingerprintViewLayout.queryTilts.filter(\.fitsPlainBorder).count == 8, "one ring of the query fits the border")
+        #expect(FingerprintViewLayout.queryTilts.filter(\.fitsPlainBorder).count == 9, "one ring of the query and its outline view fit the border")
+        #expect(FingerprintViewLayout.queryTilts.filter(\.rectifiesQuadrilateral).count == 1)
     }
 }

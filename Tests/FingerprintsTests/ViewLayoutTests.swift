@@ -29,7 +29,7 @@ import Fingerprints
         #expect(catalog.views.map(\.region) == FingerprintViewLayout.catalog.viewRegions)
         #expect(Set(catalog.views.map(\.region)).count == 31)
         let query = Fingerprinter().queryFingerprint(of: buffer)
-        #expect(FingerprintViewLayout.query.viewCount == 24 + 1 + 24)
+        #expect(FingerprintViewLayout.query.viewCount == 24 + 1 + 25)
         #expect(query.views.map(\.region) == FingerprintViewLayout.query.viewRegions(aspect: 400.0 / 300.0))
         #expect(Array(query.views.map(\.region).prefix(8)) == Array(repeating: .full, count: 8))
         #expect(query.views[8].region == FingerprintViewLayout.centre(0.85) && query.views[16].region == FingerprintViewLayout.centre(0.7))
@@ -37,15 +37,16 @@ import Fingerprints
         // Then the vignette undone: the whole frame, the full frame's colours, other codes.
         #expect(query.views[24].region == .full && query.views[24].histogram == query.views[0].histogram)
         #expect(query.views[24].pdq != query.views[0].pdq)
-        // The 24 tilt views last, each over the frame less its margin (never the full frame).
+        // The 25 tilt views last (24 hypotheses, then the sheet's outline), each over the
+        // frame less its margin (never the full frame).
         let sheets = FingerprintViewLayout.queryTilts.map { $0.sheetRegion(aspect: 400.0 / 300.0) }
-        #expect(sheets.count == 24)
-        #expect(Array(query.views.map(\.region).suffix(24)) == sheets && !sheets.contains(.full))
+        #expect(sheets.count == 25)
+        #expect(Array(query.views.map(\.region).suffix(25)) == sheets && !sheets.contains(.full))
         #expect(FingerprintViewLayout.query(orientations: .upright).viewRegions(aspect: 400.0 / 300.0)
                 == [.full, FingerprintViewLayout.centre(0.85), FingerprintViewLayout.centre(0.7), .full] + sheets)
         let mirror = Fingerprinter().fingerprint(of: buffer, layout: .query(orientations: .uprightAndMirror))
-        #expect(mirror.views.count == 6 + 1 + 24 && mirror.views[1] == query.views[5], "the mirror is flipY, the same view in both layouts")
-        #expect(Array(mirror.views.suffix(25)) == Array(query.views.suffix(25)),
+        #expect(mirror.views.count == 6 + 1 + 25 && mirror.views[1] == query.views[5], "the mirror is flipY, the same view in both layouts")
+        #expect(Array(mirror.views.suffix(26)) == Array(query.views.suffix(26)),
                 "the vignette and tilt views do not depend on the orientations")
         // Without its tilt views, a query fingerprint is a prefix of the whole one.
         let upright = Fingerprinter().fingerprint(of: buffer, layout: FingerprintViewLayout.query.withoutTilts)
