@@ -1,6 +1,6 @@
 -- The wrk script of scripts/load-test.sh and benchmarks/replicas.sh (one request per
 -- call; one RESULT line at the end with requests/s, p50/p99 in ms, failed, busy (429),
--- socket errors and partial pages (`"partial":true` in the answer)). Environment: BODY_FILE (POST its bytes; none: GET), BODY_TYPE (its
+-- socket errors and partial pages (`"partial":true` in the answer)). Environment: BODY_FILE (POST its bytes; none: GET), BODY_LIST (POST each file it names in turn), BODY_TYPE (its
 -- Content-Type), RANDOM_PDQ=1 (POST a different random PDQ lookup every request).
 local body_file = os.getenv("BODY_FILE")
 if body_file and body_file ~= "" then
@@ -9,6 +9,26 @@ if body_file and body_file ~= "" then
   wrk.body = f:read("*a")
   f:close()
   wrk.headers["Content-Type"] = os.getenv("BODY_TYPE") or "application/octet-stream"
+end
+-- BODY_LIST: a file naming one body file a line; each thread POSTs them in turn (starting at
+-- its own place), so that requests differ (the server keeps complete rankings per query: a
+-- body sent again is answered from them).
+local body_list = os.getenv("BODY_LIST")
+if body_list and body_list ~= "" then
+  local bodies = {}
+  for path in io.lines(body_list) do
+    local f = assert(io.open(path, "rb"))
+    bodies[#bodies + 1] = f:read("*a")
+    f:close()
+  end
+  assert(#bodies > 0, "BODY_LIST names no file")
+  wrk.method = "POST"
+  wrk.headers["Content-Type"] = os.getenv("BODY_TYPE") or "application/octet-stream"
+  local next_body = 0
+  request = function()
+    next_body = next_body % #bodies + 1
+    return wrk.format(nil, nil, nil, bodies[next_body])
+  end
 end
 -- RANDOM_PDQ=1: every request looks up a different random PDQ (no ranking-cache hits:
 -- each one scans the whole index).
