@@ -101,10 +101,12 @@ public struct ViewTilt: Sendable, Hashable, Codable, CustomStringConvertible {
             let f = Self.focalLength * (sw * sw + 1).squareRoot()
             return Projective(f * cb, f * sb * sa, 0, 0, f * ca, 0, sb, -cb * sa, f)
         }
+        // The bounding box of the projected sheet's corners (no heap storage: a few per tilt view).
         func box(_ sw: Double) -> (u0: Double, u1: Double, v0: Double, v1: Double) {
             let project = projection(sw)
-            let c = [project.apply(-sw / 2, -0.5), project.apply(sw / 2, -0.5), project.apply(-sw / 2, 0.5), project.apply(sw / 2, 0.5)]
-            return (c.map(\.0).min() ?? 0, c.map(\.0).max() ?? 0, c.map(\.1).min() ?? 0, c.map(\.1).max() ?? 0)
+            let c0 = project.apply(-sw / 2, -0.5), c1 = project.apply(sw / 2, -0.5)
+            let c2 = project.apply(-sw / 2, 0.5), c3 = project.apply(sw / 2, 0.5)
+            return (min(c0.0, c1.0, c2.0, c3.0), max(c0.0, c1.0, c2.0, c3.0), min(c0.1, c1.1, c2.1, c3.1), max(c0.1, c1.1, c2.1, c3.1))
         }
         var sw = boxAspect
         for _ in 0..<(modelsSheetAspect ? 4 : 0) {
