@@ -190,17 +190,9 @@ serve_row() {
   local body=$1 top out
   top=$(curl -sf --data-binary @"$body" "http://127.0.0.1:$serve_port/v1/search?page_size=1" \
     | python3 -c 'import json, sys; r = json.load(sys.stdin)["results"]; print(r[0]["id"] if r else "nothing")')
-  # 300 copies of the JPEG, each with its own comment segment after the SOI marker: the same
-  # pixels, other bytes, so no request is answered from the server's 256 kept rankings.
-  python3 -c '
-import sys
-data = open(sys.argv[1], "rb").read()
-for i in range(300):
-    text = b"glimpse scale.sh copy %d" % i
-    path = "%s.%d.jpg" % (sys.argv[1], i)
-    open(path, "wb").write(data[:2] + b"\xff\xfe" + (len(text) + 2).to_bytes(2, "big") + text + data[2:])
-    print(path)
-' "$body" > "$body.list"
+  # 600 byte-distinct copies of the JPEG (the same pixels): no request is answered from the
+  # server's 256 kept rankings.
+  python3 scripts/lib/distinct_copies.py "$body" 600 > "$body.list"
   out=$(BODY_LIST="$body.list" wrk -t2 -c4 -d"${wrk_seconds}s" --timeout 10s -s scripts/lib/wrk-search.lua \
     "http://127.0.0.1:$serve_port/v1/search" 2>&1 | grep '^RESULT')
   sed -E 's/.*rps=([^ ]*) p50_ms=([^ ]*) p99_ms=([^ ]*) requests=[^ ]* failed=([^ ]*) busy=([^ ]*).*/\1 req\/s (p50 \2, p99 \3 ms; failed \4, busy \5)/' <<<"$out" | sed "s|\$| → $top|"

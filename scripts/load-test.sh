@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Load test of `glimpse serve` with wrk (Debian) on loopback, bounded in time.
 #
-#   (a) POST /v1/search with a 1080p JPEG and with a 12 MP JPEG (sample catalog)
+#   (a) POST /v1/search with a 1080p JPEG and with a 12 MP JPEG (sample catalog; every search
+#       phase sends byte-distinct copies of the JPEG, so none is answered from kept rankings)
 #   (b) POST /v1/search/fingerprint (PDQ lookup) on a catalog of 1,000,000 views
 #       (built with `glimpse debug-synthesize-catalog`; --quick: the sample catalog)
 #   (c) GET /v1/landmarks/{id}
@@ -71,6 +72,10 @@ src = Image.open("testdata/catalog/landmarks/hurricane-ridge.jpg").convert("RGB"
 for name, size in (("1080p", (1920, 1080)), ("12mp", (4000, 3000))):
     src.resize(size, Image.LANCZOS).save(f"{sys.argv[1]}/{name}.jpg", quality=90)
 PY
+# Byte-distinct copies (the same pixels) for the search phases: a body sent again is answered
+# from the server's 256 kept rankings without a decode or a search.
+python3 scripts/lib/distinct_copies.py "$work/1080p.jpg" 600 > "$work/1080p.list"
+python3 scripts/lib/distinct_copies.py "$work/12mp.jpg" 400 > "$work/12mp.list"
 
 # The sample catalog, and a changed manifest (one landmark fewer, absolute paths) to re-index.
 "$bin" index testdata/catalog/manifest.json --db "$work/sample.sqlite" >/dev/null 2>&1
@@ -107,12 +112,14 @@ report=$work/report.md
 } > "$report"
 failures=0
 
-# run_wrk NAME URL CONNECTIONS DURATION [BODY_FILE [BODY_TYPE]]
+# run_wrk NAME URL CONNECTIONS DURATION [BODY_FILE|BODY_LIST.list [BODY_TYPE]]
 run_wrk() {
   local name=$1 url=$2 connections=$3 duration=$4
   local out cpu_before
   cpu_before=$(cpu_ms "$server_pid")
-  out=$(RANDOM_PDQ="${RANDOM_PDQ:-0}" BODY_FILE="${5:-}" BODY_TYPE="${6:-}" wrk -t2 -c"$connections" -d"${duration}s" --timeout 10s -s "$wrk_lua" "$url" 2>&1 | grep '^RESULT') || {
+  local body_file=${5:-} body_list=""
+  if [[ $body_file == *.list ]]; then body_list=$body_file; body_file=""; fi
+  out=$(RANDOM_PDQ="${RANDOM_PDQ:-0}" BODY_FILE="$body_file" BODY_LIST="$body_list" BODY_TYPE="${6:-}" wrk -t2 -c"$connections" -d"${duration}s" --timeout 10s -s "$wrk_lua" "$url" 2>&1 | grep '^RESULT') || {
     echo "load-test: wrk failed for $name" >&2; failures=$((failures + 1)); return; }
   local load
   load=$(uptime | sed 's/.*load average: //')
@@ -136,13 +143,13 @@ sample_pid=$server_pid
 base="http://127.0.0.1:$port"
 curl -sf -o /dev/null --data-binary @"$work/1080p.jpg" "$base/v1/search"  # warm-up
 
-run_wrk "(a) POST /v1/search, 1080p JPEG" "$base/v1/search" 4 "$phase" "$work/1080p.jpg"
-run_wrk "(a) POST /v1/search, 12 MP JPEG" "$base/v1/search" 4 "$phase" "$work/12mp.jpg"
+run_wrk "(a) POST /v1/search, 1080p JPEG" "$base/v1/search" 4 "$phase" "$work/1080p.list"
+run_wrk "(a) POST /v1/search, 12 MP JPEG" "$base/v1/search" 4 "$phase" "$work/12mp.list"
 run_wrk "(c) GET /v1/landmarks/{id}" "$base/v1/landmarks/landmarks%2Fhurricane-ridge" 8 "$phase"
 
 # (f) /healthz while both cores decode 12 MP uploads: decoding runs on threads of its own,
 # so the threads that answer /healthz are never all busy decoding.
-(BODY_FILE="$work/12mp.jpg" wrk -t1 -c4 -d"$((phase + 2))s" --timeout 10s -s "$wrk_lua" "$base/v1/search" >/dev/null 2>&1) &
+(BODY_LIST="$work/12mp.list" wrk -t1 -c4 -d"$((phase + 2))s" --timeout 10s -s "$wrk_lua" "$base/v1/search" >/dev/null 2>&1) &
 heavy_pid=$!
 sleep 1
 run_wrk "(f) GET /healthz while 4 connections upload 12 MP JPEGs" "$base/healthz" 2 "$phase"
@@ -160,7 +167,7 @@ run_wrk "(g) GET /v1/landmarks/{id}/thumbnail, 32 connections" "$base/v1/landmar
 python3 scripts/lib/hostile_clients.py "$port" 24 8 20 > "$work/hostile.out" &
 hostile_pid=$!
 sleep 1
-run_wrk "(h) POST /v1/search, 1080p JPEG, beside 32 stalled or dripping uploads" "$base/v1/search" 4 "$phase" "$work/1080p.jpg"
+run_wrk "(h) POST /v1/search, 1080p JPEG, beside 32 stalled or dripping uploads" "$base/v1/search" 4 "$phase" "$work/1080p.list"
 if [ "${last_busy:-0}" -ne 0 ]; then
   echo "load-test: $last_busy searches refused 429 beside slow uploads" >&2; failures=$((failures + 1))
 fi
@@ -204,7 +211,7 @@ fi
 # (d) re-index during load.
 server_pid=$sample_pid
 before=$(curl -sf "$base/readyz" | sed 's/.*"generation":\([0-9]*\).*/\1/')
-(BODY_FILE="$work/1080p.jpg" wrk -t2 -c4 -d"${reindex_load}s" --timeout 10s -s "$wrk_lua" "$base/v1/search" 2>&1 | grep '^RESULT' > "$work/reindex.wrk") &
+(BODY_LIST="$work/1080p.list" wrk -t2 -c4 -d"${reindex_load}s" --timeout 10s -s "$wrk_lua" "$base/v1/search" 2>&1 | grep '^RESULT' > "$work/reindex.wrk") &
 wrk_pid=$!
 sleep $((reindex_load / 3))
 "$bin" index "$work/changed.json" --db "$work/sample.sqlite" >/dev/null 2>&1
@@ -224,7 +231,7 @@ echo "| (d) re-index during POST /v1/search load | $(sed 's/.*rps=\([^ ]*\).*/\1
 [ -n "$reload_ms" ] || { echo "load-test: the new catalog was not served within 5 s" >&2; failures=$((failures + 1)); }
 
 # (e) soak: mixed load, RSS sampled every 5 s.
-(BODY_FILE="$work/1080p.jpg" wrk -t2 -c4 -d"${soak}s" --timeout 10s -s "$wrk_lua" "$base/v1/search" 2>&1 | grep '^RESULT' > "$work/soak.wrk") &
+(BODY_LIST="$work/1080p.list" wrk -t2 -c4 -d"${soak}s" --timeout 10s -s "$wrk_lua" "$base/v1/search" 2>&1 | grep '^RESULT' > "$work/soak.wrk") &
 soak_pid=$!
 : > "$work/rss.txt"
 while kill -0 "$soak_pid" 2>/dev/null; do rss_kb "$server_pid" >> "$work/rss.txt"; sleep 5; done
@@ -266,7 +273,7 @@ start_server "$work/sample.sqlite" "$work/traced.log" --otel-endpoint "http://12
 traced_pid=$server_pid
 traced="http://127.0.0.1:$port"
 curl -sf -o /dev/null --data-binary @"$work/1080p.jpg" "$traced/v1/search"  # warm-up
-run_wrk "(i) POST /v1/search, 1080p JPEG, traced (OTLP/HTTP export)" "$traced/v1/search" 4 "$phase" "$work/1080p.jpg"
+run_wrk "(i) POST /v1/search, 1080p JPEG, traced (OTLP/HTTP export)" "$traced/v1/search" 4 "$phase" "$work/1080p.list"
 run_wrk "(i) POST /v1/search/fingerprint (PDQ), one PDQ, traced" "$traced/v1/search/fingerprint" 8 "$phase" "$work/lookup.json" application/json
 kill "$traced_pid"; wait "$traced_pid" 2>/dev/null || true
 exports=$(cat "$work/collector.count" 2>/dev/null || echo 0)

@@ -10,9 +10,12 @@ if body_file and body_file ~= "" then
   f:close()
   wrk.headers["Content-Type"] = os.getenv("BODY_TYPE") or "application/octet-stream"
 end
--- BODY_LIST: a file naming one body file a line; each thread POSTs them in turn (starting at
--- its own place), so that requests differ (the server keeps complete rankings per query: a
--- body sent again is answered from them).
+-- BODY_LIST: a file naming one body file a line (scripts/lib/distinct_copies.py writes one);
+-- each thread POSTs them in turn, starting at its own place (thread k at k * 0.618 of the
+-- list: with two threads the same body comes back after about 0.38 of the list from the one
+-- and 0.62 from the other), so that requests differ: the server keeps complete rankings per
+-- query and answers a body sent again from them. Make the list longer than twice the kept
+-- rankings (256 by default) for every request to be a search.
 local body_list = os.getenv("BODY_LIST")
 if body_list and body_list ~= "" then
   local bodies = {}
@@ -24,8 +27,9 @@ if body_list and body_list ~= "" then
   assert(#bodies > 0, "BODY_LIST names no file")
   wrk.method = "POST"
   wrk.headers["Content-Type"] = os.getenv("BODY_TYPE") or "application/octet-stream"
-  local next_body = 0
+  local next_body = nil
   request = function()
+    if next_body == nil then next_body = math.floor((thread_number or 0) * 0.618 * #bodies) % #bodies end
     next_body = next_body % #bodies + 1
     return wrk.format(nil, nil, nil, bodies[next_body])
   end
@@ -42,7 +46,10 @@ if os.getenv("RANDOM_PDQ") == "1" then
   end
 end
 local threads = {}
-function setup(thread) table.insert(threads, thread) end
+function setup(thread)
+  thread:set("thread_number", #threads)
+  table.insert(threads, thread)
+end
 function init(args) busy = 0; failed = 0; partial = 0 end
 function response(status, headers, body)
   if status == 429 then busy = busy + 1 elseif status >= 300 then failed = failed + 1 end
