@@ -89,6 +89,14 @@ install -D -m 755 "$release" "$readme_scratch/.local/bin/glimpse"
 (cd "$readme_scratch" && (umask 077; head -c 24 /dev/urandom | base64 | tr -d '/+=' > admin-token) && grep -Eq '^[A-Za-z0-9]{16,}$' admin-token) \
   || { echo "test.sh: the README's admin-token command made a token the server would refuse" >&2; exit 1; }
 rm -rf "$readme_scratch"
+mark "pool_minimum_scores"
+# ACCURACY's minimum-score table is pooled from eval reports by this script: one quick eval
+# (a single transformation, under a second) through it, so the command cannot rot.
+eval_json=$(mktemp)
+"$release" eval --catalog testdata/catalog --negatives testdata/negatives --transformations jpeg-q75 --json > "$eval_json"
+[ "$(python3 scripts/pool_minimum_scores.py sample="$eval_json" | grep -c '^| 0\.')" -eq 9 ] \
+  || { echo "test.sh: scripts/pool_minimum_scores.py did not print the nine minimum scores" >&2; exit 1; }
+rm -f "$eval_json"
 mark "check-report, startup, server-ab"
 scripts/check-report.sh "" "$release"
 bash benchmarks/startup.sh --quick --glimpse "$release" --baseline "$release"
