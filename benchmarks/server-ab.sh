@@ -3,7 +3,8 @@
 # catalog side by side, and wrk (Debian) drives one at a time, the order alternating every
 # round so both meet the machine's ups and downs alike. Requests: a cached fingerprint
 # lookup (one PDQ), a random PDQ per request (the whole index scanned), an entity read
-# (GET /v1/landmarks/{id}) and an image search (POST /v1/search with a 512x239 catalog JPEG). Prints one row per
+# (GET /v1/landmarks/{id}) and an image search (POST /v1/search with a 512x239 catalog JPEG,
+# 600 byte-distinct copies: none answered from the kept rankings). Prints one row per
 # request kind and build: mean requests/s over the rounds, each round's figure, the server's
 # CPU per request, and the change of B against A.
 #
@@ -44,6 +45,8 @@ trap cleanup EXIT
 "$b" index testdata/catalog/manifest.json --db "$work/a.sqlite" >/dev/null 2>&1
 cp "$work/a.sqlite" "$work/b.sqlite"
 echo '{"pdq": "366e3b07998dd58e4e03cb139ba2b5e22ef10e5995bd30ee62db8a5881bcc166"}' > "$work/lookup.json"
+cp testdata/catalog/landmarks/hurricane-ridge.jpg "$work/photo.jpg"
+python3 scripts/lib/distinct_copies.py "$work/photo.jpg" 600 > "$work/photo.list"
 # start BUILD DB LOG: starts a server on an ephemeral port and prints "PID PORT".
 start() {
   "$1" serve --db "$2" --port 0 --log-level notice 2> "$3" >/dev/null &
@@ -65,7 +68,7 @@ run() {
     lookup) out=$(BODY_FILE="$work/lookup.json" BODY_TYPE=application/json wrk -t2 -c8 -d"${seconds}s" -s scripts/lib/wrk-search.lua "$base/v1/search/fingerprint") ;;
     random-lookup) out=$(RANDOM_PDQ=1 wrk -t2 -c8 -d"${seconds}s" -s scripts/lib/wrk-search.lua "$base/v1/search/fingerprint") ;;
     entity) out=$(wrk -t2 -c8 -d"${seconds}s" -s scripts/lib/wrk-search.lua "$base/v1/landmarks/landmarks%2Fhurricane-ridge") ;;
-    search-photo) out=$(BODY_FILE=testdata/catalog/landmarks/hurricane-ridge.jpg wrk -t2 -c4 -d"${seconds}s" -s scripts/lib/wrk-search.lua "$base/v1/search") ;;
+    search-photo) out=$(BODY_LIST="$work/photo.list" wrk -t2 -c4 -d"${seconds}s" -s scripts/lib/wrk-search.lua "$base/v1/search") ;;
   esac
   local line rps requests failed
   line=$(grep '^RESULT' <<< "$out")
