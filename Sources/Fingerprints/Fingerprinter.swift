@@ -164,11 +164,12 @@ public struct Fingerprinter: Sendable {
                 }
                 appendViews(plane, region, r, pdq, histogram, &weights, &planeBands, orientations: [], to: &views)
             }
-            // A vignette darkens without moving hues: the full frame's colours. Undoing one
-            // draws a radial gradient on a flat picture, so the view is no more informative than
-            // the full frame it comes from (a flat picture stays unsearchable).
+            // A vignette darkens without moving hues: the full frame's colours, brightened
+            // back. Undoing one draws a radial gradient on a flat picture, so the view is no
+            // more informative than the full frame it comes from (a flat picture stays unsearchable).
             for vignette in layout.vignettes {
-                append(vignette.undone(small, aspect: aspect), .full, histograms[0])
+                append(vignette.undone(small, aspect: aspect), .full,
+                       vignette.undoneHistogram(bins: planes.bins, width: luma.width, height: luma.height, aspect: aspect))
                 views[views.count - 1].quality = min(views[views.count - 1].quality, views[0].quality)
             }
             let first = layout.regions.count + layout.coarseRegions.count   // histograms: regions, coarse, sheets

@@ -20,7 +20,8 @@ import Foundation
     /// each oriented view from its upright view's DCTs; coarse views from the working luma
     /// area-averaged to the layout's coarse size, their PDQ folded where they are at most
     /// 64×64 pixels, their histograms from the working image; the vignette and tilt views from
-    /// the luma shrunk to the tilt size, with the vignette undone (the full frame's histogram)
+    /// the luma shrunk to the tilt size, with the vignette undone (the full frame's histogram with
+    /// it undone, from every working pixel's bin)
     /// or rectified (the sheet's)).
     static func composedFingerprint(of buffer: PixelBuffer, layout: FingerprintViewLayout, workingSize: Int = 512) -> Fingerprint {
         let working = Fingerprinter(workingSize: workingSize, using: .portable).workingImage(of: buffer)
@@ -68,11 +69,21 @@ import Foundation
                                               height: min(luma.height, layout.tiltSize), using: .portable)
         let aspect = Double(luma.width) / Double(luma.height)
         let fullQuality = views(luma, .full, orientations: [])[0].quality
+        // Every working pixel's histogram bin, counted one pixel at a time.
+        let color = working.color
+        let bins = layout.vignettes.isEmpty ? [] : (0..<(color.width * color.height)).map { i -> UInt8 in
+            let (x, y) = (i % color.width, i / color.width)
+            if color.channels != 4 { return UInt8(min(15, Int(color[x, y] * 0.0625))) }
+            let counts = ImageKernels.hsvHistogramCounts(color, region: PixelRect(x: x, y: y, width: 1, height: 1), using: .portable)
+            return UInt8(counts.firstIndex(of: 1) ?? 0)
+        }
         let devignetted = layout.vignettes.flatMap { vignette in
-            // No more informative than the full frame (a flat picture stays flat).
+            // No more informative than the full frame (a flat picture stays flat); the
+            // frame's colours with the same vignette undone.
             views(vignette.undone(small, aspect: aspect), .full, orientations: [], folded: true, whole: true).map {
                 var view = $0
                 view.quality = min(view.quality, fullQuality)
+                view.histogram = vignette.undoneHistogram(bins: bins, width: color.width, height: color.height, aspect: aspect)
                 return view
             }
         }

@@ -44,4 +44,53 @@ import Fingerprints
         #expect(vignetteView.region == .full && vignetteView.quality == 0)
         #expect(query.wholeImageQuality < FingerprintView.minimumSearchableQuality)
     }
+
+    /// `buffer` (RGBA8) with every channel darkened as a vignette of `strength` darkens the
+    /// frame (the evaluation's filter without its toning), computed here in doubles.
+    static func vignetted(_ buffer: PixelBuffer, strength: Double) throws -> PixelBuffer {
+        var bytes = buffer.packedBytes()
+        let w = buffer.width, h = buffer.height, cx = Double(w) / 2, cy = Double(h) / 2
+        for y in 0..<h {
+            for x in 0..<w {
+                let dx = Double(x) + 0.5 - cx, dy = Double(y) + 0.5 - cy
+                let light = 1 - strength * (dx * dx + dy * dy) / (cx * cx + cy * cy)
+                for c in 0..<3 { bytes[(y * w + x) * 4 + c] = UInt8((Double(bytes[(y * w + x) * 4 + c]) * light).rounded()) }
+            }
+        }
+        return try PixelBuffer(format: .rgba8, width: w, height: h, bytes: bytes)
+    }
+
+    @Test func theVignetteViewCountsTheColoursTheVignetteDarkenedAsTheyWere() throws {
+        // A flower on a white background: the vignette turns the white corners into greys
+        // the catalog picture does not have, which the full frame's histogram counts.
+        let path = testdataURL.appendingPathComponent("negatives/daffodil.jpg").path
+        let original = try ImageDecoder().decode(file: path).pixels
+        try #require(original.format == .rgba8)
+        let fingerprinter = Fingerprinter()
+        let reference = fingerprinter.fingerprint(of: original).views[0].histogram
+        let darkened = fingerprinter.queryFingerprint(of: try Self.vignetted(original, strength: 0.4))
+        let vignetteView = darkened.views[FingerprintViewLayout.query.regions.count * 8]
+        #expect(vignetteView.region == .full)
+        let asDarkened = darkened.views[0].histogram.distance(to: reference)
+        let asUndone = vignetteView.histogram.distance(to: reference)
+        #expect(asDarkened > 150, "the darkened frame's colours are far from the picture's: L1 \(asDarkened)")
+        #expect(asUndone < asDarkened / 3, "the vignette view's colours are the picture's again: L1 \(asUndone) against \(asDarkened)")
+        // A picture without a vignette, brightened at the corners by the view, moves less than
+        // the vignette moved this one (its colours are what the other views count).
+        let plain = fingerprinter.queryFingerprint(of: original)
+        #expect(plain.views[FingerprintViewLayout.query.regions.count * 8].histogram.distance(to: reference) < asDarkened)
+    }
+
+    @Test func undoingNoVignetteKeepsTheHistogramAndEveryInstructionSetAgrees() throws {
+        let photo = syntheticPhoto(width: 300, height: 200, seed: 7)
+        let results = supportedInstructionSets.map { isa in
+            Fingerprinter(using: isa).queryFingerprint(of: photo).views[FingerprintViewLayout.query.regions.count * 8].histogram
+        }
+        #expect(Set(results).count == 1, "the vignette view's histogram is the same on every instruction set")
+        var layout = FingerprintViewLayout.query
+        layout.vignettes = [ViewVignette(strength: 0)]
+        let fingerprint = Fingerprinter().fingerprint(of: photo, layout: layout)
+        let undone = fingerprint.views[layout.regions.count * 8].histogram, full = fingerprint.views[0].histogram
+        #expect(undone.distance(to: full) <= 8, "strength 0 leaves the colours (sampled on a grid): L1 \(undone.distance(to: full))")
+    }
 }
