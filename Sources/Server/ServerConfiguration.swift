@@ -10,9 +10,11 @@ public struct ServerConfiguration: Sendable {
     public var catalog: String
     /// The admin bearer token (from `--admin-token-file`); `nil` disables the admin endpoints.
     public var adminToken: String?
-    /// The visual-index snapshot beside an SQLite catalog (``VisualIndexSnapshot/path(forCatalogAt:)``):
-    /// when it is current, a full load maps it, with its first stage, instead of reading every
-    /// fingerprint; `nil` (PostgreSQL) always builds in memory. Never written by the server.
+    /// The visual-index snapshot: beside an SQLite catalog (``VisualIndexSnapshot/path(forCatalogAt:)``)
+    /// or where `--snapshot` says (a PostgreSQL replica's own copy). When it is of this
+    /// catalog and current, or behind by a change log small enough to apply, a full load maps
+    /// it, with its first stage, instead of reading every fingerprint; `nil` (a PostgreSQL
+    /// catalog without one) always builds in memory. Never written by the server.
     public var snapshotPath: String?
     /// Largest request body, in bytes, checked while the body streams in (413 above it).
     public var maxBodyBytes: Int

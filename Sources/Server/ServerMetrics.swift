@@ -12,8 +12,9 @@ import Search
 ///   their error code: `too_many_requests`, `uploads_busy`, `not_ready`…);
 /// - `glimpse_request_body_bytes_held` (request bodies being read or held, in bytes);
 /// - `glimpse_index_views`, `glimpse_index_landmarks`, `glimpse_index_generation`,
-///   `glimpse_index_build_seconds`, `glimpse_index_reloads_total`,
-///   `glimpse_index_reload_failures_total`.
+///   `glimpse_index_build_seconds`, `glimpse_index_mapped` (1 when the index's base is the
+///   memory-mapped visual-index snapshot, 0 when it was built from the catalog in memory),
+///   `glimpse_index_reloads_total`, `glimpse_index_reload_failures_total`.
 public final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
@@ -54,6 +55,7 @@ public final class ServerMetrics: Sendable {
         Gauge(label: "glimpse_index_generation", factory: factory).record(index.prepared.version.generation)
         Gauge(label: "glimpse_index_build_seconds", factory: factory)
             .record(Double(seconds.components.seconds) + Double(seconds.components.attoseconds) / 1e18)
+        Gauge(label: "glimpse_index_mapped", factory: factory).record(index.prepared.isMapped ? 1 : 0)
         let reloads = Counter(label: "glimpse_index_reloads_total", factory: factory)
         if isReload { reloads.increment() }
     }

@@ -23,8 +23,8 @@ struct CropCatalogCommand: AsyncParsableCommand {
             time and the catalog committed in one transaction, so memory holds one batch's \
             fingerprints, not the catalog's. Landmarks already in the catalog that are not \
             crops (the evaluation catalog indexed first with 'glimpse index') are kept; crops of \
-            an earlier run are replaced. The visual-index snapshot beside an SQLite catalog is \
-            rewritten (streamed). A photo that cannot be decoded is reported and skipped.
+            an earlier run are replaced. The visual-index snapshot (beside an SQLite catalog, or \
+            --snapshot) is rewritten (streamed). A photo that cannot be decoded is reported and skipped.
 
             Example:
               glimpse index testdata/catalog/manifest.json --db /tmp/scale.sqlite
@@ -42,6 +42,8 @@ struct CropCatalogCommand: AsyncParsableCommand {
     var count: Int
 
     @OptionGroup var database: DatabaseOption
+
+    @OptionGroup var snapshot: SnapshotOption
 
     @OptionGroup var firstStage: FirstStageOption
 
@@ -120,17 +122,17 @@ struct CropCatalogCommand: AsyncParsableCommand {
         progress.finishLine()
         for reason in skipped { printError("glimpse: skipped: \(reason)") }
         let written = ContinuousClock.now
-        let snapshot: VisualIndexSnapshot.RefreshAction
-        do { snapshot = try await VisualIndexSnapshot.rewrite(store: store, path: database.snapshotPath) } catch { throw failure(error.description) }
+        let refreshed: VisualIndexSnapshot.RefreshAction
+        do { refreshed = try await VisualIndexSnapshot.rewrite(store: store, path: snapshot.path(for: database)) } catch { throw failure(error.description) }
         let finished = ContinuousClock.now
-        let staged = try await firstStage.refresh(store: store, snapshotPath: database.snapshotPath)
+        let staged = try await firstStage.refresh(store: store, snapshotPath: snapshot.path(for: database))
         let stagedAt = ContinuousClock.now
         print(String(
             format: "Cropped %d images from %d photos (%d skipped, seed %llu) into %@ at generation %lld: "
                 + "fingerprinted in %.1f s, written in %.1f s, %@ in %.1f s, %@ in %.1f s.",
             cropped, photos.count - skipped.count, skipped.count, seed, database.path, report.version.generation,
             ProgressDisplay.seconds(fingerprinted - started), ProgressDisplay.seconds(written - fingerprinted),
-            snapshot.description, ProgressDisplay.seconds(finished - written), staged.description,
+            refreshed.description, ProgressDisplay.seconds(finished - written), staged.description,
             ProgressDisplay.seconds(stagedAt - finished)))
     }
 }

@@ -43,6 +43,8 @@ struct IndexCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
+    @OptionGroup var snapshot: SnapshotOption
+
     @OptionGroup var firstStage: FirstStageOption
 
     @Option(name: .customLong("jobs"), help: "Files fingerprinted at once (default: every core).")
@@ -103,15 +105,16 @@ struct IndexCommand: AsyncParsableCommand {
         let removed = report.removedLandmarks.count + report.removedCollections.count
         if removed > 0 { summary += ", \(removed) removed (gone from the source; 'glimpse catalog undo' restores them)" }
         if !report.restored.isEmpty { summary += ", \(report.restored.count) restored" }
-        // The visual-index snapshot beside an SQLite catalog, so queries start without reading
-        // every fingerprint (a PostgreSQL catalog has no folder: readers build in memory).
+        // The visual-index snapshot (beside an SQLite catalog, or where --snapshot says), so
+        // queries start without reading every fingerprint (a PostgreSQL catalog without
+        // --snapshot has none: readers build in memory).
         // An --add run keeps the snapshot while the changes since it are small: searches map
         // it and apply them from the change log (IncrementalVisualIndex.opened); past that, or
         // on a replace run, it is rewritten.
-        if let snapshotPath = database.snapshotPath, try await !keepsSnapshot(store: store, at: snapshotPath) {
-            let snapshot: VisualIndexSnapshot.RefreshAction
-            do { snapshot = try await VisualIndexSnapshot.rewrite(store: store, path: snapshotPath) } catch { throw failure(error.description) }
-            if case .notWritten(let reason) = snapshot { printError("glimpse: warning: visual-index snapshot not written (\(reason)); queries will build the index in memory") }
+        if let snapshotPath = snapshot.path(for: database), try await !keepsSnapshot(store: store, at: snapshotPath) {
+            let written: VisualIndexSnapshot.RefreshAction
+            do { written = try await VisualIndexSnapshot.rewrite(store: store, path: snapshotPath) } catch { throw failure(error.description) }
+            if case .notWritten(let reason) = written { printError("glimpse: warning: visual-index snapshot not written (\(reason)); queries will build the index in memory") }
             else { _ = try await firstStage.refresh(store: store, snapshotPath: snapshotPath) }
         }
         if json {

@@ -48,6 +48,8 @@ struct MatchCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
+    @OptionGroup var snapshot: SnapshotOption
+
     @Option(help: "Orientations of the picture tried: upright, upright-mirror or all (rotations by 90°, 180°, 270°, flips, transposes).")
     var orientations: QueryOrientations = .all
 
@@ -120,7 +122,7 @@ struct MatchCommand: AsyncParsableCommand {
         let request = try searchRequest()
         var configuration = SearchConfiguration()
         if request.exact { configuration.strategy = .exhaustive }
-        let search = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: database.snapshotPath,
+        let search = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: snapshot.path(for: database),
                                        scanThreads: AvailableCores.share(among: jobs), fingerprinter: fingerprinting)
         await noteOutdatedFingerprints(search, database: database)
         let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, request: request)

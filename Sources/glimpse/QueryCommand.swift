@@ -46,6 +46,8 @@ struct QueryCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
+    @OptionGroup var snapshot: SnapshotOption
+
     @Option(help: "Orientations of the picture tried: upright, upright-mirror or all (rotations by 90°, 180°, 270°, flips, transposes).")
     var orientations: QueryOrientations = .all
 
@@ -93,7 +95,7 @@ struct QueryCommand: AsyncParsableCommand {
         let fingerprinting = ImageFingerprinter.query(orientations: orientations)
         var configuration = SearchConfiguration()
         if exact { configuration.strategy = .exhaustive }
-        let search = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: database.snapshotPath, fingerprinter: fingerprinting)
+        let search = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: snapshot.path(for: database), fingerprinter: fingerprinting)
         // Maps and checks the snapshot beside the catalog (or builds the index) while the first
         // image is decoded and fingerprinted: both take milliseconds and need different cores.
         let loading = Task { await noteOutdatedFingerprints(search, database: database) }

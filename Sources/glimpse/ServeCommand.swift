@@ -32,6 +32,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     @OptionGroup var database: DatabaseOption
 
+    @OptionGroup var snapshot: SnapshotOption
+
     @Option(help: "Address to listen on.")
     var host = "127.0.0.1"
 
@@ -107,6 +109,9 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let partition = try catalogPartition, partition.count > 1 {
+            guard snapshot.location == nil else {
+                throw ValidationError("--snapshot holds the whole catalog's index; a replica of partition \(partition) builds its own from the database")
+            }
             guard clusterTokenFile != nil else { throw ValidationError("--partition \(partition) needs --cluster-token-file (the token the replicas share)") }
             guard advertiseURL != nil || !ClusterConfiguration.isWildcard(host) else {
                 throw ValidationError("--host \(host) is not an address other replicas can reach: give --advertise-url")
@@ -145,7 +150,7 @@ struct ServeCommand: AsyncParsableCommand {
         var configuration = ServerConfiguration(
             host: host, port: port, catalog: store.location, adminToken: adminToken, maxBodyBytes: maxBodyBytes, maxPixels: maxPixels,
             maxConcurrentSearches: maxConcurrentSearches, idleTimeoutSeconds: idleTimeout, reloadPollMilliseconds: reloadPollMs,
-            shutdownGraceSeconds: shutdownGrace, snapshotPath: database.snapshotPath)
+            shutdownGraceSeconds: shutdownGrace, snapshotPath: snapshot.path(for: database))
         configuration.allowedHosts = allowedHosts
         configuration.cluster = cluster
         configuration.upload = UploadPolicy(stallSeconds: bodyStallSeconds, minimumBytesPerSecond: minBodyRate,

@@ -148,6 +148,53 @@ struct PostgresCatalogCommandTests {
         let refused = try Glimpse.run(["catalog", "repartition", "--partitions", "2", "--db", sqlite])
         #expect(refused.status == 1 && refused.stderr.contains("an SQLite catalog has no partitions"), "\(refused.stderr)")
     }
+
+    @Test func aReplicaMapsTheSnapshotIndexWroteAndBuildsFromTheCatalogWhenItIsNotThisCatalogs() async throws {
+        let db = try PostgresTestCluster.createDatabase(prefix: "glimpse_cli_")
+        let folder = try Glimpse.scratchFolder("pg-snapshot")
+        let snapshot = folder + "/replica.vindex"
+        let indexed = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db, "--snapshot", snapshot])
+        try #require(indexed.status == 0, "\(indexed.stderr)")
+        #expect(FileManager.default.fileExists(atPath: snapshot), "index writes the snapshot where --snapshot says")
+        // The same answers with and without it.
+        let query = [Glimpse.testdata("samples/screenshot-hurricane-ridge.png"), "--region", "4,211,712,332", "--json", "--db", db]
+        let mapped = try Glimpse.run(["query"] + query + ["--snapshot", snapshot])
+        let built = try Glimpse.run(["query"] + query)
+        #expect(mapped.status == 0 && mapped.stdout.contains("landmarks/hurricane-ridge"), "\(mapped.stdout.prefix(300))\(mapped.stderr)")
+        #expect(Self.withoutTimings(mapped.stdout) == Self.withoutTimings(built.stdout))
+
+        // A replica maps it, then applies a removal made after it was written.
+        let served = try await ServedGlimpse(catalog: db, extra: ["--snapshot", snapshot, "--reload-poll-ms", "50"])
+        defer { served.stop() }
+        #expect(try await served.metric("glimpse_index_mapped") == 1, "the replica started from the snapshot")
+        let removed = try Glimpse.run(["catalog", "remove", "landmark:food/apricot", "--archive", "--db", db])
+        try #require(removed.status == 0, "\(removed.stderr)")
+        var gone = false
+        for _ in 0..<100 where !gone {
+            gone = try await served.get("/v1/landmarks/food%2Fapricot").status == 404
+            if !gone { try await Task.sleep(for: .milliseconds(50)) }
+        }
+        #expect(gone, "the removal reached the replica")
+        #expect(try await served.metric("glimpse_index_mapped") == 1, "applied to the mapped snapshot, not rebuilt")
+
+        // A snapshot of another catalog is never used: the replica builds from its own.
+        let other = try PostgresTestCluster.createDatabase(prefix: "glimpse_cli_")
+        try #require(try Glimpse.run(["index", Glimpse.testdata("catalog-fixtures/manifest/catalog.json"), "--db", other]).status == 0)
+        let stranger = try await ServedGlimpse(catalog: other, extra: ["--snapshot", snapshot])
+        defer { stranger.stop() }
+        #expect(try await stranger.metric("glimpse_index_mapped") == 0)
+        let landmarks = try await stranger.metric("glimpse_index_landmarks")
+        #expect(landmarks <= 3, "its own three landmarks at most (those with a searchable view), not the snapshot's 46: \(landmarks)")
+
+        // A replica of one partition cannot use a whole catalog's snapshot.
+        let partitioned = try Glimpse.run(["serve", "--db", db, "--snapshot", snapshot, "--partition", "0/2", "--cluster-token-file", snapshot])
+        #expect(partitioned.status != 0 && partitioned.stderr.contains("--snapshot holds the whole catalog's index"), "\(partitioned.stderr)")
+    }
+
+    /// A `query --json` line without its timings (milliseconds differ between runs).
+    static func withoutTimings(_ text: String) -> String {
+        text.replacingOccurrences(of: #""[a-z_]*_ms":[0-9.]+"#, with: "", options: .regularExpression)
+    }
 }
 
 /// What the CLI tests do on the test cluster beyond ``PostgresTestCluster``.

@@ -1,0 +1,27 @@
+import ArgumentParser
+import Catalog
+import Search
+
+/// `--snapshot PATH`: where the catalog's visual-index snapshot (and its first stage,
+/// `PATH.first`) lives, for the commands that write or map it. An SQLite catalog keeps it
+/// beside its file (`CATALOG.vindex`) unless told otherwise; a PostgreSQL catalog has no
+/// folder of its own, so it has a snapshot only when given one: `glimpse index` writes it
+/// there after its commit, and `query`, `match` and `serve` map it and apply the changes
+/// since from the catalog's change log instead of reading every fingerprint.
+///
+/// A snapshot is one machine's file: each replica keeps its own copy (made by `glimpse
+/// index … --snapshot`, or copied from a machine that made one). One of another catalog, of
+/// an unknown layout, damaged, or too far behind the change log is never used: the
+/// command builds its index from the catalog as it would without one.
+struct SnapshotOption: ParsableArguments {
+    @Option(name: .customLong("snapshot"), help: ArgumentHelp(
+        "The visual-index snapshot file (default: CATALOG.vindex beside an SQLite catalog; none for a PostgreSQL catalog unless given). `index` writes it, searches map it.",
+        valueName: "path"))
+    var location: String?
+
+    /// The snapshot path for `database`: `--snapshot`, else the SQLite catalog's own
+    /// (``DatabaseOption/snapshotPath``), else none. O(1).
+    func path(for database: DatabaseOption) -> String? {
+        location ?? database.snapshotPath
+    }
+}
