@@ -16,13 +16,19 @@
 #   next start     cold start again: the snapshot is behind, so the replica maps it and
 #                  applies the additions at start
 # The scale catalog is copied first (the cache keeps its own untouched).
+# With --postgres the served catalog is a PostgreSQL 15 database in a throwaway cluster
+# (scripts/pg-test-cluster.sh), built the same way (the evaluation catalog, then the crops of
+# the same photos, count and seed, fingerprinted again) with its snapshot written to a file
+# of the replica's own (`--snapshot`), which the replica maps and the add run keeps as base.
 #
-# Usage: benchmarks/live-add.sh [--quick] [--images N] [--catalog DB] [--add N] [--glimpse PATH]
+# Usage: benchmarks/live-add.sh [--quick] [--images N] [--catalog DB] [--postgres] [--add N] [--glimpse PATH]
 #   --quick        the 3,000-crop catalog of scale.sh --quick and 100 added images (CI)
 #   --images N     crops in the served catalog (default 100000; scale.sh builds it once)
 #   --catalog DB   serve a copy of this SQLite catalog (with its snapshot) instead, for
 #                  example one of `glimpse debug-synthesize-catalog`; the added images are
 #                  then windows of scale.sh --quick's photos
+#   --postgres     serve a PostgreSQL copy of the crop catalog (built in a throwaway
+#                  cluster: fingerprinting the crops again takes minutes per 100,000)
 #   --add N        images added (default 1000)
 #   --glimpse P    the glimpse executable (default: build the release product)
 set -euo pipefail
@@ -31,13 +37,14 @@ cd "$root"
 source scripts/lib/options.sh
 source scripts/lib/serve-ready.sh
 
-images=100000 add=1000 glimpse="" quick=() catalog=""
+images=100000 add=1000 glimpse="" quick=() catalog="" postgres=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --quick) images=3000; add=100; quick=(--quick) ;;
     --images) images="$2"; shift ;;
     --add) add="$2"; shift ;;
     --catalog) catalog="$2"; shift ;;
+    --postgres) postgres=1 ;;
     --glimpse) glimpse="$2"; shift ;;
     -h|--help) usage "$0"; exit 0 ;;
     *) unknown_argument live-add.sh "$1" ;;
@@ -51,17 +58,41 @@ prepare_args=("${quick[@]}")
 [ -z "$catalog" ] || prepare_args=(--quick)
 read -r scale_catalog _ _ _ photos < <(bash benchmarks/scale.sh "${prepare_args[@]}" --prepare --glimpse "$glimpse" | tail -n 1)
 [ -n "$catalog" ] || catalog=$scale_catalog
+[ "$postgres" = 0 ] || [ "$catalog" = "$scale_catalog" ] || { echo "live-add.sh: --postgres builds its own catalog; it does not take --catalog" >&2; exit 1; }
 [ -e "$catalog.vindex" ] || { echo "live-add.sh: $catalog has no visual-index snapshot beside it" >&2; exit 1; }
 
 work=$(mktemp -d)
-server_pid=""
-cleanup() { [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null || true; rm -rf "$work"; }
+server_pid="" cluster=""
+cleanup() {
+  [ -z "$server_pid" ] || kill "$server_pid" 2>/dev/null || true
+  [ -z "$cluster" ] || scripts/pg-test-cluster.sh stop "$cluster" >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
 trap cleanup EXIT
-db="$work/catalog.sqlite"
-cp "$catalog" "$db"
-[ ! -e "$catalog-wal" ] || cp "$catalog-wal" "$db-wal"
-cp "$catalog.vindex" "$db.vindex"
-[ ! -e "$catalog.vindex.first" ] || cp "$catalog.vindex.first" "$db.vindex.first"
+if [ "$postgres" = 1 ]; then
+  # A throwaway cluster (its own folder, outside $work so that its owner can reach it).
+  cluster=$(mktemp -d /tmp/glimpse-live-add-pg.XXXXXX)
+  admin=$(scripts/pg-test-cluster.sh start "$cluster")
+  psql "$admin" -qc "CREATE DATABASE bench" >/dev/null
+  db=${admin%/postgres}/bench snapshot="$work/replica.vindex"
+  store=(--db "$db" --snapshot "$snapshot")
+  build_began=$(date +%s.%N)
+  "$glimpse" index testdata/catalog/manifest.json "${store[@]}" >/dev/null
+  "$glimpse" debug-crop-catalog "$photos" --count "$images" --seed 1 "${store[@]}" >"$work/crop.out" 2>"$work/crop.err" \
+    || { tail -n 20 "$work/crop.err" >&2; echo "live-add.sh: debug-crop-catalog into PostgreSQL failed" >&2; exit 1; }
+  build_seconds=$(awk -v s="$build_began" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }')
+  [ -e "$snapshot" ] || { echo "live-add.sh: no snapshot written to $snapshot" >&2; exit 1; }
+  catalog_name="PostgreSQL 15 catalog of $images crops + the evaluation catalog (built in $build_seconds s)"
+else
+  db="$work/catalog.sqlite" snapshot="$db.vindex"
+  store=(--db "$db")
+  cp "$catalog" "$db"
+  [ ! -e "$catalog-wal" ] || cp "$catalog-wal" "$db-wal"
+  cp "$catalog.vindex" "$db.vindex"
+  [ ! -e "$catalog.vindex.first" ] || cp "$catalog.vindex.first" "$db.vindex.first"
+  catalog_name=$(basename "$catalog")
+fi
+cp "$snapshot" "$work/snapshot-before"
 
 # N new images: 384x288 windows of the photos at a quarter of their resolution (decoded whole
 # by djpeg or dwebp, every 4th pixel kept), image i from photo i mod the photo count at a
@@ -105,7 +136,7 @@ djpeg -scale 7/8 "$work/added/arrivals/new-0.jpg" | cjpeg -quality 70 > "$work/p
 
 start_server() {
   local began=$(date +%s.%N)
-  "$glimpse" serve --db "$db" --port 0 --log-level info --reload-poll-ms 100 2>"$work/serve.log" &
+  "$glimpse" serve "${store[@]}" --port 0 --log-level info --reload-poll-ms 100 2>"$work/serve.log" &
   server_pid=$!
   port=$(wait_until_ready "$work/serve.log" "$server_pid" 600 0.02) || { echo "live-add.sh: glimpse serve did not become ready" >&2; exit 1; }
   cold=$(awk -v s="$began" -v e="$(date +%s.%N)" 'BEGIN { printf "%.2f", e - s }')
@@ -120,7 +151,7 @@ generation_before=$(json_field "$before" generation)
 landmarks_before=$(json_field "$before" landmarks)
 
 began=$(date +%s.%N)
-( "$glimpse" index "$work/added" --add --db "$db" >"$work/index.out" 2>"$work/index.err"; status=$?; date +%s.%N >"$work/index.end"; exit $status ) &
+( "$glimpse" index "$work/added" --add "${store[@]}" >"$work/index.out" 2>"$work/index.err"; status=$?; date +%s.%N >"$work/index.end"; exit $status ) &
 index_pid=$!
 served="" deadline=$((SECONDS + 600))
 while [ -z "$served" ]; do
@@ -145,7 +176,8 @@ top=$(curl -sf --data-binary @"$work/probes/new-0.jpg" "http://127.0.0.1:$port/v
   | python3 -c 'import json, sys; r = [x for x in json.load(sys.stdin)["results"] if x["kind"] == "landmark"]; print(r[0]["id"] if r else "none")')
 update_ms=$(grep 'index updated' "$work/serve.log" | grep -o 'duration_ms=[0-9.]*' | head -n 1 | cut -d= -f2)
 snapshot_kept=no
-cmp -s "$catalog.vindex" "$db.vindex" && snapshot_kept=yes
+cmp -s "$work/snapshot-before" "$snapshot" && snapshot_kept=yes
+first_mapped=$(curl -sf "http://127.0.0.1:$port/metrics" | sed -n 's/^glimpse_index_mapped \([01]\)$/\1/p')
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 start_server
 next_cold=$cold
@@ -153,11 +185,12 @@ next_landmarks=$(json_field "$(readyz)" landmarks)
 
 echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $(nproc) cores; $(grep -o 'avx512[a-z_0-9]*\|avx2' /proc/cpuinfo | sort -u | tr '\n' ' ')"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "catalog: $(basename "$catalog") ($landmarks_before searchable landmarks); added: $add JPEG windows (384x288) of its photos"
+echo "catalog: $catalog_name ($landmarks_before searchable landmarks); added: $add JPEG windows (384x288) of its photos"
 echo
 printf '| %-52s | %-22s |\n' figure value
 printf '| %-52s | %-22s |\n' --- ---:
 printf '| %-52s | %-22s |\n' "cold start to /readyz (snapshot current)" "$first_cold s"
+printf '| %-52s | %-22s |\n' "index mapped from the snapshot after the addition" "$([ "$first_mapped" = 1 ] && echo yes || echo no)"
 printf '| %-52s | %-22s |\n' "glimpse index --add of $add images, process wall clock" "$index_seconds s ($index_own s its own)"
 printf '| %-52s | %-22s |\n' "served by the replica, from the command's start" "$served s"
 printf '| %-52s | %-22s |\n' "served, relative to the command's exit" "$after_end s"
@@ -168,3 +201,4 @@ printf '| %-52s | %-22s |\n' "snapshot left as the base by the add run" "$snapsh
 printf '| %-52s | %-22s |\n' "next cold start (snapshot + the additions)" "$next_cold s, $next_landmarks landmarks"
 [ "$top" = "arrivals/new-0" ] || { echo "live-add.sh: the replica did not find the added image first ($top)" >&2; exit 1; }
 [ "$landmarks_after" -ge $((landmarks_before + add * 9 / 10)) ] || { echo "live-add.sh: too few landmarks served after the addition" >&2; exit 1; }
+[ "$first_mapped" = 1 ] || { echo "live-add.sh: the replica's index is not mapped from its snapshot" >&2; exit 1; }

@@ -113,6 +113,9 @@ mark "live-add --quick"
 # A running replica on that catalog, 100 images added with glimpse index --add: served
 # without a rebuild, the snapshot kept as the base (about 30 s).
 bash benchmarks/live-add.sh --quick --glimpse "$release"
+# The same on a PostgreSQL copy in a throwaway cluster, the replica mapping its own
+# --snapshot (about a minute: the crops are fingerprinted again).
+bash benchmarks/live-add.sh --quick --postgres --glimpse "$release"
 mark "first-stage-crossover --quick"
 # Exhaustive scan against the cascade at 1,000 and 3,000 of those crops (the second catalog
 # is scale.sh's; about two minutes), so the measurement behind the first stage's size threshold

@@ -17,6 +17,13 @@ import ServiceLifecycle
 /// so no request fails because of a reload. A failed update keeps the old index and is
 /// retried at the next change (or after a second).
 ///
+/// After a full build from the catalog (no usable snapshot at start-up, or a compaction),
+/// a replica given a snapshot path saves that index there in the background
+/// (``PreparedSearchIndex/saveSnapshot(to:)``), so that its next start maps it instead of
+/// reading every fingerprint; a failed save (a read-only folder, a full disk) is logged and
+/// counted, and the replica goes on serving. A replica of one partition saves nothing (its
+/// path, if any, is the whole catalog's).
+///
 /// It also checks the database every ``healthInterval``: when a check fails the replica
 /// keeps answering from memory and ``CatalogHealth`` says why (`/readyz` 503); the first
 /// check that succeeds again catches up with what changed meanwhile.
@@ -31,7 +38,9 @@ public struct IndexReloader: Service {
     let rankingCacheCapacity: Int
     /// The other partitions' replicas, for a replica holding one partition; else `nil`.
     let fanOut: PartitionFanOut?
-    /// The snapshot a full load maps when it is current (SQLite catalogs), else `nil`.
+    /// The snapshot a full load maps when it is current or a small change log behind, and
+    /// where a full build from the catalog is saved; `nil`: none (a PostgreSQL replica
+    /// without `--snapshot`).
     let snapshotPath: String?
     let metrics: ServerMetrics
     let logger: Logger
@@ -39,6 +48,9 @@ public struct IndexReloader: Service {
     /// The timer of the version check's ``checkTimeout``.
     private let watchdog = DeadlineWatchdog()
     private let requests: AsyncStream<Void>
+    /// Full builds to save as the snapshot (the newest pending one).
+    private let saves: AsyncStream<PreparedSearchIndex>
+    private let saveRequests: AsyncStream<PreparedSearchIndex>.Continuation
 
     /// Time between two checks that the database answers (and a version poll).
     static let healthInterval: Duration = .seconds(1)
@@ -59,7 +71,11 @@ public struct IndexReloader: Service {
         self.metrics = metrics
         self.logger = logger
         (requests, reloadRequests) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+        (saves, saveRequests) = AsyncStream.makeStream(of: PreparedSearchIndex.self, bufferingPolicy: .bufferingNewest(1))
     }
+
+    /// The path a full build is saved to: the snapshot path of a whole-catalog replica. O(1).
+    private var savePath: String? { fanOut == nil ? snapshotPath : nil }
 
     /// Asks for a version check soon (after an admin change made by this server). O(1).
     func requestCheck() {
@@ -68,7 +84,7 @@ public struct IndexReloader: Service {
 
     /// Loads the index, then keeps it up to date until graceful shutdown (a service of the application).
     public func run() async throws {
-        let continuation = reloadRequests
+        let continuation = reloadRequests, saveRequests = self.saveRequests
         try await withGracefulShutdownHandler {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 // High priority: under request load these few short steps must not queue
@@ -86,6 +102,16 @@ public struct IndexReloader: Service {
                         continuation.yield()
                     }
                 }
+                if let savePath {
+                    group.addTask {
+                        // One save at a time, off the reload loop: writing gigabytes must
+                        // not delay the next change. Cancelled at shutdown after the save
+                        // in progress (a pending one is dropped).
+                        for await prepared in saves where !Task.isCancelled {
+                            await save(prepared, to: savePath)
+                        }
+                    }
+                }
                 group.addTask(priority: .high) {
                     await reloadIfChanged()
                     // Ends when graceful shutdown finishes the stream.
@@ -100,6 +126,27 @@ public struct IndexReloader: Service {
             }
         } onGracefulShutdown: {
             continuation.finish()
+            saveRequests.finish()
+        }
+    }
+
+    /// Saves `prepared` as the snapshot at `path` on a thread of its own, logging and
+    /// counting the outcome.
+    private func save(_ prepared: PreparedSearchIndex, to path: String) async {
+        let started = ContinuousClock.now
+        do {
+            let outcome = try await DedicatedThread.run { () throws(VisualIndexSnapshotError) -> PreparedSearchIndex.SnapshotSave in
+                try prepared.saveSnapshot(to: path)
+            }
+            guard case .written = outcome else { return }
+            metrics.snapshotSaved(failed: false)
+            logger.info("snapshot saved", metadata: [
+                "catalog": "\(prepared.version)", "path": "\(path)", "outcome": "\(outcome)",
+                "duration_ms": "\(QueryResultRecord.milliseconds(ContinuousClock.now - started))",
+            ])
+        } catch {
+            metrics.snapshotSaved(failed: true)
+            logger.warning("snapshot not saved; the next start builds from the catalog", metadata: ["reason": "\(error)"])
         }
     }
 
@@ -164,6 +211,7 @@ public struct IndexReloader: Service {
                 }
             }
             holder.install(index)
+            if savePath != nil && !index.prepared.isMapped { saveRequests.yield(index.prepared) }
             let elapsed = ContinuousClock.now - started
             metrics.indexInstalled(index, isReload: served != nil, seconds: elapsed)
             logger.info("index loaded", metadata: [

@@ -65,6 +65,12 @@ public final class ServerMetrics: Sendable {
         Counter(label: "glimpse_index_reload_failures_total", factory: factory).increment()
     }
 
+    /// Counts one save of the replica's own visual-index snapshot after a full build, by
+    /// outcome (`written`, `failed`). O(1).
+    func snapshotSaved(failed: Bool) {
+        Counter(label: "glimpse_snapshot_saves_total", dimensions: [("outcome", failed ? "failed" : "written")], factory: factory).increment()
+    }
+
     /// Counts one request to another partition's replica, by outcome (`ok`, `failed`: refused,
     /// timed out, or a bad answer; the partition's twin is asked next). O(1).
     func recordPartitionAttempt(failed: Bool) {

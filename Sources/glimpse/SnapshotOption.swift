@@ -1,5 +1,6 @@
 import ArgumentParser
 import Catalog
+import PixelBuffers
 import Search
 
 /// `--snapshot PATH`: where the catalog's visual-index snapshot (and its first stage,
@@ -18,6 +19,16 @@ struct SnapshotOption: ParsableArguments {
         "The visual-index snapshot file (default: CATALOG.vindex beside an SQLite catalog; none for a PostgreSQL catalog unless given). `index` writes it, searches map it.",
         valueName: "path"))
     var location: String?
+
+    /// Refuses a `--snapshot` that exists and is not a regular file (a folder, a FIFO, a
+    /// device): it could never be mapped or written, and would otherwise be passed over in
+    /// silence. A path with nothing there is fine (`index` and `serve` create it). O(1).
+    func validate() throws {
+        guard let location else { return }
+        guard !location.isEmpty else { throw ValidationError("--snapshot wants a file path; got an empty one") }
+        guard DirectoryListing.exists(location), case .failure(let failure) = FileBytes.regularFileStatus(location) else { return }
+        throw ValidationError("--snapshot '\(location)' \(failure.description): give the path of a snapshot file (or where one is to be written)")
+    }
 
     /// The snapshot path for `database`: `--snapshot`, else the SQLite catalog's own
     /// (``DatabaseOption/snapshotPath``), else none. O(1).

@@ -44,6 +44,26 @@ struct SnapshotCommandTests {
         #expect(refused.status != 0 && refused.stderr.contains("first-stage"), "\(refused.stderr)")
     }
 
+    @Test func aSnapshotPathThatIsAFolderOrAFIFOIsRefusedByNameBeforeAnythingIsRead() throws {
+        let dir = try Self.folder()
+        let db = dir + "/catalog.sqlite", fifo = dir + "/pipe.vindex"
+        let indexed = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
+        #expect(indexed.status == 0, "\(indexed.stderr)")
+        #expect(mkfifo(fifo, 0o644) == 0)
+        let catalogBefore = try Data(contentsOf: URL(fileURLWithPath: db))
+        for (path, kind) in [(dir, "is a directory"), (fifo, "is a FIFO")] {
+            for command in [["query", Self.photo], ["index", Glimpse.testdata("catalog/manifest.json")], ["serve", "--port", "0"]] {
+                // A FIFO with no writer would block a reader forever: the refusal comes first.
+                let run = try Glimpse.run(command + ["--db", db, "--snapshot", path])
+                #expect(run.status == 1, "\(command[0]) --snapshot \(kind): \(run.status) \(run.stderr)")
+                #expect(run.stderr.contains("--snapshot '\(path)' \(kind)"), "\(run.stderr)")
+            }
+        }
+        let empty = try Glimpse.run(["query", Self.photo, "--db", db, "--snapshot", ""])
+        #expect(empty.status == 1 && empty.stderr.contains("--snapshot wants a file path"), "\(empty.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == catalogBefore, "the catalog is untouched")
+    }
+
     @Test func anAddRunKeepsTheSnapshotAsTheBaseAndSearchesFindWhatItAdded() throws {
         let dir = try Self.folder()
         let db = dir + "/added.sqlite", snapshot = db + ".vindex"

@@ -1,0 +1,45 @@
+extension PreparedSearchIndex {
+    /// What ``saveSnapshot(to:)`` did.
+    public enum SnapshotSave: Sendable, Hashable, CustomStringConvertible {
+        /// Written (atomically): the snapshot's bytes, and whether a first-stage file was
+        /// written beside it.
+        case written(bytes: Int, firstStage: Bool)
+        /// Nothing to write: the index is itself mapped from a snapshot.
+        case mapped
+        /// Not written: changes were applied on top of its base since it was built (the base
+        /// alone is not this version); the next full build saves one.
+        case hasChanges(landmarks: Int)
+
+        /// One line for people.
+        public var description: String {
+            switch self {
+            case .written(let bytes, let firstStage): "snapshot written (\(bytes) bytes\(firstStage ? ", with its first stage" : ""))"
+            case .mapped: "mapped from a snapshot already"
+            case .hasChanges(let landmarks): "not written: \(landmarks) landmarks changed since its base was built"
+            }
+        }
+    }
+
+    /// Saves an index built in memory as the visual-index snapshot at `path`, with its first
+    /// stage beside it (``CandidateIndex/path(forSnapshotAt:)``) when it has one: what a
+    /// replica runs after building its index from the catalog (at start-up without a usable
+    /// snapshot, or at a compaction), so that its next start maps this version instead of
+    /// reading every fingerprint. Each file is written to a temporary sibling, `fsync`ed and
+    /// renamed, so a reader sees the old file or the new one, never a part; the snapshot is
+    /// written before its first stage (a reader between the two sees the new snapshot
+    /// without a first stage and scans every view until it is there).
+    ///
+    /// - Complexity: O(index bytes) writes; no store access, no memory beyond a header.
+    /// - Throws: ``VisualIndexSnapshotError/cannotWrite(path:reason:)`` (a read-only folder,
+    ///   a full disk): the files at `path` are then untouched, or the snapshot is written and
+    ///   its first stage is not.
+    public func saveSnapshot(to path: String) throws(VisualIndexSnapshotError) -> SnapshotSave {
+        let index = state.index
+        if index.isMappedSnapshot { return .mapped }
+        guard index.changedLandmarkCount == 0 else { return .hasChanges(landmarks: index.changedLandmarkCount) }
+        try VisualIndexSnapshot.write(index.base, to: path)
+        guard let firstStage = index.base.firstStage else { return .written(bytes: index.base.bytesUsed, firstStage: false) }
+        try firstStage.write(to: CandidateIndex.path(forSnapshotAt: path))
+        return .written(bytes: index.base.bytesUsed, firstStage: true)
+    }
+}

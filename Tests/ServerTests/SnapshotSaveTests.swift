@@ -1,0 +1,70 @@
+import Catalog
+import Foundation
+import HTTPTypes
+import Search
+import Server
+import SQLiteStore
+import Testing
+
+/// A replica that had to build its index from the catalog saves it as its own snapshot, so
+/// that its next start maps it instead of reading every fingerprint.
+@Suite struct SnapshotSaveTests {
+    @Test func aReplicaThatBuiltFromTheCatalogSavesItsSnapshotAndTheNextStartMapsIt() async throws {
+        let catalog = try await Harness.newCatalog()
+        let snapshot = URL(fileURLWithPath: catalog).deletingLastPathComponent().appendingPathComponent("replica.vindex").path
+        #expect(!FileManager.default.fileExists(atPath: snapshot))
+
+        let first = try await Harness.start(catalog: catalog) { $0.snapshotPath = snapshot }
+        let built = try #require(first.state.holder.index?.prepared)
+        #expect(!built.isMapped, "no snapshot yet: built from the catalog")
+        // The save runs in the background after the build.
+        let store = try SQLiteEntityStore(path: catalog)
+        var saved: PreparedSearchIndex?
+        let deadline = ContinuousClock.now + .seconds(60)
+        while saved == nil && ContinuousClock.now < deadline {
+            saved = try await PreparedSearchIndex.mapped(from: store, snapshotPath: snapshot)
+            if saved == nil { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        let mapped = try #require(saved, "the snapshot is written within 60 s and is of this catalog's version")
+        #expect(mapped.isMapped)
+        #expect(mapped.version == built.version)
+        #expect(mapped.viewCount == built.viewCount && mapped.landmarkCount == built.landmarkCount)
+        let metrics = try await first.request(.get, "/metrics")
+        #expect(metrics.text.contains("glimpse_snapshot_saves_total{outcome=\"written\"} 1"), "\(metrics.text)")
+        await first.stop()
+        #expect(try FileManager.default.contentsOfDirectory(atPath: URL(fileURLWithPath: snapshot).deletingLastPathComponent().path)
+            .allSatisfy { !$0.contains(".tmp-") }, "no temporary file is left behind")
+
+        // The next start maps it and answers the same.
+        let second = try await Harness.start(catalog: catalog) { $0.snapshotPath = snapshot }
+        defer { Task { await second.stop() } }
+        let served = try #require(second.state.holder.index?.prepared)
+        #expect(served.isMapped, "the second start maps the saved snapshot")
+        let answer = try await second.search(file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)")
+        #expect(answer.status == 200)
+        let page = try WireJSON.decode(QueryResultRecord.self, from: answer.body)
+        #expect(page.results.first?.id == "landmarks/hurricane-ridge")
+        let secondMetrics = try await second.request(.get, "/metrics")
+        #expect(secondMetrics.text.contains("glimpse_index_mapped 1"))
+        #expect(!secondMetrics.text.contains("glimpse_snapshot_saves_total"), "a mapped index is not saved again")
+    }
+
+    @Test func aSnapshotThatCannotBeWrittenIsCountedAndTheReplicaGoesOnServing() async throws {
+        let catalog = try await Harness.newCatalog()
+        // A path inside a folder that does not exist: every write fails.
+        let snapshot = URL(fileURLWithPath: catalog).deletingLastPathComponent().appendingPathComponent("missing/replica.vindex").path
+        let server = try await Harness.start(catalog: catalog) { $0.snapshotPath = snapshot }
+        defer { Task { await server.stop() } }
+        var text = ""
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !text.contains("glimpse_snapshot_saves_total{outcome=\"failed\"} 1") && ContinuousClock.now < deadline {
+            text = try await server.request(.get, "/metrics").text
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(text.contains("glimpse_snapshot_saves_total{outcome=\"failed\"} 1"), "\(text)")
+        let answer = try await server.search(file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)")
+        #expect(answer.status == 200)
+        #expect(try WireJSON.decode(QueryResultRecord.self, from: answer.body).results.first?.id == "landmarks/hurricane-ridge")
+        #expect(!FileManager.default.fileExists(atPath: snapshot))
+    }
+}
