@@ -177,7 +177,7 @@ top=$(curl -sf --data-binary @"$work/probes/new-0.jpg" "http://127.0.0.1:$port/v
 update_ms=$(grep 'index updated' "$work/serve.log" | grep -o 'duration_ms=[0-9.]*' | head -n 1 | cut -d= -f2)
 snapshot_kept=no
 cmp -s "$work/snapshot-before" "$snapshot" && snapshot_kept=yes
-first_mapped=$(curl -sf "http://127.0.0.1:$port/metrics" | sed -n 's/^glimpse_index_mapped \([01]\)$/\1/p')
+first_mapped=$(curl -sf "http://127.0.0.1:$port/metrics" | awk '$1 == "glimpse_index_mapped" { print $2 + 0 }')
 kill "$server_pid"; wait "$server_pid" 2>/dev/null || true; server_pid=""
 start_server
 next_cold=$cold
