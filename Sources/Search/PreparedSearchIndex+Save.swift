@@ -1,3 +1,5 @@
+import Catalog
+
 extension PreparedSearchIndex {
     /// What ``saveSnapshot(to:)`` did.
     public enum SnapshotSave: Sendable, Hashable, CustomStringConvertible {
@@ -9,6 +11,12 @@ extension PreparedSearchIndex {
         /// Not written: changes were applied on top of its base since it was built (the base
         /// alone is not this version); the next full build saves one.
         case hasChanges(landmarks: Int)
+        /// Not written: the file there already holds this generation or a later one of this
+        /// catalog (another process wrote it).
+        case notBehind(generation: Int64)
+        /// Not written, and the file left as it is: it is not a snapshot of this catalog (a
+        /// snapshot of another catalog, or not a snapshot at all). Why, for people.
+        case refused(String)
 
         /// One line for people.
         public var description: String {
@@ -16,6 +24,8 @@ extension PreparedSearchIndex {
             case .written(let bytes, let firstStage): "snapshot written (\(bytes) bytes\(firstStage ? ", with its first stage" : ""))"
             case .mapped: "mapped from a snapshot already"
             case .hasChanges(let landmarks): "not written: \(landmarks) landmarks changed since its base was built"
+            case .notBehind(let generation): "not written: the file already holds generation \(generation)"
+            case .refused(let reason): "not written, the file left as it is: \(reason)"
             }
         }
     }
@@ -27,7 +37,10 @@ extension PreparedSearchIndex {
     /// reading every fingerprint. Each file is written to a temporary sibling, `fsync`ed and
     /// renamed, so a reader sees the old file or the new one, never a part; the snapshot is
     /// written before its first stage (a reader between the two sees the new snapshot
-    /// without a first stage and scans every view until it is there).
+    /// without a first stage and scans every view until it is there). Only a missing file, or
+    /// a snapshot of this catalog at an earlier generation, is replaced
+    /// (``VisualIndexSnapshot/owner(ofFileAt:)``): a path that holds another catalog's
+    /// snapshot or anything else is left as it is.
     ///
     /// - Complexity: O(index bytes) writes; no store access, no memory beyond a header.
     /// - Throws: ``VisualIndexSnapshotError/cannotWrite(path:reason:)`` (a read-only folder,
@@ -37,6 +50,14 @@ extension PreparedSearchIndex {
         let index = state.index
         if index.isMappedSnapshot { return .mapped }
         guard index.changedLandmarkCount == 0 else { return .hasChanges(landmarks: index.changedLandmarkCount) }
+        switch VisualIndexSnapshot.owner(ofFileAt: path) {
+        case .nothing: break
+        case .notASnapshot: return .refused("\(path) is not a Glimpse visual-index snapshot")
+        case .snapshot(let catalogID, let generation):
+            let ours = String(decoding: index.version.catalogID.utf8.prefix(VisualIndexLayout.maximumCatalogIDLength), as: UTF8.self)
+            guard catalogID == ours else { return .refused("\(path) is the snapshot of catalog \(catalogID), not \(index.version.catalogID)") }
+            guard generation < index.version.generation else { return .notBehind(generation: generation) }
+        }
         try VisualIndexSnapshot.write(index.base, to: path)
         guard let firstStage = index.base.firstStage else { return .written(bytes: index.base.bytesUsed, firstStage: false) }
         try firstStage.write(to: CandidateIndex.path(forSnapshotAt: path))

@@ -138,14 +138,18 @@ public struct IndexReloader: Service {
             let outcome = try await DedicatedThread.run { () throws(VisualIndexSnapshotError) -> PreparedSearchIndex.SnapshotSave in
                 try prepared.saveSnapshot(to: path)
             }
+            if case .refused = outcome {
+                metrics.snapshotSaved(outcome: "refused")
+                logger.warning("snapshot not saved; the next start builds from the catalog", metadata: ["path": "\(path)", "reason": "\(outcome)"])
+            }
             guard case .written = outcome else { return }
-            metrics.snapshotSaved(failed: false)
+            metrics.snapshotSaved(outcome: "written")
             logger.info("snapshot saved", metadata: [
                 "catalog": "\(prepared.version)", "path": "\(path)", "outcome": "\(outcome)",
                 "duration_ms": "\(QueryResultRecord.milliseconds(ContinuousClock.now - started))",
             ])
         } catch {
-            metrics.snapshotSaved(failed: true)
+            metrics.snapshotSaved(outcome: "failed")
             logger.warning("snapshot not saved; the next start builds from the catalog", metadata: ["reason": "\(error)"])
         }
     }

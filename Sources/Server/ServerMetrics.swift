@@ -66,9 +66,10 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Counts one save of the replica's own visual-index snapshot after a full build, by
-    /// outcome (`written`, `failed`). O(1).
-    func snapshotSaved(failed: Bool) {
-        Counter(label: "glimpse_snapshot_saves_total", dimensions: [("outcome", failed ? "failed" : "written")], factory: factory).increment()
+    /// outcome: `written`, `failed` (could not be written), `refused` (the path holds
+    /// something that is not this catalog's snapshot, left as it is). O(1).
+    func snapshotSaved(outcome: String) {
+        Counter(label: "glimpse_snapshot_saves_total", dimensions: [("outcome", outcome)], factory: factory).increment()
     }
 
     /// Counts one request to another partition's replica, by outcome (`ok`, `failed`: refused,

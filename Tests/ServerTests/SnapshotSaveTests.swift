@@ -49,6 +49,36 @@ import Testing
         #expect(!secondMetrics.text.contains("glimpse_snapshot_saves_total"), "a mapped index is not saved again")
     }
 
+    @Test func aPathHoldingAnotherFileOrAnotherCatalogsSnapshotIsLeftAsItIs() async throws {
+        let catalog = try await Harness.newCatalog()
+        let folder = URL(fileURLWithPath: catalog).deletingLastPathComponent()
+        // Not a snapshot at all (a mistyped path pointing at someone's file).
+        let precious = folder.appendingPathComponent("notes.txt").path
+        let text = Data("not a snapshot: keep me".utf8)
+        try text.write(to: URL(fileURLWithPath: precious))
+        // Another catalog's snapshot, written by saving that catalog's index.
+        let other = try await Harness.newCatalog()
+        let foreign = folder.appendingPathComponent("foreign.vindex").path
+        let otherIndex = try await PreparedSearchIndex.build(from: try SQLiteEntityStore(path: other))
+        let written = try otherIndex.saveSnapshot(to: foreign)
+        #expect({ if case .written = written { true } else { false } }(), "\(written)")
+        #expect(try otherIndex.saveSnapshot(to: foreign) == .notBehind(generation: otherIndex.version.generation), "the same generation is not written twice")
+        let foreignBytes = try Data(contentsOf: URL(fileURLWithPath: foreign))
+        for (path, before) in [(precious, text), (foreign, foreignBytes)] {
+            let server = try await Harness.start(catalog: catalog) { $0.snapshotPath = path }
+            var metrics = ""
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !metrics.contains("glimpse_snapshot_saves_total{outcome=\"refused\"} 1") && ContinuousClock.now < deadline {
+                metrics = try await server.request(.get, "/metrics").text
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            #expect(metrics.contains("glimpse_snapshot_saves_total{outcome=\"refused\"} 1"), "\(path): \(metrics)")
+            #expect(try await server.search(file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)").status == 200)
+            await server.stop()
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before, "\(path) is left as it was")
+        }
+    }
+
     @Test func aSnapshotThatCannotBeWrittenIsCountedAndTheReplicaGoesOnServing() async throws {
         let catalog = try await Harness.newCatalog()
         // A path inside a folder that does not exist: every write fails.

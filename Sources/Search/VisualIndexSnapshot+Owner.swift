@@ -1,0 +1,40 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension VisualIndexSnapshot {
+    /// What lies at a snapshot path, read from its header alone: whether a process may
+    /// replace the file with its own snapshot (``PreparedSearchIndex/saveSnapshot(to:)``).
+    public enum FileOwner: Sendable, Hashable {
+        /// Nothing there.
+        case nothing
+        /// Something that is not a Glimpse visual-index snapshot (or cannot be read): never
+        /// replaced.
+        case notASnapshot
+        /// A snapshot (sound or not) of this catalog id at this generation.
+        case snapshot(catalogID: String, generation: Int64)
+    }
+
+    /// What lies at `path`, from at most its first 112 bytes. Never blocks on a FIFO.
+    ///
+    /// - Complexity: O(1) system calls.
+    public static func owner(ofFileAt path: String) -> FileOwner {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY)
+        guard fd >= 0 else { return errno == ENOENT ? .nothing : .notASnapshot }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return .notASnapshot }
+        var head = [UInt8](repeating: 0, count: 48 + VisualIndexLayout.maximumCatalogIDLength)
+        let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count >= 48 else { return .notASnapshot }
+        return head.withUnsafeBytes { bytes -> FileOwner in
+            guard UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) == VisualIndexLayout.magic else { return .notASnapshot }
+            let idLength = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 44, as: UInt32.self)))
+            guard idLength <= VisualIndexLayout.maximumCatalogIDLength, count >= 48 + idLength else { return .notASnapshot }
+            let generation = Int64(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 32, as: UInt64.self)))
+            return .snapshot(catalogID: String(decoding: bytes[48..<(48 + idLength)], as: UTF8.self), generation: generation)
+        }
+    }
+}
