@@ -21,7 +21,9 @@ extension VisualIndexSnapshot {
     /// back, then `fsync` and `rename`: the same bytes as building the index in memory and
     /// ``write(_:to:)``, in memory bounded by one chunk plus the landmark ids and memberships.
     /// A store whose id order differs from Swift's string order (ids that are not in
-    /// Unicode normal form) gets the in-memory build instead.
+    /// Unicode normal form) gets the in-memory build instead. A file at `path` that is not a
+    /// snapshot (``owner(ofFileAt:)``: a mistyped `--snapshot` naming someone's file) is
+    /// never replaced: ``RefreshAction/notWritten(_:)``.
     ///
     /// - Complexity: O(views) reads and writes; memory O(chunk + landmarks + memberships).
     /// - Throws: the store's error when the catalog cannot be read; a snapshot that cannot be
@@ -39,6 +41,10 @@ extension VisualIndexSnapshot {
         guard let path else { return .notWritten("in-memory catalog") }
         if case .loaded = load(path: path, expecting: try await store.catalogVersion(), minimumViewQuality: minimumViewQuality) {
             return .upToDate
+        }
+        // A snapshot (of any catalog, sound or not) is replaced; anything else is someone's file.
+        if owner(ofFileAt: path) == .notASnapshot {
+            return .notWritten("\(path) is not a Glimpse visual-index snapshot; it is left as it is")
         }
         for _ in 0..<3 {
             let before = try await store.catalogVersion()

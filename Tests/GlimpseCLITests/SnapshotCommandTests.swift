@@ -44,7 +44,7 @@ struct SnapshotCommandTests {
         #expect(refused.status != 0 && refused.stderr.contains("first-stage"), "\(refused.stderr)")
     }
 
-    @Test func aSnapshotPathThatIsAFolderOrAFIFOIsRefusedByNameBeforeAnythingIsRead() throws {
+    @Test func aSnapshotPathThatIsAFolderOrAFIFOIsRefusedAndOneThatIsSomeonesFileIsLeftAsItIs() throws {
         let dir = try Self.folder()
         let db = dir + "/catalog.sqlite", fifo = dir + "/pipe.vindex"
         let indexed = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db])
@@ -59,9 +59,15 @@ struct SnapshotCommandTests {
                 #expect(run.stderr.contains("--snapshot '\(path)' \(kind)"), "\(run.stderr)")
             }
         }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == catalogBefore, "the catalog is untouched")
+        // A regular file that is not a snapshot is someone's: index says so and leaves it.
+        let notes = dir + "/notes.txt"
+        try Data("not a snapshot: keep me".utf8).write(to: URL(fileURLWithPath: notes))
+        let kept = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db, "--snapshot", notes])
+        #expect(kept.status == 0 && kept.stderr.contains("is not a Glimpse visual-index snapshot; it is left as it is"), "\(kept.stderr)")
+        #expect(try String(contentsOfFile: notes, encoding: .utf8) == "not a snapshot: keep me")
         let empty = try Glimpse.run(["query", Self.photo, "--db", db, "--snapshot", ""])
         #expect(empty.status == 1 && empty.stderr.contains("--snapshot wants a file path"), "\(empty.stderr)")
-        #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == catalogBefore, "the catalog is untouched")
     }
 
     @Test func anAddRunKeepsTheSnapshotAsTheBaseAndSearchesFindWhatItAdded() throws {
