@@ -66,12 +66,7 @@ import Testing
         let foreignBytes = try Data(contentsOf: URL(fileURLWithPath: foreign))
         for (path, before) in [(precious, text), (foreign, foreignBytes)] {
             let server = try await Harness.start(catalog: catalog) { $0.snapshotPath = path }
-            var metrics = ""
-            let deadline = ContinuousClock.now + .seconds(60)
-            while !metrics.contains("glimpse_snapshot_saves_total{outcome=\"refused\"} 1") && ContinuousClock.now < deadline {
-                metrics = try await server.request(.get, "/metrics").text
-                try await Task.sleep(for: .milliseconds(20))
-            }
+            let metrics = try await Self.metrics(of: server, once: "glimpse_snapshot_saves_total{outcome=\"refused\"} 1")
             #expect(metrics.contains("glimpse_snapshot_saves_total{outcome=\"refused\"} 1"), "\(path): \(metrics)")
             #expect(try await server.search(file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)").status == 200)
             await server.stop()
@@ -85,16 +80,23 @@ import Testing
         let snapshot = URL(fileURLWithPath: catalog).deletingLastPathComponent().appendingPathComponent("missing/replica.vindex").path
         let server = try await Harness.start(catalog: catalog) { $0.snapshotPath = snapshot }
         defer { Task { await server.stop() } }
-        var text = ""
-        let deadline = ContinuousClock.now + .seconds(60)
-        while !text.contains("glimpse_snapshot_saves_total{outcome=\"failed\"} 1") && ContinuousClock.now < deadline {
-            text = try await server.request(.get, "/metrics").text
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        let text = try await Self.metrics(of: server, once: "glimpse_snapshot_saves_total{outcome=\"failed\"} 1")
         #expect(text.contains("glimpse_snapshot_saves_total{outcome=\"failed\"} 1"), "\(text)")
         let answer = try await server.search(file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)")
         #expect(answer.status == 200)
         #expect(try WireJSON.decode(QueryResultRecord.self, from: answer.body).results.first?.id == "landmarks/hurricane-ridge")
         #expect(!FileManager.default.fileExists(atPath: snapshot))
+    }
+
+    /// The server's `/metrics` text once it contains `line` (the save runs in the background),
+    /// or after 60 s without it.
+    static func metrics(of server: RunningServer, once line: String) async throws -> String {
+        var text = ""
+        let deadline = ContinuousClock.now + .seconds(60)
+        while !text.contains(line) && ContinuousClock.now < deadline {
+            text = try await server.request(.get, "/metrics").text
+            if !text.contains(line) { try await Task.sleep(for: .milliseconds(20)) }
+        }
+        return text
     }
 }
