@@ -28,13 +28,20 @@ extension VisualIndexSnapshot {
         guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return .notASnapshot }
         var head = [UInt8](repeating: 0, count: 48 + VisualIndexLayout.maximumCatalogIDLength)
         let count = head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count >= 48 else { return .notASnapshot }
-        return head.withUnsafeBytes { bytes -> FileOwner in
-            guard UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) == VisualIndexLayout.magic else { return .notASnapshot }
-            let idLength = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 44, as: UInt32.self)))
-            guard idLength <= VisualIndexLayout.maximumCatalogIDLength, count >= 48 + idLength else { return .notASnapshot }
-            let generation = Int64(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 32, as: UInt64.self)))
-            return .snapshot(catalogID: String(decoding: bytes[48..<(48 + idLength)], as: UTF8.self), generation: generation)
-        }
+        guard count > 0 else { return .notASnapshot }
+        return head.withUnsafeBytes { owner(ofHeader: UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    }
+
+    /// The owner a snapshot's first bytes name (magic, generation at byte 32, catalog id
+    /// length at 44 and the id from 48): the one reading of those fields, for ``load(path:expecting:minimumViewQuality:)``
+    /// and ``owner(ofFileAt:)``. ``FileOwner/notASnapshot`` when the magic is wrong or
+    /// the bytes end first. O(catalog id).
+    static func owner(ofHeader bytes: UnsafeRawBufferPointer) -> FileOwner {
+        guard bytes.count >= 48,
+              UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 0, as: UInt64.self)) == VisualIndexLayout.magic else { return .notASnapshot }
+        let idLength = Int(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 44, as: UInt32.self)))
+        guard idLength <= VisualIndexLayout.maximumCatalogIDLength, bytes.count >= 48 + idLength else { return .notASnapshot }
+        let generation = Int64(bitPattern: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 32, as: UInt64.self)))
+        return .snapshot(catalogID: String(decoding: UnsafeRawBufferPointer(rebasing: bytes[48..<(48 + idLength)]), as: UTF8.self), generation: generation)
     }
 }

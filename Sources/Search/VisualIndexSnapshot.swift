@@ -96,10 +96,9 @@ public enum VisualIndexSnapshot {
         guard let layout = VisualIndexLayout.read(from: base, available: size), layout.length == size else {
             return .damaged("its length does not match its header")
         }
-        let idLength = Int(u32(44))
-        guard idLength <= VisualIndexLayout.maximumCatalogIDLength else { return .damaged("bad catalog id length") }
-        let catalogID = String(decoding: UnsafeRawBufferPointer(start: base + 48, count: idLength), as: UTF8.self)
-        let generation = Int64(bitPattern: u64(32))
+        guard case .snapshot(let catalogID, let generation) = owner(ofHeader: UnsafeRawBufferPointer(start: base, count: size)) else {
+            return .damaged("bad catalog id length")
+        }
         let quality = Int(Int32(bitPattern: u32(40)))
         guard Array(catalogID.utf8) == Array(version.catalogID.utf8.prefix(VisualIndexLayout.maximumCatalogIDLength)) else {
             return .stale("snapshot of catalog \(catalogID), not \(version.catalogID)")
