@@ -24,6 +24,12 @@ public protocol EntityStore: Sendable {
     /// which then see the images at the same paths).
     var paths: CatalogPaths { get }
 
+    /// The partition whose fingerprints this store reads (``fingerprintSnapshot()``,
+    /// ``changes(since:)``), for a replica of one partition of a partitioned catalog; `nil`
+    /// when it reads the whole catalog (the default). A visual-index snapshot names it, so
+    /// one partition's snapshot is never mapped for another. O(1).
+    var partition: CatalogPartition? { get }
+
     // MARK: Version
 
     /// The catalog's identity, generation and page-token key. O(1).
@@ -172,6 +178,9 @@ public protocol EntityStore: Sendable {
 }
 
 extension EntityStore {
+    /// The whole catalog: stores that cannot be partitioned read every fingerprint. O(1).
+    public var partition: CatalogPartition? { nil }
+
     /// No push notifications: readers poll ``catalogVersion()``.
     public func changeNotifications() -> AsyncThrowingStream<Int64, any Error>? { nil }
 

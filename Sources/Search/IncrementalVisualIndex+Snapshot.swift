@@ -9,7 +9,8 @@ extension IncrementalVisualIndex {
     /// replica's start use, so an `--add` run of a few images to a large catalog leaves the
     /// snapshot in place instead of rewriting it.
     ///
-    /// - Returns: `nil` when the snapshot is missing, damaged, of another catalog or layout,
+    /// - Returns: `nil` when the snapshot is missing, damaged, of another catalog, partition
+    ///   (the store's ``EntityStore/partition``) or layout,
     ///   or too far behind (the change log does not reach back to it, or the delta would need
     ///   compaction): build the index from the catalog instead.
     /// - Throws: the store's error when its version or changes cannot be read.
@@ -19,7 +20,7 @@ extension IncrementalVisualIndex {
                               minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality) async throws(CatalogStoreError) -> IncrementalVisualIndex? {
         let version = try await store.catalogVersion()
         guard case .loaded(let base) = VisualIndexSnapshot.load(path: path, expecting: version, minimumViewQuality: minimumViewQuality,
-                                                                acceptingEarlierGenerations: true) else { return nil }
+                                                                acceptingEarlierGenerations: true, partition: store.partition) else { return nil }
         let index = IncrementalVisualIndex(base: base)
         guard base.version.generation != version.generation else { return index }
         guard let updated = try await index.updated(from: store), !updated.needsCompaction() else { return nil }

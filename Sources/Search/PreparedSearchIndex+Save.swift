@@ -40,25 +40,29 @@ extension PreparedSearchIndex {
     /// without a first stage and scans every view until it is there). Only a missing file, or
     /// a snapshot of this catalog at an earlier generation, is replaced
     /// (``VisualIndexSnapshot/owner(ofFileAt:)``): a path that holds another catalog's
-    /// snapshot or anything else is left as it is.
+    /// snapshot or anything else is left as it is. An index of one `partition` of several (a
+    /// store's ``EntityStore/partition``, from which it was read) is saved as that
+    /// partition's snapshot, which only a replica of the same partition maps or replaces.
     ///
     /// - Complexity: O(index bytes) writes; no store access, no memory beyond a header.
     /// - Throws: ``VisualIndexSnapshotError/cannotWrite(path:reason:)`` (a read-only folder,
     ///   a full disk): the files at `path` are then untouched, or the snapshot is written and
     ///   its first stage is not.
-    public func saveSnapshot(to path: String) throws(VisualIndexSnapshotError) -> SnapshotSave {
+    public func saveSnapshot(to path: String, partition: CatalogPartition? = nil) throws(VisualIndexSnapshotError) -> SnapshotSave {
         let index = state.index
         if index.isMappedSnapshot { return .mapped }
         guard index.changedLandmarkCount == 0 else { return .hasChanges(landmarks: index.changedLandmarkCount) }
         switch VisualIndexSnapshot.owner(ofFileAt: path) {
         case .nothing: break
         case .notASnapshot: return .refused("\(path) is not a Glimpse visual-index snapshot")
-        case .snapshot(let catalogID, let generation):
-            let ours = String(decoding: index.version.catalogID.utf8.prefix(VisualIndexLayout.maximumCatalogIDLength), as: UTF8.self)
-            guard catalogID == ours else { return .refused("\(path) is the snapshot of catalog \(catalogID), not \(index.version.catalogID)") }
+        case .snapshot(let owner, let generation):
+            let ours = VisualIndexSnapshot.ownerID(catalogID: index.version.catalogID, partition: partition)
+            guard owner == ours else {
+                return .refused("\(path) is the snapshot of \(VisualIndexSnapshot.describe(owner: owner)), not \(VisualIndexSnapshot.describe(owner: ours))")
+            }
             guard generation < index.version.generation else { return .notBehind(generation: generation) }
         }
-        try VisualIndexSnapshot.write(index.base, to: path)
+        try VisualIndexSnapshot.write(index.base, to: path, partition: partition)
         guard let firstStage = index.base.firstStage else { return .written(bytes: index.base.bytesUsed, firstStage: false) }
         try firstStage.write(to: CandidateIndex.path(forSnapshotAt: path))
         return .written(bytes: index.base.bytesUsed, firstStage: true)

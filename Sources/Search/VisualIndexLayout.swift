@@ -17,7 +17,9 @@ import Fingerprints
 ///     32   8  catalog generation
 ///     40   4  minimum view quality
 ///     44   4  catalog id length (≤ 64)
-///     48  64  catalog id (UTF-8, zero padded)
+///     48  64  owner: the catalog id (UTF-8, zero padded), or for the index of one
+///             partition of several `partition i/P of ` and the catalog id, cut to 64 bytes
+///             (``VisualIndexSnapshot/ownerID(catalogID:partition:)``)
 ///     112  8  views N          120  8  full-frame views F
 ///     128  8  landmarks L      136  8  distinct regions R
 ///     144  8  collections C    152  8  memberships M

@@ -1,3 +1,4 @@
+import Catalog
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -13,8 +14,27 @@ extension VisualIndexSnapshot {
         /// Something that is not a Glimpse visual-index snapshot (or cannot be read): never
         /// replaced.
         case notASnapshot
-        /// A snapshot (sound or not) of this catalog id at this generation.
+        /// A snapshot (sound or not) of this owner (``ownerID(catalogID:partition:)``: a
+        /// catalog id, or a partition of one) at this generation.
         case snapshot(catalogID: String, generation: Int64)
+    }
+
+    /// The owner a snapshot's header names (bytes 48 ..< 112): the catalog id for the index
+    /// of a whole catalog; for the index of one partition of several, `partition i/P of `
+    /// before it, so that a replica of one partition never maps, nor replaces, another
+    /// partition's snapshot or the whole catalog's. Cut to
+    /// ``VisualIndexLayout/maximumCatalogIDLength`` bytes (the partition is never cut off).
+    ///
+    /// - Complexity: O(catalog id).
+    public static func ownerID(catalogID: String, partition: CatalogPartition?) -> String {
+        var bytes = Array(catalogID.utf8)
+        if let partition, partition.count > 1 { bytes = Array("partition \(partition) of ".utf8) + bytes }
+        return String(decoding: bytes.prefix(VisualIndexLayout.maximumCatalogIDLength), as: UTF8.self)
+    }
+
+    /// An owner id for people: `catalog ID`, or `partition i/P of ID`. O(id).
+    static func describe(owner: String) -> String {
+        owner.hasPrefix("partition ") ? owner : "catalog \(owner)"
     }
 
     /// What lies at `path`, from at most its first 112 bytes. Never blocks on a FIFO.

@@ -72,11 +72,12 @@ public enum VisualIndexSnapshot {
     /// ``load(path:expecting:minimumViewQuality:)``, also mapping a sound snapshot of an
     /// earlier generation of the same catalog (the index it maps then has that generation's
     /// version): the base that ``IncrementalVisualIndex/opened(snapshotAt:store:minimumViewQuality:)``
-    /// brings up to date from the change log.
+    /// brings up to date from the change log. With `partition` (of more than one), only the
+    /// snapshot of that partition's index is mapped (``ownerID(catalogID:partition:)``).
     ///
     /// - Complexity: as ``load(path:expecting:minimumViewQuality:)``.
     public static func load(path: String, expecting version: CatalogVersion, minimumViewQuality: Int,
-                            acceptingEarlierGenerations: Bool) -> LoadOutcome {
+                            acceptingEarlierGenerations: Bool, partition: CatalogPartition? = nil) -> LoadOutcome {
         let mapped: UnsafeMutableRawPointer, size: Int
         switch ReadOnlyMapping.map(path, minimumSize: VisualIndexLayout.headerSize) {
         case .mapped(let start, let length): (mapped, size) = (start, length)
@@ -100,9 +101,8 @@ public enum VisualIndexSnapshot {
             return .damaged("bad catalog id length")
         }
         let quality = Int(Int32(bitPattern: u32(40)))
-        guard Array(catalogID.utf8) == Array(version.catalogID.utf8.prefix(VisualIndexLayout.maximumCatalogIDLength)) else {
-            return .stale("snapshot of catalog \(catalogID), not \(version.catalogID)")
-        }
+        let expected = ownerID(catalogID: version.catalogID, partition: partition)
+        guard catalogID == expected else { return .stale("snapshot of \(Self.describe(owner: catalogID)), not \(Self.describe(owner: expected))") }
         guard generation == version.generation || (acceptingEarlierGenerations && generation < version.generation) else {
             return .stale("snapshot of generation \(generation), catalog is at \(version.generation)")
         }
@@ -153,11 +153,13 @@ public enum VisualIndexSnapshot {
     }
 
     /// Writes `index` to `path` atomically (a temporary file in the same folder, `fsync`,
-    /// then `rename` over `path`), with its block table and header checksum. O(index bytes).
+    /// then `rename` over `path`), with its block table and header checksum; its header names
+    /// `partition` when the index holds one partition of several
+    /// (``ownerID(catalogID:partition:)``). O(index bytes).
     ///
     /// - Throws: ``VisualIndexSnapshotError/cannotWrite(path:reason:)`` (read-only folder,
     ///   disk full…); `path` is then untouched.
-    public static func write(_ index: VisualIndex, to path: String) throws(VisualIndexSnapshotError) {
+    public static func write(_ index: VisualIndex, to path: String, partition: CatalogPartition? = nil) throws(VisualIndexSnapshotError) {
         let temporary = path + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .cannotWrite(path: path, reason: String(cString: strerror(errno))) }
@@ -166,6 +168,12 @@ public enum VisualIndexSnapshot {
         let layout = index.layout, image = index.storage.base
         var prefix = [UInt8](UnsafeRawBufferPointer(start: image, count: layout.bodyStart))
         prefix.withUnsafeMutableBytes { head in
+            // The owner: the index's catalog id, or the partition it holds and that id.
+            let owner = Array(ownerID(catalogID: index.version.catalogID, partition: partition).utf8.prefix(VisualIndexLayout.maximumCatalogIDLength))
+            head.storeBytes(of: UInt32(owner.count).littleEndian, toByteOffset: 44, as: UInt32.self)
+            for k in 0..<VisualIndexLayout.maximumCatalogIDLength {
+                head.storeBytes(of: k < owner.count ? owner[k] : 0, toByteOffset: 48 + k, as: UInt8.self)
+            }
             Checksum64.blocks(of: UnsafeRawBufferPointer(start: image + layout.bodyStart, count: layout.length - layout.bodyStart),
                               blockSize: VisualIndexLayout.blockSize,
                               into: UnsafeMutableRawBufferPointer(rebasing: head[layout.blockTable..<layout.bodyStart]))
@@ -226,13 +234,14 @@ public enum VisualIndexSnapshot {
         async throws(CatalogStoreError) -> (index: VisualIndex, action: RefreshAction) {
         if let path, trustingSnapshot {
             let version = try await store.catalogVersion()
-            if case .loaded(let index) = load(path: path, expecting: version, minimumViewQuality: minimumViewQuality) {
+            if case .loaded(let index) = load(path: path, expecting: version, minimumViewQuality: minimumViewQuality,
+                                              acceptingEarlierGenerations: false, partition: store.partition) {
                 return (index, .upToDate)
             }
         }
         let index = try await VisualIndex(store: store, minimumViewQuality: minimumViewQuality)
         guard let path else { return (index, .notWritten("in-memory catalog")) }
-        do { try write(index, to: path) } catch { return (index, .notWritten(error.description)) }
+        do { try write(index, to: path, partition: store.partition) } catch { return (index, .notWritten(error.description)) }
         return (index, .written)
     }
 }

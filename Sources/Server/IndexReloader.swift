@@ -21,8 +21,9 @@ import ServiceLifecycle
 /// a replica given a snapshot path saves that index there in the background
 /// (``PreparedSearchIndex/saveSnapshot(to:)``), so that its next start maps it instead of
 /// reading every fingerprint; a failed save (a read-only folder, a full disk) is logged and
-/// counted, and the replica goes on serving. A replica of one partition saves nothing (its
-/// path, if any, is the whole catalog's).
+/// counted, and the replica goes on serving. A replica of one partition maps and saves
+/// that partition's snapshot (its header names the partition, so no other replica maps or
+/// replaces it: give each partition a path of its own).
 ///
 /// It also checks the database every ``healthInterval``: when a check fails the replica
 /// keeps answering from memory and ``CatalogHealth`` says why (`/readyz` 503); the first
@@ -74,9 +75,6 @@ public struct IndexReloader: Service {
         (saves, saveRequests) = AsyncStream.makeStream(of: PreparedSearchIndex.self, bufferingPolicy: .bufferingNewest(1))
     }
 
-    /// The path a full build is saved to: the snapshot path of a whole-catalog replica. O(1).
-    private var savePath: String? { fanOut == nil ? snapshotPath : nil }
-
     /// Asks for a version check soon (after an admin change made by this server). O(1).
     func requestCheck() {
         reloadRequests.yield()
@@ -102,7 +100,7 @@ public struct IndexReloader: Service {
                         continuation.yield()
                     }
                 }
-                if let savePath {
+                if let savePath = snapshotPath {
                     group.addTask {
                         // One save at a time, off the reload loop: writing gigabytes must
                         // not delay the next change. Cancelled at shutdown after the save
@@ -133,10 +131,10 @@ public struct IndexReloader: Service {
     /// Saves `prepared` as the snapshot at `path` on a thread of its own, logging and
     /// counting the outcome.
     private func save(_ prepared: PreparedSearchIndex, to path: String) async {
-        let started = ContinuousClock.now
+        let started = ContinuousClock.now, partition = store.partition
         do {
             let outcome = try await DedicatedThread.run { () throws(VisualIndexSnapshotError) -> PreparedSearchIndex.SnapshotSave in
-                try prepared.saveSnapshot(to: path)
+                try prepared.saveSnapshot(to: path, partition: partition)
             }
             if case .refused = outcome {
                 metrics.snapshotSaved(outcome: "refused")
@@ -215,7 +213,7 @@ public struct IndexReloader: Service {
                 }
             }
             holder.install(index)
-            if savePath != nil && !index.prepared.isMapped { saveRequests.yield(index.prepared) }
+            if snapshotPath != nil && !index.prepared.isMapped { saveRequests.yield(index.prepared) }
             let elapsed = ContinuousClock.now - started
             metrics.indexInstalled(index, isReload: served != nil, seconds: elapsed)
             logger.info("index loaded", metadata: [

@@ -90,6 +90,8 @@ public final class LastKnownEntityStore: EntityStore {
     public var location: String { store.location }
     /// How stored image paths are resolved. Passed through to the wrapped store.
     public var paths: CatalogPaths { store.paths }
+    /// The wrapped store's partition.
+    public var partition: CatalogPartition? { store.partition }
 
     /// One read through the wrapped store, remembered, with the remembered answer as the
     /// fallback: fails at once while the health check says the database is unreachable,

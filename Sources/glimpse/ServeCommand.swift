@@ -18,7 +18,7 @@ struct ServeCommand: AsyncParsableCommand {
             read-only unless --admin-token-file enables the admin endpoints. Binds 127.0.0.1 \
             unless --host says otherwise. SIGTERM or SIGINT: stop accepting, let in-flight \
             requests finish within --shutdown-grace seconds, exit 0. --otel-endpoint (or \
-            OTEL_EXPORTER_OTLP_ENDPOINT) exports a trace of every request over OTLP/HTTP.             With --partition i/P (a PostgreSQL catalog of P partitions) the replica loads             that partition only, registers itself in the catalog, answers the other             replicas' internal requests (--cluster-token-file), and answers every search             by asking one replica of each other partition and merging their matches.
+            OTEL_EXPORTER_OTLP_ENDPOINT) exports a trace of every request over OTLP/HTTP.             With --partition i/P (a PostgreSQL catalog of P partitions) the replica loads             that partition only, registers itself in the catalog, answers the other             replicas' internal requests (--cluster-token-file), and answers every search             by asking one replica of each other partition and merging their matches;             with --snapshot it saves that partition's index there and maps it at its next             start (a path per partition).
 
             Example:
               glimpse serve --db glimpse.sqlite --port 8080
@@ -109,9 +109,6 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let partition = try catalogPartition, partition.count > 1 {
-            guard snapshot.location == nil else {
-                throw ValidationError("--snapshot holds the whole catalog's index; a replica of partition \(partition) builds its own from the database")
-            }
             guard clusterTokenFile != nil else { throw ValidationError("--partition \(partition) needs --cluster-token-file (the token the replicas share)") }
             guard advertiseURL != nil || !ClusterConfiguration.isWildcard(host) else {
                 throw ValidationError("--host \(host) is not an address other replicas can reach: give --advertise-url")

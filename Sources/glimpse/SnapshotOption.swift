@@ -11,7 +11,9 @@ import Search
 /// since from the catalog's change log instead of reading every fingerprint.
 ///
 /// A snapshot is one machine's file: each replica keeps its own copy (made by `glimpse
-/// index … --snapshot`, or copied from a machine that made one). One of another catalog, of
+/// index … --snapshot`, or copied from a machine that made one); a replica of one partition
+/// (`serve --partition i/P`) keeps that partition's at its own path, saved by itself after
+/// its first build. One of another catalog or partition, of
 /// an unknown layout, damaged, or too far behind the change log is never used: the
 /// command builds its index from the catalog as it would without one.
 struct SnapshotOption: ParsableArguments {

@@ -24,12 +24,12 @@ struct PartitionedClusterTests {
         return db
     }
 
-    /// A replica of partition `partition` of `db`.
-    static func partitionReplica(_ db: String, _ partition: String) throws -> Replica {
+    /// A replica of partition `partition` of `db`, with `extra` arguments.
+    static func partitionReplica(_ db: String, _ partition: String, extra: [String] = []) throws -> Replica {
         let folder = try ReplicaCluster.scratch("cluster-token")
         let tokenPath = folder + "/cluster-token"
         try clusterToken.write(toFile: tokenPath, atomically: true, encoding: .utf8)
-        return try Replica(db: db, arguments: ["--partition", partition, "--cluster-token-file", tokenPath, "--partition-timeout-ms", "5000"])
+        return try Replica(db: db, arguments: ["--partition", partition, "--cluster-token-file", tokenPath, "--partition-timeout-ms", "5000"] + extra)
     }
 
     /// Waits until `replica`'s `/readyz` names no missing partition.
