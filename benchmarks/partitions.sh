@@ -11,7 +11,10 @@
 #     answering replica with --log-level debug, from the scan times the partitions report);
 #   - CPU per search: the whole replica's CPU time, against the CPU time of all P partition
 #     replicas together (/proc/PID/stat), and their ratio (goal: at most 1.2);
-#   - answers: the two pages of every search compared (ids, order, scores; goal 0 differences).
+#   - answers: the two pages of every search compared (ids, order, scores; goal 0 differences);
+#   - cold start of partition 0's replica to /readyz: its first start, which reads its partition
+#     from the database and saves it as its snapshot (--snapshot), against a restart, which
+#     maps that snapshot (then one search compared with the whole catalog's answer).
 # Prints a Markdown table with the machine (CPU, cores, instruction set) and `uptime`.
 #
 # Usage: benchmarks/partitions.sh [--quick] [--partitions P] [--landmarks N] [--queries Q]
@@ -51,20 +54,24 @@ head -c 24 /dev/urandom | od -An -tx1 | tr -d ' \n' > "$work/cluster-token"
 # Real queries too: the PDQ of every sample photo (each finds its landmark, wherever its partition).
 "$bin" hash testdata/catalog/*/*.jpg 2>/dev/null | cut -d, -f1 > "$work/sample-pdqs"
 
-# start NAME LOG_LEVEL [ARGS…]: a replica; sets port_NAME and pid_NAME.
+# start NAME LOG_LEVEL [ARGS…]: a replica; sets port_NAME, pid_NAME and ready_ms_NAME (from
+# the process's start to /readyz 200, in milliseconds).
 start() {
-  local name=$1 log="$work/$1.log"
+  local name=$1 log="$work/$1.log" started
   : > "$log"
+  started=$(date +%s%N)
   "$bin" serve --db "$db" --port 0 --log-level "$2" --max-concurrent-searches 16 "${@:3}" 2> "$log" &
   pids+=("$!")
   local pid=$! port
   port=$(wait_until_ready "$log" "$pid" 300) || { echo "partitions: replica $name did not become ready (its log above)" >&2; exit 1; }
   printf -v "port_$name" '%s' "$port"
   printf -v "pid_$name" '%s' "$pid"
+  printf -v "ready_ms_$name" '%s' "$((($(date +%s%N) - started) / 1000000))"
 }
 start whole notice
 for ((i = 0; i < partitions; i++)); do
-  start "p$i" "$([ "$i" -eq 0 ] && echo debug || echo notice)" --partition "$i/$partitions" --cluster-token-file "$work/cluster-token"
+  start "p$i" "$([ "$i" -eq 0 ] && echo debug || echo notice)" --partition "$i/$partitions" --cluster-token-file "$work/cluster-token" \
+    --snapshot "$work/p$i.vindex"
 done
 for _ in $(seq 1 100); do
   curl -sf "http://127.0.0.1:$port_p0/readyz" | grep -q '"partitions_missing":\[\]' && break
@@ -142,3 +149,25 @@ print("\n".join(rows))
 if failures:
     sys.exit("partitions: " + "; ".join(failures))
 PY
+
+# Partition 0's replica again, once it has saved its snapshot: the restart maps it.
+for _ in $(seq 1 600); do
+  curl -sf "http://127.0.0.1:$port_p0/metrics" | grep -q 'glimpse_snapshot_saves_total{outcome="written"} 1' && break
+  sleep 0.1
+done
+curl -sf "http://127.0.0.1:$port_p0/metrics" | grep -q 'glimpse_snapshot_saves_total{outcome="written"} 1' \
+  || { echo "partitions: partition 0's replica did not save its snapshot (its log: $(tail -n 5 "$work/p0.log"))" >&2; exit 1; }
+kill "$pid_p0"; wait "$pid_p0" 2>/dev/null || true
+start p0again notice --partition "0/$partitions" --cluster-token-file "$work/cluster-token" --snapshot "$work/p0.vindex"
+curl -sf "http://127.0.0.1:$port_p0again/metrics" | grep -q '^glimpse_index_mapped 1' \
+  || { echo "partitions: the restarted replica did not map its partition's snapshot" >&2; exit 1; }
+for _ in $(seq 1 100); do
+  curl -sf "http://127.0.0.1:$port_p0again/readyz" | grep -q '"partitions_missing":\[\]' && break
+  sleep 0.1
+done
+search="/v1/search?region=4,211,712,332&page_size=10&deadline_ms=30000"
+screenshot=testdata/samples/screenshot-hurricane-ridge.png
+results() { curl -sf --data-binary @"$screenshot" "http://127.0.0.1:$1$search" | python3 -c 'import json, sys; print(json.dumps(json.load(sys.stdin)["results"], sort_keys=True))'; }
+[ "$(results "$port_p0again")" = "$(results "$port_whole")" ] \
+  || { echo "partitions: the restarted replica's answer differs from the whole catalog's" >&2; exit 1; }
+echo "| partition 0's replica: cold start to /readyz from the database (saving its snapshot) / from that snapshot (ms) | | $ready_ms_p0 / $ready_ms_p0again | |"
