@@ -27,6 +27,21 @@ actor SearchIndexCache {
     private let pinned: State?
     private var rankings: [(key: RankingKey, ranking: SearchRanking)] = []
     private let rankingCapacity: Int
+    /// The rankings being made, by key: when the search making one must end, and the
+    /// identical searches waiting for it.
+    private var making: [RankingKey: (deadline: ContinuousClock.Instant, waiting: [CheckedContinuation<SearchRanking?, Never>])] = [:]
+
+    /// What ``claimRanking(for:deadline:)`` found for a search.
+    enum RankingClaim: Sendable {
+        /// The ranking: kept, or just made by an identical search that was running.
+        case ready(SearchRanking)
+        /// None: the search makes it, then calls ``finishRanking(_:for:)`` whatever happens
+        /// (identical searches starting meanwhile wait for it).
+        case make
+        /// None to share: the search makes its own (an identical one is running with a later
+        /// deadline than this search's, or made a ranking that could not be kept).
+        case makeAlone
+    }
 
     struct RankingKey: Hashable {
         var queryDigest: UInt64
@@ -96,6 +111,34 @@ actor SearchIndexCache {
         let hit = rankings.remove(at: index)
         rankings.append(hit)
         return hit.ranking
+    }
+
+    /// The ranking for `key`: the kept one; or, when an identical search is making it and
+    /// must end by `deadline`, the one it makes (waited for: concurrent identical searches
+    /// scan once); or ``RankingClaim/make`` when none is being made, the caller making it.
+    ///
+    /// - Complexity: O(kept rankings), plus the wait for the search making it.
+    func claimRanking(for key: RankingKey, deadline: ContinuousClock.Instant) async -> RankingClaim {
+        if let kept = ranking(for: key) { return .ready(kept) }
+        guard let running = making[key] else {
+            making[key] = (deadline, [])
+            return .make
+        }
+        // Only a search that ends within this one's deadline is waited for.
+        guard running.deadline <= deadline else { return .makeAlone }
+        let shared = await withCheckedContinuation { (waiter: CheckedContinuation<SearchRanking?, Never>) in
+            if making[key] != nil { making[key]?.waiting.append(waiter) } else { waiter.resume(returning: nil) }
+        }
+        return shared.map { .ready($0) } ?? .makeAlone
+    }
+
+    /// Ends the making of `key`'s ranking claimed with ``RankingClaim/make``: keeps
+    /// `ranking` and hands it to the searches waiting for it, or, `nil` (the search failed,
+    /// or its ranking cannot be kept), lets each of them make its own. O(waiting + kept).
+    func finishRanking(_ ranking: SearchRanking?, for key: RankingKey) {
+        if let ranking { remember(ranking, for: key) }
+        let kept = ranking.flatMap { $0.isPartial ? nil : $0 }
+        for waiter in making.removeValue(forKey: key)?.waiting ?? [] { waiter.resume(returning: kept) }
     }
 
     func remember(_ ranking: SearchRanking, for key: RankingKey) {

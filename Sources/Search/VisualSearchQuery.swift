@@ -16,7 +16,8 @@ import PixelBuffers
 ///    (see ``SearchConfiguration`` and the ranking rules there).
 /// 4. The requested page is cut from that ranking; ``ResultPage/nextPageToken`` continues
 ///    it. Complete rankings are cached per (query, catalog version), so later pages cost
-///    no rescan.
+///    no rescan, and identical searches running at once scan once (the others wait for the
+///    first's ranking when it is due within their deadline).
 ///
 /// Thread-safe; share one instance per store.
 public final class VisualSearchQuery: Sendable {
@@ -213,6 +214,56 @@ public final class VisualSearchQuery: Sendable {
         return SipHash24(key: SIMD2(0x7175_6572_7964_6967, 0x6573_7420_6b65_7931)).hash(bytes)
     }
 
+    /// The complete ranking of one search: this index's matches (and the other partitions',
+    /// for a replica of one partition), the exact copies first, ranked with their
+    /// collections; and whether it may be kept (complete, every partition at this version).
+    /// Records the scan's and the ranking's times in `times`; `state` becomes the rebuilt
+    /// index when the search found its own damaged.
+    ///
+    /// - Complexity: one index search, one batched landmark read.
+    private func makeRanking(
+        _ fingerprint: Fingerprint, labels: [String], copyKey: CopyKey?, threshold: Double, deadline: ContinuousClock.Instant,
+        version: CatalogVersion, state: inout SearchIndexCache.State, times: inout SearchStageTimes
+    ) async throws(VisualSearchError) -> (ranking: SearchRanking, keep: Bool) {
+        let scanStarted = ContinuousClock.now
+        let limit = configuration.maximumLandmarkResults
+        let copies = try await exactCopies(copyKey)
+        // The other partitions are asked while this one is scanned.
+        async let remote = otherPartitions?.matches(for: fingerprint, minimumScore: threshold, limit: limit, membershipOf: copies, deadline: deadline)
+        let outcome: IndexSearchOutcome
+        (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
+            try index.search(
+                fingerprint, scoring: configuration.scoring, minimumScore: threshold,
+                deadline: deadline, limit: limit, threads: scanThreads, strategy: configuration.strategy)
+        }
+        let localScan = ContinuousClock.now - scanStarted
+        let local = PartitionMatches(
+            matches: outcome.matches, collectionsByLandmark: state.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID) + copies),
+            isPartial: outcome.isPartial)
+        let found = if let others = await remote { PartitionMatches.merging([local, others], limit: limit) } else { local }
+        let rankingStarted = ContinuousClock.now
+        times.indexSearch = scanStarted..<rankingStarted
+        if otherPartitions != nil, found.missingPartitions.isEmpty {
+            let slowest = max(localScan, .microseconds(found.scanMicroseconds.values.max() ?? 0))
+            times.fanOutOverhead = (rankingStarted - scanStarted) - slowest
+        }
+        let matches = Self.withExactCopies(found.matches, copies: copies)
+        let landmarks: [LandmarkEntity]
+        do { landmarks = try await store.landmarks(ids: matches.map(\.landmarkID)) } catch { throw .store(error) }
+        let membership = found.collectionsByLandmark
+        var ranked = SearchRanking.rank(
+            matches: matches, landmarks: Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
+            labels: labels, collectionsByLandmark: membership, configuration: configuration, threshold: threshold,
+            isPartial: found.isPartial || !found.missingPartitions.isEmpty)
+        ranked.missingPartitions = found.missingPartitions
+        times.ranking = rankingStarted..<ContinuousClock.now
+        // A ranking missing partitions is not kept (the next page asks them again), nor one
+        // with a partition answering from another generation than this index's (a change
+        // it had not applied yet: the next search asks it again), nor a partial one.
+        let keep = !ranked.isPartial && found.missingPartitions.isEmpty && found.generations.values.allSatisfy({ $0 == version.generation })
+        return (ranked, keep)
+    }
+
     private func emptyPage() async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {
         let version: CatalogVersion
         do { version = try await store.catalogVersion() } catch { throw .store(error) }
@@ -236,48 +287,27 @@ public final class VisualSearchQuery: Sendable {
         let key = SearchIndexCache.RankingKey(queryDigest: digest, generation: version.generation, configuration: configuration)
         let ranking: SearchRanking
         var times = SearchStageTimes()
-        if let cached = await cache.ranking(for: key) {
-            ranking = cached
+        let deadline = started.advanced(by: page.deadline)
+        // A kept ranking, or the one an identical search already running makes (it ends
+        // within this one's deadline); else this search makes it, shared with any identical
+        // search that starts meanwhile.
+        let claim = await cache.claimRanking(for: key, deadline: deadline)
+        if case .ready(let kept) = claim {
+            ranking = kept
         } else {
-            let scanStarted = ContinuousClock.now
-            let deadline = started.advanced(by: page.deadline)
-            let limit = configuration.maximumLandmarkResults
-            let copies = try await exactCopies(copyKey)
-            // The other partitions are asked while this one is scanned.
-            async let remote = otherPartitions?.matches(for: fingerprint, minimumScore: threshold, limit: limit, membershipOf: copies, deadline: deadline)
-            let outcome: IndexSearchOutcome
-            (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
-                try index.search(
-                    fingerprint, scoring: configuration.scoring, minimumScore: threshold,
-                    deadline: deadline, limit: limit, threads: scanThreads, strategy: configuration.strategy)
+            let made: (ranking: SearchRanking, keep: Bool)
+            do throws(VisualSearchError) {
+                made = try await makeRanking(fingerprint, labels: labels, copyKey: copyKey, threshold: threshold, deadline: deadline,
+                                             version: version, state: &state, times: &times)
+            } catch {
+                if case .make = claim { await cache.finishRanking(nil, for: key) }
+                throw error
             }
-            let localScan = ContinuousClock.now - scanStarted
-            let local = PartitionMatches(
-                matches: outcome.matches, collectionsByLandmark: state.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID) + copies),
-                isPartial: outcome.isPartial)
-            let found = if let others = await remote { PartitionMatches.merging([local, others], limit: limit) } else { local }
-            let rankingStarted = ContinuousClock.now
-            times.indexSearch = scanStarted..<rankingStarted
-            if otherPartitions != nil, found.missingPartitions.isEmpty {
-                let slowest = max(localScan, .microseconds(found.scanMicroseconds.values.max() ?? 0))
-                times.fanOutOverhead = (rankingStarted - scanStarted) - slowest
-            }
-            let matches = Self.withExactCopies(found.matches, copies: copies)
-            let landmarks: [LandmarkEntity]
-            do { landmarks = try await store.landmarks(ids: matches.map(\.landmarkID)) } catch { throw .store(error) }
-            let membership = found.collectionsByLandmark
-            var ranked = SearchRanking.rank(
-                matches: matches, landmarks: Dictionary(landmarks.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a }),
-                labels: labels, collectionsByLandmark: membership, configuration: configuration, threshold: threshold,
-                isPartial: found.isPartial || !found.missingPartitions.isEmpty)
-            ranked.missingPartitions = found.missingPartitions
-            ranking = ranked
-            times.ranking = rankingStarted..<ContinuousClock.now
-            // A ranking missing partitions is not kept (the next page asks them again), nor one
-            // with a partition answering from another generation than this index's (a change
-            // it had not applied yet: the next search asks it again).
-            if found.missingPartitions.isEmpty, found.generations.values.allSatisfy({ $0 == version.generation }) {
-                await cache.remember(ranking, for: key)
+            ranking = made.ranking
+            if case .make = claim {
+                await cache.finishRanking(made.keep ? made.ranking : nil, for: key)
+            } else if made.keep {
+                await cache.remember(made.ranking, for: key)
             }
         }
 
