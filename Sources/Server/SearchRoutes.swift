@@ -78,6 +78,7 @@ struct SearchRoutes {
             page = try await query.values(for: fingerprint, labels: labels, copyKey: copyKey,
                                           page: PageRequest(size: pageSize, token: token, deadline: deadline, minimumScore: minimumScore))
         } catch { throw Self.apiError(error) }
+        if page.queryIsSearchable { state.metrics.recordSearchRanking(reused: page.stageTimes.indexSearch == nil) }
         let tracing = state.configuration.tracing
         tracing.record("index search", ran: page.stageTimes.indexSearch)
         tracing.record("ranking", ran: page.stageTimes.ranking)

@@ -14,7 +14,10 @@ import Search
 /// - `glimpse_index_views`, `glimpse_index_landmarks`, `glimpse_index_generation`,
 ///   `glimpse_index_build_seconds`, `glimpse_index_mapped` (1 when the index's base is the
 ///   memory-mapped visual-index snapshot, 0 when it was built from the catalog in memory),
-///   `glimpse_index_reloads_total`, `glimpse_index_reload_failures_total`.
+///   `glimpse_index_reloads_total`, `glimpse_index_reload_failures_total`;
+/// - `glimpse_search_rankings_total{source}` (search pages by where their ranking came from:
+///   `scanned` by the request, or `reused`: kept from an earlier identical search, or shared
+///   with one running at the same time).
 public final class ServerMetrics: Sendable {
     let registry: PrometheusCollectorRegistry
     let factory: PrometheusMetricsFactory
@@ -70,6 +73,13 @@ public final class ServerMetrics: Sendable {
     /// something that is not this catalog's snapshot, left as it is). O(1).
     func snapshotSaved(outcome: String) {
         Counter(label: "glimpse_snapshot_saves_total", dimensions: [("outcome", outcome)], factory: factory).increment()
+    }
+
+    /// Counts one search page by where its ranking came from: `scanned` (the request
+    /// searched the index) or `reused` (a kept ranking, or one an identical search running at
+    /// the same time made). O(1).
+    func recordSearchRanking(reused: Bool) {
+        Counter(label: "glimpse_search_rankings_total", dimensions: [("source", reused ? "reused" : "scanned")], factory: factory).increment()
     }
 
     /// Counts one request to another partition's replica, by outcome (`ok`, `failed`: refused,

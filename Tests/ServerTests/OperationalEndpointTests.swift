@@ -20,8 +20,11 @@ import Testing
         let server = try await Harness.start(catalog: try await Harness.sharedCatalog.value)
         defer { Task { await server.stop() } }
         _ = try await server.request(.get, "/v1/landmarks/nope")
-        _ = try await server.search(file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)")
+        // The same search twice: scanned, then its kept ranking reused.
+        for _ in 0..<2 { _ = try await server.search(file: Harness.screenshot, query: "region=\(Harness.screenshotRegion)") }
         let metrics = try await server.request(.get, "/metrics")
+        #expect(metrics.text.contains(#"glimpse_search_rankings_total{source="scanned"} 1"#), "\(metrics.text)")
+        #expect(metrics.text.contains(#"glimpse_search_rankings_total{source="reused"} 1"#))
         #expect(metrics.status == 200 && metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
         #expect(metrics.text.contains(#"glimpse_http_requests_total{method="GET",route="/v1/landmarks/{id}",status="404"} 1"#))
         #expect(metrics.text.contains(#"glimpse_http_request_duration_seconds_bucket{method="POST",route="/v1/search",status="200""#))
