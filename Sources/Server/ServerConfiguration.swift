@@ -15,8 +15,8 @@ public struct ServerConfiguration: Sendable {
     /// catalog and current, or behind by a change log small enough to apply, a full load maps
     /// it, with its first stage, instead of reading every fingerprint; `nil` (a PostgreSQL
     /// catalog without one) always builds in memory. After a full build from the catalog
-    /// (no usable snapshot, or a compaction) a whole-catalog replica saves its index here in
-    /// the background, so its next start maps it.
+    /// (no usable snapshot, or a compaction) a replica saves its index here in the background
+    /// (a replica of one partition, that partition's), so its next start maps it.
     public var snapshotPath: String?
     /// Largest request body, in bytes, checked while the body streams in (413 above it).
     public var maxBodyBytes: Int
