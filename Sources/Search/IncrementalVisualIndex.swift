@@ -206,7 +206,7 @@ public struct IncrementalVisualIndex: Sendable {
             matches: matches, isPartial: fromBase.isPartial || fromDelta.isPartial,
             comparedPairs: fromBase.comparedPairs + fromDelta.comparedPairs,
             queryIsInformative: fromBase.queryIsInformative || fromDelta.queryIsInformative,
-            scannedEveryView: fromBase.scannedEveryView)
+            scannedEveryView: fromBase.scannedEveryView, firstStageBest: fromBase.firstStageBest)
     }
 
     /// The ids of the live collections holding the landmark with this id, sorted; empty

@@ -23,23 +23,45 @@ public struct PartitionMatches: Sendable, Hashable, Codable {
     /// (`i/P`); replicas converge within a change notification of each other.
     public var generations: [String: Int64]
     /// How long each answering partition's own scan took, in microseconds, by partition
-    /// (`i/P`): what the asker subtracts to know the fan-out's own cost.
+    /// (`i/P`; summed over the requests merged, the first stage's and the whole scan's):
+    /// what the asker subtracts to know the fan-out's own cost.
     public var scanMicroseconds: [String: Int]
+    /// For each partition that answered from its first stage alone (asked with
+    /// ``PartitionMatchRequest/firstStageOnly``), by partition (`i/P`): its best candidate's
+    /// exact score (``IndexSearchOutcome/firstStageBest``). A partition listed here may hold
+    /// matches its candidates missed; one not listed scanned every view.
+    public var firstStageBest: [String: Double]
 
     enum CodingKeys: String, CodingKey {
         case matches, collectionsByLandmark = "collections_by_landmark", isPartial = "partial"
         case missingPartitions = "missing_partitions", generations, scanMicroseconds = "scan_us"
+        case firstStageBest = "first_stage_best"
     }
 
     /// Creates an answer. O(1).
     public init(matches: [LandmarkMatch], collectionsByLandmark: [String: [String]], isPartial: Bool,
-                missingPartitions: [CatalogPartition] = [], generations: [String: Int64] = [:], scanMicroseconds: [String: Int] = [:]) {
+                missingPartitions: [CatalogPartition] = [], generations: [String: Int64] = [:], scanMicroseconds: [String: Int] = [:],
+                firstStageBest: [String: Double] = [:]) {
         self.scanMicroseconds = scanMicroseconds
+        self.firstStageBest = firstStageBest
         self.matches = matches
         self.collectionsByLandmark = collectionsByLandmark
         self.isPartial = isPartial
         self.missingPartitions = missingPartitions
         self.generations = generations
+    }
+
+    /// Decodes an answer; `first_stage_best` may be absent (a replica of an older build,
+    /// whose answers are complete). O(answer size).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        matches = try container.decode([LandmarkMatch].self, forKey: .matches)
+        collectionsByLandmark = try container.decode([String: [String]].self, forKey: .collectionsByLandmark)
+        isPartial = try container.decode(Bool.self, forKey: .isPartial)
+        missingPartitions = try container.decode([CatalogPartition].self, forKey: .missingPartitions)
+        generations = try container.decode([String: Int64].self, forKey: .generations)
+        scanMicroseconds = try container.decode([String: Int].self, forKey: .scanMicroseconds)
+        firstStageBest = try container.decodeIfPresent([String: Double].self, forKey: .firstStageBest) ?? [:]
     }
 
     /// The order of every match list: score descending, then landmark id ascending (the
@@ -50,8 +72,11 @@ public struct PartitionMatches: Sendable, Hashable, Codable {
 
     /// `parts` merged: every match kept once (a landmark lives in one partition; a repeat
     /// keeps its best), in ``precedes(_:_:)`` order, cut to `limit`; memberships (all of
-    /// them, also of matches cut), partial flags, missing partitions (sorted) and
-    /// generations combined.
+    /// them, also of matches cut), partial flags, missing partitions (sorted),
+    /// generations and first-stage scores combined (a partition's first-stage score is
+    /// dropped when a part holds its scan of every view, which has the same generation or
+    /// none: merging a partition's candidates with its whole scan gives the whole scan's
+    /// answer, since a candidate's score is its exact score).
     ///
     /// - Complexity: O(m log m) for the m matches of all parts.
     public static func merging(_ parts: [PartitionMatches], limit: Int) -> PartitionMatches {
@@ -64,13 +89,19 @@ public struct PartitionMatches: Sendable, Hashable, Codable {
         var membership: [String: [String]] = [:]
         for part in parts { membership.merge(part.collectionsByLandmark) { a, _ in a } }
         let missing = Set(parts.flatMap(\.missingPartitions)).sorted { ($0.count, $0.index) < ($1.count, $1.index) }
-        var generations: [String: Int64] = [:], scans: [String: Int] = [:]
+        var generations: [String: Int64] = [:], scans: [String: Int] = [:], firstStage: [String: Double] = [:]
         for part in parts {
             generations.merge(part.generations) { a, _ in a }
-            scans.merge(part.scanMicroseconds) { a, _ in a }
+            scans.merge(part.scanMicroseconds, uniquingKeysWith: +)
+            firstStage.merge(part.firstStageBest) { a, b in max(a, b) }
+        }
+        // A partition answered in full by some part (it names the partition's generation
+        // without a first-stage score) is no longer only its candidates.
+        for part in parts {
+            for partition in part.generations.keys where part.firstStageBest[partition] == nil { firstStage[partition] = nil }
         }
         return PartitionMatches(matches: matches, collectionsByLandmark: membership, isPartial: parts.contains(where: \.isPartial),
-                                missingPartitions: missing, generations: generations, scanMicroseconds: scans)
+                                missingPartitions: missing, generations: generations, scanMicroseconds: scans, firstStageBest: firstStage)
     }
 }
 
@@ -83,7 +114,8 @@ public protocol PartitionMatchSource: Sendable {
     /// memberships of those matches and of the landmarks among `membershipOf` that a
     /// partition's index holds (exact copies found through the store); partitions no
     /// replica answered for by `deadline` are listed in ``PartitionMatches/missingPartitions``.
+    /// `scan` says which partitions are asked and how much of each is searched.
     /// Never throws: a failure is a missing partition.
     func matches(for fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
-                 deadline: ContinuousClock.Instant) async -> PartitionMatches
+                 deadline: ContinuousClock.Instant, scan: PartitionScan) async -> PartitionMatches
 }

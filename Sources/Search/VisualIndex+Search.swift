@@ -19,6 +19,11 @@ public struct IndexSearchOutcome: Sendable, Hashable {
     /// Whether the first stage's first look (``CandidateIndex/SearchParameters/firstLook``)
     /// answered: its best candidate scored at least its sure score.
     public var answeredAtFirstLook: Bool = false
+    /// With ``ScanStrategy/firstStageOnly(_:)`` on an index with a first stage: the exact
+    /// score of the best candidate (0 with none, also when below the minimum score), what the
+    /// cascade compares with ``CandidateIndex/SearchParameters/unsureScores``; `nil` when
+    /// every view was scanned (the answer is the exhaustive scan's) or the cascade decided.
+    public var firstStageBest: Double?
 }
 
 extension VisualIndex {
@@ -74,7 +79,10 @@ extension VisualIndex {
     ///     and sends the search straight to the exhaustive scan when it scores under its
     ///     ``CandidateIndex/SearchParameters/FirstLook/scanBelow`` (within the unsure range, in
     ///     an index of at most ``CandidateIndex/SearchParameters/FirstLook/scanBelowMaximumViews``);
-    ///     otherwise every view is scanned.
+    ///     otherwise every view is scanned. With ``ScanStrategy/firstStageOnly(_:)`` the
+    ///     same stages run but the last (every view) never does: the answer is the
+    ///     candidates', and ``IndexSearchOutcome/firstStageBest`` holds the best candidate's
+    ///     score for the caller's own cascade (an index without a first stage scans every view).
     /// - Throws: ``VisualIndexDamage`` when the index is a mapped snapshot and a block the
     ///   search read does not match its checksum (never for an index built in memory).
     /// - Complexity: O(views × full-frame query codes + full views × other query codes)
@@ -86,7 +94,12 @@ extension VisualIndex {
         strategy: ScanStrategy = .default
     ) throws(VisualIndexDamage) -> IndexSearchOutcome {
         var staged = 0   // pairs compared by the stages that did not answer
-        if case .automatic(let parameters) = strategy, let firstStage {
+        let (chosen, cascade): (CandidateIndex.SearchParameters?, Bool) = switch strategy {
+        case .automatic(let parameters): (parameters, true)
+        case .firstStageOnly(let parameters): (parameters, false)
+        case .exhaustive: (nil, true)
+        }
+        if let parameters = chosen, let firstStage {
             let unsure = parameters.unsureScores
             // The query's centroid distances, read by the first look and the whole first stage.
             let probeTable = firstStage.probeTable(for: query, minimumViewQuality: minimumViewQuality, using: isa)
@@ -105,16 +118,23 @@ extension VisualIndex {
                 var (outcome, best) = try scoreCandidates(look)
                 if !outcome.queryIsInformative || best >= max(firstLook.sureScore, unsure.upperBound) {
                     outcome.answeredAtFirstLook = outcome.queryIsInformative
+                    if !cascade { outcome.firstStageBest = best }
+                    return outcome
+                }
+                hopeless = best < firstLook.scanBelow(forViews: viewCount) && unsure.contains(best)
+                if hopeless && !cascade {
+                    // Nothing like the query here: the caller's cascade decides on every index's candidates.
+                    outcome.firstStageBest = best
                     return outcome
                 }
                 staged += outcome.comparedPairs
-                hopeless = best < firstLook.scanBelow(forViews: viewCount) && unsure.contains(best)
             }
             if !hopeless {
                 let (answer, best) = try scoreCandidates(parameters)
                 var outcome = answer
-                guard let unsure, outcome.queryIsInformative, unsure.contains(best) else {
+                guard cascade, let unsure, outcome.queryIsInformative, unsure.contains(best) else {
                     outcome.comparedPairs += staged
+                    if !cascade && outcome.queryIsInformative { outcome.firstStageBest = best }
                     return outcome
                 }
                 staged += outcome.comparedPairs

@@ -161,24 +161,31 @@ public final class VisualSearchQuery: Sendable {
     /// `minimumScore`, cut to `limit`, in ``PartitionMatches/precedes(_:_:)`` order, with
     /// the memberships of those and of the landmarks among `membershipOf` the index holds.
     /// Never asks ``otherPartitions``; no labels, no exact copies (the asking replica adds them).
+    /// With `firstStageOnly`, a profile using the first stage answers from its candidates
+    /// alone (``ScanStrategy/withoutCascade``): the asker decides on every partition's
+    /// candidates whether to ask for a scan of every view.
     ///
-    /// - Returns: the matches, the catalog version of the index that found them and how long
-    ///   the scan took (the caller fills in its partition's generation and scan time).
+    /// - Returns: the matches, the catalog version of the index that found them, how long
+    ///   the scan took (the caller fills in its partition's generation and scan time) and,
+    ///   when the answer is the candidates', the best candidate's score
+    ///   (``IndexSearchOutcome/firstStageBest``).
     /// - Throws: ``VisualSearchError/store(_:)`` or ``VisualSearchError/damagedIndex(_:)``.
-    /// - Complexity: one index scan, as ``values(for:labels:copyKey:page:)``.
+    /// - Complexity: one index scan, as ``values(for:labels:copyKey:page:)``; with
+    ///   `firstStageOnly`, the first stage's candidates only.
     public func partitionMatches(for fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
-                                 deadline: ContinuousClock.Instant) async throws(VisualSearchError)
-        -> (matches: PartitionMatches, version: CatalogVersion, scan: Duration) {
+                                 deadline: ContinuousClock.Instant, firstStageOnly: Bool = false) async throws(VisualSearchError)
+        -> (matches: PartitionMatches, version: CatalogVersion, scan: Duration, firstStageBest: Double?) {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
         let started = ContinuousClock.now
+        let strategy = firstStageOnly ? configuration.strategy.withoutCascade : configuration.strategy
         let (used, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
             try index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, deadline: deadline,
-                             limit: limit, threads: scanThreads, strategy: configuration.strategy)
+                             limit: limit, threads: scanThreads, strategy: strategy)
         }
         let membership = used.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID) + membershipOf)
         return (PartitionMatches(matches: outcome.matches, collectionsByLandmark: membership, isPartial: outcome.isPartial),
-                used.index.version, ContinuousClock.now - started)
+                used.index.version, ContinuousClock.now - started, outcome.firstStageBest)
     }
 
     /// `search` on `state`'s index. When the index is a mapped snapshot
@@ -228,19 +235,45 @@ public final class VisualSearchQuery: Sendable {
         let scanStarted = ContinuousClock.now
         let limit = configuration.maximumLandmarkResults
         let copies = try await exactCopies(copyKey)
+        // A replica of one partition runs the cascade over every partition's candidates
+        // (``PartitionScan``): the first stages first, every view only when they are unsure.
+        let unsure: Range<Double>? = if otherPartitions != nil, case .automatic(let parameters) = configuration.strategy {
+            parameters.unsureScores
+        } else { nil }
+        let strategy = unsure == nil ? configuration.strategy : configuration.strategy.withoutCascade
         // The other partitions are asked while this one is scanned.
-        async let remote = otherPartitions?.matches(for: fingerprint, minimumScore: threshold, limit: limit, membershipOf: copies, deadline: deadline)
-        let outcome: IndexSearchOutcome
+        async let remote = otherPartitions?.matches(for: fingerprint, minimumScore: threshold, limit: limit, membershipOf: copies,
+                                                    deadline: deadline, scan: unsure == nil ? .asProfile : .firstStageOnly)
+        var outcome: IndexSearchOutcome
         (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
             try index.search(
                 fingerprint, scoring: configuration.scoring, minimumScore: threshold,
-                deadline: deadline, limit: limit, threads: scanThreads, strategy: configuration.strategy)
+                deadline: deadline, limit: limit, threads: scanThreads, strategy: strategy)
         }
-        let localScan = ContinuousClock.now - scanStarted
+        var localScan = ContinuousClock.now - scanStarted
+        var others = await remote
+        if let unsure, outcome.queryIsInformative, let phase1 = others {
+            let best = ([outcome.firstStageBest ?? 0] + phase1.firstStageBest.values + [outcome.matches.first?.score ?? 0, phase1.matches.first?.score ?? 0]).max() ?? 0
+            if unsure.contains(best) {
+                // Unsure: every view of each partition that answered from its candidates.
+                let partitions = Set(phase1.firstStageBest.keys.compactMap { try? CatalogPartition(parsing: $0) })
+                async let wholeRemote = partitions.isEmpty ? nil : otherPartitions?.matches(
+                    for: fingerprint, minimumScore: threshold, limit: limit, membershipOf: copies, deadline: deadline, scan: .everyView(of: partitions))
+                if outcome.firstStageBest != nil {
+                    let wholeStarted = ContinuousClock.now
+                    (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
+                        try index.search(fingerprint, scoring: configuration.scoring, minimumScore: threshold, deadline: deadline, limit: limit,
+                                         threads: scanThreads, strategy: .exhaustive)
+                    }
+                    localScan += ContinuousClock.now - wholeStarted
+                }
+                if let whole = await wholeRemote { others = PartitionMatches.merging([phase1, whole], limit: limit) }
+            }
+        }
         let local = PartitionMatches(
             matches: outcome.matches, collectionsByLandmark: state.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID) + copies),
             isPartial: outcome.isPartial)
-        let found = if let others = await remote { PartitionMatches.merging([local, others], limit: limit) } else { local }
+        let found = if let others { PartitionMatches.merging([local, others], limit: limit) } else { local }
         let rankingStarted = ContinuousClock.now
         times.indexSearch = scanStarted..<rankingStarted
         if otherPartitions != nil, found.missingPartitions.isEmpty {

@@ -54,7 +54,7 @@ public enum GlimpseServer {
         let fanOut = configuration.cluster.map { PartitionFanOut(configuration: $0, metrics: metrics) }
         let reloader = IndexReloader(store: store, entityStore: served, holder: holder, health: health, watcher: watcher,
                                      rankingCacheCapacity: configuration.rankingCacheCapacity, snapshotPath: configuration.snapshotPath,
-                                     fanOut: fanOut, metrics: metrics, logger: logger)
+                                     firstStage: configuration.firstStage, fanOut: fanOut, metrics: metrics, logger: logger)
         var services: [any Service] = [reloader]
         if let fanOut {
             if let directory = store as? any ClusterDirectory {

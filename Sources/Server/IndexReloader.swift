@@ -43,6 +43,8 @@ public struct IndexReloader: Service {
     /// where a full build from the catalog is saved; `nil`: none (a PostgreSQL replica
     /// without `--snapshot`).
     let snapshotPath: String?
+    /// Whether a build from the catalog gets a first stage (``ServerConfiguration/firstStage``).
+    let firstStage: FirstStagePolicy
     let metrics: ServerMetrics
     let logger: Logger
     let reloadRequests: AsyncStream<Void>.Continuation
@@ -60,8 +62,10 @@ public struct IndexReloader: Service {
 
     /// Creates the reloader.
     init(store: any EntityStore, entityStore: any EntityStore, holder: IndexHolder, health: CatalogHealth, watcher: CatalogChangeWatcher,
-         rankingCacheCapacity: Int, snapshotPath: String? = nil, fanOut: PartitionFanOut? = nil, metrics: ServerMetrics, logger: Logger) {
+         rankingCacheCapacity: Int, snapshotPath: String? = nil, firstStage: FirstStagePolicy = .automatic, fanOut: PartitionFanOut? = nil,
+         metrics: ServerMetrics, logger: Logger) {
         self.snapshotPath = snapshotPath
+        self.firstStage = firstStage
         self.fanOut = fanOut
         self.store = store
         self.entityStore = entityStore
@@ -195,20 +199,20 @@ public struct IndexReloader: Service {
         }
         do {
             let index: ServedIndex
-            let store = entityStore, capacity = rankingCacheCapacity, fanOut = self.fanOut
+            let store = entityStore, capacity = rankingCacheCapacity, fanOut = self.fanOut, policy = firstStage
             if let snapshotPath, let prepared = try await PreparedSearchIndex.mapped(from: self.store, snapshotPath: snapshotPath) {
                 // The snapshot (and its first stage) of this very version: mapped, not built.
                 index = ServedIndex.make(store: store, prepared: prepared, rankingCacheCapacity: capacity, fanOut: fanOut)
             } else {
                 // The reads are awaited (the store's own I/O); the build is CPU only. A
-                // first stage by size, as `glimpse index` decides (a compaction keeps the
-                // first stage of the index it replaces).
+                // first stage by the policy (by default by size, as `glimpse index` decides;
+                // a compaction keeps the first stage of the index it replaces).
                 let contents = try await PreparedSearchIndex.read(from: self.store)
                 let hadFirstStage = current?.prepared.hasFirstStage == true
                 // On a thread of its own, not the request executors: building is seconds of
                 // CPU for big catalogs, and busy request threads must not delay it either.
                 index = try await DedicatedThread.run { () -> ServedIndex in
-                    ServedIndex.build(store: store, contents: contents, rankingCacheCapacity: capacity, firstStage: .automatic,
+                    ServedIndex.build(store: store, contents: contents, rankingCacheCapacity: capacity, firstStage: policy,
                                       hadFirstStage: hadFirstStage, fanOut: fanOut)
                 }
             }

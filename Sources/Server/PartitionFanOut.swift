@@ -80,31 +80,41 @@ final class PartitionFanOut: Sendable {
         Source(fanOut: self, profile: Int(profile))
     }
 
-    /// The other partitions of one search profile, as ``VisualSearchQuery`` asks them.
+    /// The other partitions of one search profile, as ``VisualSearchQuery`` asks them: a
+    /// scan of every view is asked with the profile's exhaustive twin
+    /// (``ServedIndex/exhaustiveFlag``), a first-stage answer with
+    /// ``PartitionMatchRequest/firstStageOnly``.
     struct Source: PartitionMatchSource {
         let fanOut: PartitionFanOut
         let profile: Int
 
         func matches(for fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
-                     deadline: ContinuousClock.Instant) async -> PartitionMatches {
-            await fanOut.matches(profile: profile, fingerprint: fingerprint, minimumScore: minimumScore, limit: limit,
-                                 membershipOf: membershipOf, deadline: deadline)
+                     deadline: ContinuousClock.Instant, scan: PartitionScan) async -> PartitionMatches {
+            let (asked, only, firstStageOnly): (Int, Set<CatalogPartition>?, Bool) = switch scan {
+            case .asProfile: (profile, nil, false)
+            case .firstStageOnly: (profile, nil, true)
+            case .everyView(let partitions): (profile | Int(ServedIndex.exhaustiveFlag), partitions, false)
+            }
+            return await fanOut.matches(profile: asked, fingerprint: fingerprint, minimumScore: minimumScore, limit: limit,
+                                        membershipOf: membershipOf, deadline: deadline, only: only, firstStageOnly: firstStageOnly)
         }
     }
 
-    /// Every other partition's answer, merged; partitions without one listed as missing.
-    /// - Complexity: one request per other partition (more on failures), in parallel.
+    /// Every other partition's answer (or only those in `only`), merged; partitions without
+    /// one listed as missing.
+    /// - Complexity: one request per partition asked (more on failures), in parallel.
     func matches(profile: Int, fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
-                 deadline: ContinuousClock.Instant) async -> PartitionMatches {
+                 deadline: ContinuousClock.Instant, only: Set<CatalogPartition>? = nil, firstStageOnly: Bool = false) async -> PartitionMatches {
         let own = configuration.partition
-        let others = ((try? CatalogPartition.all(count: own.count)) ?? []).filter { $0 != own }
+        let others = ((try? CatalogPartition.all(count: own.count)) ?? []).filter { $0 != own && only?.contains($0) ?? true }
         guard !others.isEmpty else { return PartitionMatches(matches: [], collectionsByLandmark: [:], isPartial: false) }
         let known = replicas.withLock { $0 }
         let suspected = currentSuspects()
         let turn = Int(rotation.add(1, ordering: .relaxed).oldValue % 1_000_003)
         // The fingerprint is encoded once; each request only names its partition and deadline.
         let template = PartitionMatchRequest(partition: own, profile: profile, fingerprint: fingerprint, minimumScore: minimumScore,
-                                             limit: limit, membershipOf: membershipOf, deadlineMilliseconds: 0)
+                                             limit: limit, membershipOf: membershipOf, deadlineMilliseconds: 0,
+                                             firstStageOnly: firstStageOnly)
         let answers = await withTaskGroup(of: PartitionMatches.self) { group in
             for partition in others {
                 let addresses = known[partition.index] ?? []

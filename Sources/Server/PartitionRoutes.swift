@@ -47,15 +47,17 @@ struct PartitionRoutes {
             throw APIError.badRequest("invalid_body", "unknown scoring profile \(asked.profile)")
         }
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(asked.deadlineMilliseconds))
-        let (found, version, scan): (PartitionMatches, CatalogVersion, Duration)
+        let (found, version, scan, firstStageBest): (PartitionMatches, CatalogVersion, Duration, Double?)
         do {
-            (found, version, scan) = try await state.partitionSlots.withSlot {
+            (found, version, scan, firstStageBest) = try await state.partitionSlots.withSlot {
                 try await query.partitionMatches(for: fingerprint, minimumScore: asked.minimumScore, limit: asked.limit,
-                                                 membershipOf: asked.membershipOf, deadline: deadline)
+                                                 membershipOf: asked.membershipOf, deadline: deadline, firstStageOnly: asked.firstStageOnly)
             }
         } catch let error as VisualSearchError { throw SearchRoutes.apiError(error) }
         var answer = found
         answer.generations = [cluster.partition.description: version.generation]
+        answer.firstStageBest = firstStageBest.map { [cluster.partition.description: $0] } ?? [:]
+        state.metrics.recordPartitionAnswer(everyView: firstStageBest == nil)
         let (seconds, attoseconds) = scan.components
         answer.scanMicroseconds = [cluster.partition.description: Int(seconds) * 1_000_000 + Int(attoseconds / 1_000_000_000_000)]
         return context.json(answer, for: request)

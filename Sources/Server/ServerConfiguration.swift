@@ -1,3 +1,5 @@
+import Search
+
 /// Everything `glimpse serve` can be told: where to listen, which catalog, the limits.
 /// Every limit has a default a demanding user would accept on a 2-core machine.
 public struct ServerConfiguration: Sendable {
@@ -49,6 +51,11 @@ public struct ServerConfiguration: Sendable {
     /// The partition this replica holds and how it reaches the others' replicas (the store
     /// must then be opened for that partition); `nil`: it serves the whole catalog.
     public var cluster: ClusterConfiguration?
+    /// Whether an index built from the catalog gets a first stage (``CandidateIndex``):
+    /// ``FirstStagePolicy/automatic`` (by size, or when the index it replaces had one) or
+    /// ``FirstStagePolicy/always`` (whatever the size). A mapped snapshot keeps the first
+    /// stage `glimpse index` wrote beside it.
+    public var firstStage: FirstStagePolicy = .automatic
 
     /// Creates a configuration with the documented defaults.
     public init(host: String = "127.0.0.1", port: Int = 8080, catalog: String = "glimpse.sqlite", adminToken: String? = nil,

@@ -88,6 +88,14 @@ public final class ServerMetrics: Sendable {
         Counter(label: "glimpse_partition_requests_total", dimensions: [("outcome", failed ? "failed" : "ok")], factory: factory).increment()
     }
 
+    /// Counts one answer this replica gave another partition's replica, by how much of its
+    /// partition it searched: `first_stage` (its candidates only: the asker runs the cascade
+    /// over every partition's) or `every_view` (a scan of every view: asked for one, or no
+    /// first stage to answer from). O(1).
+    func recordPartitionAnswer(everyView: Bool) {
+        Counter(label: "glimpse_partition_answers_total", dimensions: [("scan", everyView ? "every_view" : "first_stage")], factory: factory).increment()
+    }
+
     /// Counts a search for which no replica of one partition answered (a page marked partial). O(1).
     func recordMissingPartition() {
         Counter(label: "glimpse_partition_missing_total", factory: factory).increment()

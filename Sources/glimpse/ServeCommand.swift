@@ -3,6 +3,7 @@ import Catalog
 import Foundation
 import PixelBuffers
 import Logging
+import Search
 import Server
 
 /// `glimpse serve`: the HTTP search backend (parsing only; the server is the Server module).
@@ -99,6 +100,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "Milliseconds one replica of another partition gets before its twin is asked.")
     var partitionTimeoutMs = 1000
 
+    @Option(name: .customLong("first-stage"), help: ArgumentHelp(
+        "automatic (default): an index built from the catalog gets the first stage from \(FirstStagePolicy.automaticMinimumViews) views, where searching through it is faster; always: whatever its size. A mapped snapshot keeps the first stage 'glimpse index' wrote.",
+        valueName: "automatic|always"))
+    var firstStage: FirstStagePolicy = .automatic
+
     /// `--partition`, parsed.
     var catalogPartition: CatalogPartition? {
         get throws {
@@ -118,6 +124,9 @@ struct ServeCommand: AsyncParsableCommand {
             guard let url = URLComponents(string: advertiseURL), ["http"].contains(url.scheme), url.host?.isEmpty == false, url.path.isEmpty || url.path == "/" else {
                 throw ValidationError("--advertise-url '\(advertiseURL)' is not an http:// base URL (e.g. http://10.0.0.5:8081)")
             }
+        }
+        guard [.automatic, .always].contains(firstStage) else {
+            throw ValidationError("--first-stage \(firstStage.rawValue): a server builds its index as automatic or always; 'glimpse index --first-stage' keeps or removes a snapshot's")
         }
         guard partitionTimeoutMs > 0 else { throw ValidationError("--partition-timeout-ms must be positive") }
         guard (0...65535).contains(port) else { throw ValidationError("--port must be in 0…65535") }
@@ -150,6 +159,7 @@ struct ServeCommand: AsyncParsableCommand {
             shutdownGraceSeconds: shutdownGrace, snapshotPath: snapshot.path(for: database))
         configuration.allowedHosts = allowedHosts
         configuration.cluster = cluster
+        configuration.firstStage = firstStage
         configuration.upload = UploadPolicy(stallSeconds: bodyStallSeconds, minimumBytesPerSecond: minBodyRate,
                                             bufferedBytesBudget: maxBufferedBodyBytes)
         let (tracing, exporter) = try TraceExport.make(endpoint: otelEndpoint, environment: ProcessInfo.processInfo.environment)

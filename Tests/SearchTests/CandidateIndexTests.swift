@@ -259,6 +259,53 @@ import SQLiteStore
         #expect(skipped >= 1 && staying >= 1, "both ways are taken: \(skipped) scanned at once, \(staying) not")
     }
 
+    @Test func theFirstStageAloneIsTheCascadeStoppedBeforeItsScanOfEveryView() async throws {
+        let (_, index, _, queries) = try await Self.sample()
+        let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
+        // Unsure below the median best of the first stage (the sample's crops score less than
+        // the default's 0.45), a first look sure from there, nothing-like-it below the first
+        // look's lower quartile: every way out of the cascade is taken.
+        let glance = CandidateIndex.SearchParameters(probes: 2, radius: 48, maximumCandidates: 4, unsureScores: nil)
+        let firstBest = try queries.map { try staged.search($0, minimumScore: 0, strategy: .automatic(glance)).matches.first?.score ?? 0 }.sorted()
+        let meagre = CandidateIndex.SearchParameters(probes: 16, radius: 48, maximumCandidates: 64, unsureScores: nil)
+        let found = try queries.map { try staged.search($0, minimumScore: 0, strategy: .automatic(meagre)).matches.first?.score ?? 0 }.sorted()
+        let confident = found[found.count / 2]
+        var parameters = meagre
+        parameters.unsureScores = 0 ..< confident
+        parameters.firstLook = .init(probes: 2, maximumCandidates: 4, sureScore: confident, scanBelow: firstBest[firstBest.count / 4] + 1e-9)
+        let unsure = try #require(parameters.unsureScores)
+        var sure = 0, unsureCount = 0
+        for query in queries {
+            let cascade = try staged.search(query, minimumScore: 0.4, strategy: .automatic(parameters))
+            let alone = try staged.search(query, minimumScore: 0.4, strategy: .firstStageOnly(parameters))
+            let best = try #require(alone.firstStageBest, "an index with a first stage reports its best candidate")
+            #expect(!alone.scannedEveryView && alone.matches.allSatisfy { $0.score >= 0.4 })
+            #expect(best >= (alone.matches.first?.score ?? 0))
+            if unsure.contains(best) {
+                // The cascade would scan every view: its answer is the exhaustive scan's.
+                let exhaustive = try index.search(query, minimumScore: 0.4, strategy: .exhaustive)
+                #expect(cascade.scannedEveryView && cascade.matches == exhaustive.matches)
+                unsureCount += 1
+            } else {
+                // Sure: the candidates' answer is the cascade's, match for match.
+                #expect(!cascade.scannedEveryView && cascade.matches == alone.matches)
+                sure += 1
+            }
+            #expect(cascade.firstStageBest == nil, "the cascade decides itself")
+            // Every candidate's score is its exact score.
+            let exhaustive = try index.search(query, minimumScore: 0.4, strategy: .exhaustive).matches
+            for match in alone.matches { #expect(exhaustive.contains(match)) }
+        }
+        #expect(sure >= 1 && unsureCount >= 1, "both ways are taken: \(sure) sure, \(unsureCount) unsure")
+        // Without a first stage, every view is scanned and there is nothing to decide.
+        for query in queries.prefix(3) {
+            let plain = try index.search(query, minimumScore: 0.4, strategy: .firstStageOnly(parameters))
+            #expect(plain.scannedEveryView && plain.firstStageBest == nil)
+            let exhaustive = try index.search(query, minimumScore: 0.4, strategy: .exhaustive)
+            #expect(plain.matches == exhaustive.matches)
+        }
+    }
+
     @Test func everyScoreTheDefaultFirstStageGivesIsTheExhaustiveScore() async throws {
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))

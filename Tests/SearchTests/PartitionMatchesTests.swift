@@ -51,6 +51,32 @@ import Testing
         #expect(twice.matches.map(\.score) == [0.9])
     }
 
+    @Test func aPartitionsCandidatesMergedWithItsScanOfEveryViewAreTheScansAnswer() throws {
+        // Partition 0/2 answered from its candidates (one match, sure of nothing), 1/2 in full.
+        let candidates = PartitionMatches(matches: [Self.match("b", 0.42)], collectionsByLandmark: [:], isPartial: false,
+                                          generations: ["0/2": 3], scanMicroseconds: ["0/2": 100], firstStageBest: ["0/2": 0.42])
+        let full = PartitionMatches(matches: [Self.match("z", 0.41)], collectionsByLandmark: [:], isPartial: false,
+                                    generations: ["1/2": 3], scanMicroseconds: ["1/2": 900])
+        let first = PartitionMatches.merging([candidates, full], limit: 10)
+        #expect(first.firstStageBest == ["0/2": 0.42], "only the partition that answered from candidates is unsure")
+        // Then 0/2's scan of every view: a candidate's score is its exact score, so the
+        // merge is the scan's answer, and no partition is left on its candidates.
+        let scan = PartitionMatches(matches: [Self.match("a", 0.44), Self.match("b", 0.42)], collectionsByLandmark: [:], isPartial: false,
+                                    generations: ["0/2": 3], scanMicroseconds: ["0/2": 2000])
+        let merged = PartitionMatches.merging([first, scan], limit: 10)
+        #expect(merged.matches.map(\.landmarkID) == ["a", "b", "z"] && merged.firstStageBest.isEmpty)
+        #expect(merged.scanMicroseconds == ["0/2": 2100, "1/2": 900], "a partition's time is its two requests'")
+    }
+
+    @Test func anOlderReplicasRequestAndAnswerWithoutTheFirstStageFieldsReadAsComplete() throws {
+        let request = try WireJSON.decode(PartitionMatchRequest.self, from: Array(
+            #"{"partition":"1/4","profile":0,"fingerprint":"AA==","minimum_score":0.4,"limit":10,"membership_of":[],"deadline_ms":100}"#.utf8))
+        #expect(!request.firstStageOnly)
+        let answer = try WireJSON.decode(PartitionMatches.self, from: Array(
+            #"{"matches":[],"collections_by_landmark":{},"partial":false,"missing_partitions":[],"generations":{"1/4":2},"scan_us":{"1/4":5}}"#.utf8))
+        #expect(answer.firstStageBest.isEmpty && answer.generations == ["1/4": 2])
+    }
+
     @Test func theInternalRequestAndAnswerAreTheGoldenFiles() throws {
         let fingerprint = Fingerprint(views: [FingerprintView(region: .full, aHash: 1, dHash: 2, pHash: 3, pdq: .zero, quality: 90, histogram: .empty)])
         let request = PartitionMatchRequest(partition: try CatalogPartition(index: 1, count: 4), profile: 2, fingerprint: fingerprint, minimumScore: 0.4,
