@@ -5,7 +5,10 @@
 # one partition each (partition 0's replica answering, the others asked by it), on loopback:
 #   - latency p50/p99 of the same sequential searches against both: Q PDQ lookups (the PDQ of
 #     every sample photo, then random ones: a PDQ-only scan of every view), then every sample
-#     photo as an image search (24 query views against every view); no ranking cache helps;
+#     photo as an image search, then every negative photo (in no catalog) as one; no ranking
+#     cache helps;
+#   - how the other partitions answered (from /metrics): from their first stage only, or with
+#     a scan of every view (asked when no partition's candidates were sure of the answer);
 #   - the fan-out's own cost over the slowest partition, p50/p99: per search, the time the
 #     partitioned search took minus the slowest partition's own scan (logged by the
 #     answering replica with --log-level debug, from the scan times the partitions report);
@@ -78,14 +81,24 @@ for _ in $(seq 1 100); do
   sleep 0.1
 done
 curl -sf "http://127.0.0.1:$port_p0/readyz" | grep -q '"partitions_missing":\[\]' || { echo "partitions: partition 0 does not see the others" >&2; exit 1; }
-partition_pids=""
-for ((i = 0; i < partitions; i++)); do v="pid_p$i"; partition_pids+="${!v} "; done
+partition_pids="" partition_ports=""
+for ((i = 0; i < partitions; i++)); do v="pid_p$i"; partition_pids+="${!v} "; v="port_p$i"; partition_ports+="${!v} "; done
 
-python3 - "$port_whole" "$port_p0" "$queries" "$pid_whole" "$partition_pids" "$work/p0.log" "$work/sample-pdqs" <<'PY'
+python3 - "$port_whole" "$port_p0" "$queries" "$pid_whole" "$partition_pids" "$work/p0.log" "$work/sample-pdqs" "$partition_ports" <<'PY'
 import glob, json, random, re, sys, time, urllib.request, os
 whole_port, coord_port, queries = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 whole_pid, partition_pids, coord_log = int(sys.argv[4]), [int(p) for p in sys.argv[5].split()], sys.argv[6]
+partition_ports = [int(p) for p in sys.argv[8].split()]
 hz = os.sysconf("SC_CLK_TCK")
+def partition_answers():
+    """The other partitions' answers so far: (from their first stage only, with a scan of every view)."""
+    counts = {"first_stage": 0, "every_view": 0}
+    for port in partition_ports[1:]:
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics") as response:
+            for line in response.read().decode().splitlines():
+                m = re.match(r'glimpse_partition_answers_total\{scan="(\w+)"\} (\S+)', line)
+                if m: counts[m.group(1)] += int(float(m.group(2)))
+    return counts["first_stage"], counts["every_view"]
 def cpu_ms(pids):
     total = 0
     for pid in pids:
@@ -110,6 +123,8 @@ pdqs = (samples + ["%064x" % rng.getrandbits(256) for _ in range(queries)])[:que
 lookups = [("/v1/search/fingerprint?page_size=100&deadline_ms=30000&min_score=0.2", json.dumps({"pdq": pdq}).encode(), "application/json") for pdq in pdqs]
 photos = sorted(glob.glob("testdata/catalog/*/*.jpg"))
 images = [("/v1/search?page_size=100&deadline_ms=30000", open(path, "rb").read(), "application/octet-stream") for path in photos]
+negatives = [("/v1/search?page_size=100&deadline_ms=30000", open(path, "rb").read(), "application/octet-stream")
+             for path in sorted(glob.glob("testdata/negatives/*.jpg"))]
 for port in (whole_port, coord_port):  # warm-up (connections, page-ins), with lookups not measured
     for digit in "fe":
         post(port, "/v1/search/fingerprint", json.dumps({"pdq": digit * 64}).encode(), "application/json")
@@ -118,8 +133,11 @@ isa = "AVX-512" + (" + VPOPCNTDQ" if "avx512_vpopcntdq" in flags else "") if "av
 model = re.search(r"model name\s*:\s*(.*)", flags).group(1)
 rows, failures = [], []
 _, offset = overheads_since(0)
-for label, requests in ((f"{len(lookups)} PDQ lookups (sample photos' PDQs, then random)", lookups), (f"{len(images)} image searches (the sample photos, whole)", images)):
+for label, requests in ((f"{len(lookups)} PDQ lookups (sample photos' PDQs, then random)", lookups),
+                        (f"{len(images)} image searches (the sample photos, whole)", images),
+                        (f"{len(negatives)} image searches of photos in no catalog (testdata/negatives)", negatives)):
     results = {}
+    answers_before = partition_answers()
     for name, port, pids in (("whole", whole_port, [whole_pid]), ("partitioned", coord_port, partition_pids)):
         before = cpu_ms(pids)
         latencies, pages = [], []
@@ -138,6 +156,9 @@ for label, requests in ((f"{len(lookups)} PDQ lookups (sample photos' PDQs, then
         rows.append(f"| fan-out over the slowest partition's scan, p50 / p99 (ms) | | {pct(overheads, 50):.2f} / {pct(overheads, 99):.2f} | ≤ 1 / ≤ 5 |")
     rows.append(f"| CPU per search, all replicas together (ms) | {w[2]:.2f} | {p[2]:.2f} (×{p[2] / w[2] if w[2] else float('nan'):.2f}) | ≤ 1.2× |")
     rows.append(f"| pages differing from the whole catalog's ({answered} of {len(requests)} with results) | | {differences} | 0 |")
+    answers_after = partition_answers()
+    first_stage, every_view = (answers_after[k] - answers_before[k] for k in range(2))
+    rows.append(f"| the other {len(partition_ports) - 1} partitions' answers: first stage only / with a scan of every view | | {first_stage} / {every_view} | |")
     if differences or len(overheads) < len(requests):
         failures.append(f"{label}: {differences} differing pages, {len(overheads)} fan-out timings of {len(requests)}")
 load = open("/proc/loadavg").read().split()[:3]

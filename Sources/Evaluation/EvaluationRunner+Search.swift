@@ -126,13 +126,14 @@ extension EvaluationRunner {
                           configuration: SearchConfiguration,
                           queryFingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint,
                           compareExhaustive: Bool = false) async throws(EvaluationError) -> EvaluationReport {
-        // `concurrency` queries at once: each search scans on its share of the cores.
-        let query = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: snapshotPath,
+        // `concurrency` queries at once: each search scans on its share of the cores. The
+        // snapshot path is the catalog's own (or none): whatever is there may be repaired.
+        let query = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: snapshotPath, snapshotReplacement: .anyFile,
                                       scanThreads: AvailableCores.share(among: concurrency), fingerprint: queryFingerprint)
         var exhaustiveConfiguration = configuration
         exhaustiveConfiguration.strategy = .exhaustive
         let exhaustive = compareExhaustive && configuration.strategy != .exhaustive
-            ? VisualSearchQuery(store: store, configuration: exhaustiveConfiguration, snapshotPath: snapshotPath,
+            ? VisualSearchQuery(store: store, configuration: exhaustiveConfiguration, snapshotPath: snapshotPath, snapshotReplacement: .anyFile,
                                 scanThreads: AvailableCores.share(among: concurrency), fingerprint: queryFingerprint)
             : nil
         return try await evaluate(catalogFolder: catalogFolder, negativesFolder: negativesFolder,

@@ -21,6 +21,8 @@ actor SearchIndexCache {
     private let store: any EntityStore
     private let minimumViewQuality: Int
     private let snapshotPath: String?
+    /// What a build may replace at ``snapshotPath`` when it writes the snapshot.
+    private let snapshotReplacement: SnapshotReplacement
     private var state: State?
     /// When set, ``current()`` always answers this state and never reads the store's
     /// version (a server's index, swapped from outside; see ``PreparedSearchIndex``).
@@ -49,10 +51,12 @@ actor SearchIndexCache {
         var configuration: SearchConfiguration
     }
 
-    init(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil, rankingCapacity: Int = 16) {
+    init(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil, snapshotReplacement: SnapshotReplacement = .snapshotsOnly,
+         rankingCapacity: Int = 16) {
         self.store = store
         self.minimumViewQuality = minimumViewQuality
         self.snapshotPath = snapshotPath
+        self.snapshotReplacement = snapshotReplacement
         self.pinned = nil
         self.rankingCapacity = max(1, rankingCapacity)
     }
@@ -63,6 +67,7 @@ actor SearchIndexCache {
         self.store = store
         self.minimumViewQuality = state.index.minimumViewQuality
         self.snapshotPath = nil
+        self.snapshotReplacement = .snapshotsOnly
         self.pinned = state
         self.rankingCapacity = max(1, rankingCapacity)
     }
@@ -72,7 +77,8 @@ actor SearchIndexCache {
         if let pinned { return pinned }
         let version = try await store.catalogVersion()
         if let state, state.index.version == version { return state }
-        let built = try await Self.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath)
+        let built = try await Self.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath,
+                                         replacing: snapshotReplacement)
         state = built
         rankings.removeAll()
         return built
@@ -87,7 +93,8 @@ actor SearchIndexCache {
         let version = try await store.catalogVersion()
         if let state, state.index.version == version, !state.index.isMappedSnapshot { return state }
         let built = State(index: try await VisualIndexSnapshot.refresh(
-            store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality, trustingSnapshot: false).index)
+            store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality, trustingSnapshot: false,
+            replacing: snapshotReplacement).index)
         state = built
         rankings.removeAll()
         return built
@@ -96,13 +103,15 @@ actor SearchIndexCache {
     /// One consistent catalog version's state: memory-mapped from the snapshot at
     /// `snapshotPath` when it is sound and current or a few changes behind
     /// (``IncrementalVisualIndex/opened(snapshotAt:store:minimumViewQuality:)``), otherwise
-    /// built from the catalog (and the snapshot rewritten when the folder is writable).
-    /// O(views) when built, O(1) plus the changes since when mapped.
-    static func build(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil) async throws(CatalogStoreError) -> State {
+    /// built from the catalog (and the snapshot rewritten when the folder is writable and
+    /// `replacing` allows it). O(views) when built, O(1) plus the changes since when mapped.
+    static func build(store: any EntityStore, minimumViewQuality: Int, snapshotPath: String? = nil,
+                      replacing: SnapshotReplacement = .snapshotsOnly) async throws(CatalogStoreError) -> State {
         if let snapshotPath, let opened = try await IncrementalVisualIndex.opened(snapshotAt: snapshotPath, store: store, minimumViewQuality: minimumViewQuality) {
             return State(index: opened)
         }
-        return State(index: try await VisualIndexSnapshot.refresh(store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality).index)
+        return State(index: try await VisualIndexSnapshot.refresh(store: store, path: snapshotPath, minimumViewQuality: minimumViewQuality,
+                                                                  replacing: replacing).index)
     }
 
     /// The cached ranking for `key`, marked most recently used.

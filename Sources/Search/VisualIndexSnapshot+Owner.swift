@@ -28,13 +28,16 @@ extension VisualIndexSnapshot {
     /// - Complexity: O(catalog id).
     public static func ownerID(catalogID: String, partition: CatalogPartition?) -> String {
         var bytes = Array(catalogID.utf8)
-        if let partition, partition.count > 1 { bytes = Array("partition \(partition) of ".utf8) + bytes }
+        if let partition, partition.count > 1 { bytes = Array("\(partitionOwnerPrefix)\(partition) of ".utf8) + bytes }
         return String(decoding: bytes.prefix(VisualIndexLayout.maximumCatalogIDLength), as: UTF8.self)
     }
 
+    /// How the owner id of one partition's snapshot begins (``ownerID(catalogID:partition:)``).
+    static let partitionOwnerPrefix = "partition "
+
     /// An owner id for people: `catalog ID`, or `partition i/P of ID`. O(id).
     static func describe(owner: String) -> String {
-        owner.hasPrefix("partition ") ? owner : "catalog \(owner)"
+        owner.hasPrefix(partitionOwnerPrefix) ? owner : "catalog \(owner)"
     }
 
     /// What lies at `path`, from at most its first 112 bytes. Never blocks on a FIFO.

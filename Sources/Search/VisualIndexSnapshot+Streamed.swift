@@ -21,30 +21,33 @@ extension VisualIndexSnapshot {
     /// back, then `fsync` and `rename`: the same bytes as building the index in memory and
     /// ``write(_:to:)``, in memory bounded by one chunk plus the landmark ids and memberships.
     /// A store whose id order differs from Swift's string order (ids that are not in
-    /// Unicode normal form) gets the in-memory build instead. A file at `path` that is not a
-    /// snapshot (``owner(ofFileAt:)``: a mistyped `--snapshot` naming someone's file) is
-    /// never replaced: ``RefreshAction/notWritten(_:)``.
+    /// Unicode normal form) gets the in-memory build instead. A file at `path` that
+    /// `replacing` does not allow replacing (``SnapshotReplacement``: with a path someone
+    /// named, a file that is not a snapshot, or a partition replica's snapshot) is left as it
+    /// is: ``RefreshAction/notWritten(_:)``.
     ///
     /// - Complexity: O(views) reads and writes; memory O(chunk + landmarks + memberships).
     /// - Throws: the store's error when the catalog cannot be read; a snapshot that cannot be
     ///   written is ``RefreshAction/notWritten(_:)``.
     public static func rewrite(store: any EntityStore, path: String?,
-                               minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality)
+                               minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality,
+                               replacing: SnapshotReplacement = .snapshotsOnly)
         async throws(CatalogStoreError) -> RefreshAction {
-        try await rewrite(store: store, path: path, minimumViewQuality: minimumViewQuality, chunkViews: streamedChunkViews)
+        try await rewrite(store: store, path: path, minimumViewQuality: minimumViewQuality, chunkViews: streamedChunkViews, replacing: replacing)
     }
 
     /// ``rewrite(store:path:minimumViewQuality:)`` with chunks of `chunkViews` views (tests
     /// use small chunks to cross many chunk boundaries).
-    static func rewrite(store: any EntityStore, path: String?, minimumViewQuality: Int, chunkViews: Int)
+    static func rewrite(store: any EntityStore, path: String?, minimumViewQuality: Int, chunkViews: Int,
+                        replacing: SnapshotReplacement = .snapshotsOnly)
         async throws(CatalogStoreError) -> RefreshAction {
         guard let path else { return .notWritten("in-memory catalog") }
-        if case .loaded = load(path: path, expecting: try await store.catalogVersion(), minimumViewQuality: minimumViewQuality) {
+        let version = try await store.catalogVersion()
+        if case .loaded = load(path: path, expecting: version, minimumViewQuality: minimumViewQuality) {
             return .upToDate
         }
-        // A snapshot (of any catalog, sound or not) is replaced; anything else is someone's file.
-        if owner(ofFileAt: path) == .notASnapshot {
-            return .notWritten("\(path) is not a Glimpse visual-index snapshot; it is left as it is")
+        if let refusal = replacing.refusal(toReplace: path, withSnapshotOf: ownerID(catalogID: version.catalogID, partition: store.partition)) {
+            return .notWritten(refusal)
         }
         for _ in 0..<3 {
             let before = try await store.catalogVersion()

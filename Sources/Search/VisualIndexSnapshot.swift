@@ -222,7 +222,8 @@ public enum VisualIndexSnapshot {
 
     /// The index of the store's current state: the snapshot at `path` when it is sound and
     /// current, else built from the catalog (and the snapshot rewritten, when `path` is
-    /// writable). What `glimpse index` runs after a change and what a search's cold start uses.
+    /// writable and `replacing` allows replacing what is there: else
+    /// ``RefreshAction/notWritten(_:)`` says why). What a search's cold start uses.
     ///
     /// With `trustingSnapshot` false the snapshot is not opened at all: the index is built
     /// from the catalog and the snapshot rewritten (after a search found it damaged).
@@ -230,7 +231,7 @@ public enum VisualIndexSnapshot {
     /// - Throws: the store's error when the catalog cannot be read.
     public static func refresh(store: any EntityStore, path: String?,
                                minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality,
-                               trustingSnapshot: Bool = true)
+                               trustingSnapshot: Bool = true, replacing: SnapshotReplacement = .snapshotsOnly)
         async throws(CatalogStoreError) -> (index: VisualIndex, action: RefreshAction) {
         if let path, trustingSnapshot {
             let version = try await store.catalogVersion()
@@ -241,6 +242,9 @@ public enum VisualIndexSnapshot {
         }
         let index = try await VisualIndex(store: store, minimumViewQuality: minimumViewQuality)
         guard let path else { return (index, .notWritten("in-memory catalog")) }
+        if let refusal = replacing.refusal(toReplace: path, withSnapshotOf: ownerID(catalogID: index.version.catalogID, partition: store.partition)) {
+            return (index, .notWritten(refusal))
+        }
         do { try write(index, to: path, partition: store.partition) } catch { return (index, .notWritten(error.description)) }
         return (index, .written)
     }

@@ -44,14 +44,18 @@ public final class VisualSearchQuery: Sendable {
     ///   (``VisualIndexSnapshot/path(forCatalogAt:)``); with it, a cold start maps the index
     ///   instead of reading every fingerprint, and rewrites a stale one. `nil`: always build
     ///   in memory.
+    /// - Parameter snapshotReplacement: what that rewrite may replace at `snapshotPath`
+    ///   (``SnapshotReplacement/anyFile`` only for the catalog's own path).
     public init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(), snapshotPath: String? = nil,
+                snapshotReplacement: SnapshotReplacement = .snapshotsOnly,
                 scanThreads: Int = AvailableCores.count, fingerprint: @escaping @Sendable (PixelBuffer) -> Fingerprint) {
         self.store = store
         self.configuration = configuration
         self.scanThreads = max(1, scanThreads)
         self.queryFingerprint = fingerprint
         self.otherPartitions = nil
-        self.cache = SearchIndexCache(store: store, minimumViewQuality: configuration.scoring.minimumViewQuality, snapshotPath: snapshotPath)
+        self.cache = SearchIndexCache(store: store, minimumViewQuality: configuration.scoring.minimumViewQuality, snapshotPath: snapshotPath,
+                                      snapshotReplacement: snapshotReplacement)
     }
 
     /// Creates a query that always searches `prepared` (never rebuilding it when the store
@@ -73,8 +77,10 @@ public final class VisualSearchQuery: Sendable {
     /// Creates a query over `store` that fingerprints query pixels with `fingerprinter`
     /// (by default Glimpse's query layout, ``ImageFingerprinter/query``).
     public convenience init(store: any EntityStore, configuration: SearchConfiguration = SearchConfiguration(),
-                            snapshotPath: String? = nil, scanThreads: Int = AvailableCores.count, fingerprinter: ImageFingerprinter = .query) {
-        self.init(store: store, configuration: configuration, snapshotPath: snapshotPath, scanThreads: scanThreads) { fingerprinter.fingerprint(of: $0) }
+                            snapshotPath: String? = nil, snapshotReplacement: SnapshotReplacement = .snapshotsOnly,
+                            scanThreads: Int = AvailableCores.count, fingerprinter: ImageFingerprinter = .query) {
+        self.init(store: store, configuration: configuration, snapshotPath: snapshotPath, snapshotReplacement: snapshotReplacement,
+                  scanThreads: scanThreads) { fingerprinter.fingerprint(of: $0) }
     }
 
     /// Loads the visual index of the catalog's current version now (maps the snapshot, or

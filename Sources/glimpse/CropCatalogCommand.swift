@@ -123,7 +123,7 @@ struct CropCatalogCommand: AsyncParsableCommand {
         for reason in skipped { printError("glimpse: skipped: \(reason)") }
         let written = ContinuousClock.now
         let refreshed: VisualIndexSnapshot.RefreshAction
-        do { refreshed = try await VisualIndexSnapshot.rewrite(store: store, path: snapshot.path(for: database)) } catch { throw failure(error.description) }
+        do { refreshed = try await VisualIndexSnapshot.rewrite(store: store, path: snapshot.path(for: database), replacing: snapshot.replacement) } catch { throw failure(error.description) }
         let finished = ContinuousClock.now
         let staged = try await firstStage.refresh(store: store, snapshotPath: snapshot.path(for: database))
         let stagedAt = ContinuousClock.now

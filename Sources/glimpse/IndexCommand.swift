@@ -113,7 +113,7 @@ struct IndexCommand: AsyncParsableCommand {
         // on a replace run, it is rewritten.
         if let snapshotPath = snapshot.path(for: database), try await !keepsSnapshot(store: store, at: snapshotPath) {
             let written: VisualIndexSnapshot.RefreshAction
-            do { written = try await VisualIndexSnapshot.rewrite(store: store, path: snapshotPath) } catch { throw failure(error.description) }
+            do { written = try await VisualIndexSnapshot.rewrite(store: store, path: snapshotPath, replacing: snapshot.replacement) } catch { throw failure(error.description) }
             if case .notWritten(let reason) = written { printError("glimpse: warning: visual-index snapshot not written (\(reason)); queries will build the index in memory") }
             else { _ = try await firstStage.refresh(store: store, snapshotPath: snapshotPath) }
         }

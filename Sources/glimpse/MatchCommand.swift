@@ -123,7 +123,7 @@ struct MatchCommand: AsyncParsableCommand {
         var configuration = SearchConfiguration()
         if request.exact { configuration.strategy = .exhaustive }
         let search = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: snapshot.path(for: database),
-                                       scanThreads: AvailableCores.share(among: jobs), fingerprinter: fingerprinting)
+                                       snapshotReplacement: snapshot.replacement, scanThreads: AvailableCores.share(among: jobs), fingerprinter: fingerprinting)
         await noteOutdatedFingerprints(search, database: database)
         let matcher = BatchMatcher(query: search, fingerprinter: fingerprinting, jobs: jobs, request: request)
         let progress = ProgressDisplay(command: "match", unit: "photos")

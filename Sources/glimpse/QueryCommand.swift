@@ -95,7 +95,8 @@ struct QueryCommand: AsyncParsableCommand {
         let fingerprinting = ImageFingerprinter.query(orientations: orientations)
         var configuration = SearchConfiguration()
         if exact { configuration.strategy = .exhaustive }
-        let search = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: snapshot.path(for: database), fingerprinter: fingerprinting)
+        let search = VisualSearchQuery(store: store, configuration: configuration, snapshotPath: snapshot.path(for: database), snapshotReplacement: snapshot.replacement,
+                                       fingerprinter: fingerprinting)
         // Maps and checks the snapshot beside the catalog (or builds the index) while the first
         // image is decoded and fingerprinted: both take milliseconds and need different cores.
         let loading = Task { await noteOutdatedFingerprints(search, database: database) }

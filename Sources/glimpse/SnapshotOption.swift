@@ -37,4 +37,12 @@ struct SnapshotOption: ParsableArguments {
     func path(for database: DatabaseOption) -> String? {
         location ?? database.snapshotPath
     }
+
+    /// What a command writing the snapshot may replace there: anything at the catalog's own
+    /// path (a FIFO, an empty or unrecognisable file there is repaired), only a snapshot at a
+    /// path given with `--snapshot` (someone's file, or a partition replica's snapshot, is left
+    /// as it is). O(1).
+    var replacement: SnapshotReplacement {
+        location == nil ? .anyFile : .snapshotsOnly
+    }
 }

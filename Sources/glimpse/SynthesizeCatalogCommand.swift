@@ -81,7 +81,7 @@ struct SynthesizeCatalogCommand: AsyncParsableCommand {
         progress.finishLine()
         let written = ContinuousClock.now
         let snapshot: VisualIndexSnapshot.RefreshAction
-        do { snapshot = try await VisualIndexSnapshot.rewrite(store: store, path: snapshotOption.path(for: database)) } catch { throw failure(error.description) }
+        do { snapshot = try await VisualIndexSnapshot.rewrite(store: store, path: snapshotOption.path(for: database), replacing: snapshotOption.replacement) } catch { throw failure(error.description) }
         let finished = ContinuousClock.now
         print(String(
             format: "Synthesized %d landmarks × %d views (%d views, %d collections, seed %llu) into %@ at generation %lld: "

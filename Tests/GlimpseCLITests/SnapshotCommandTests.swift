@@ -66,6 +66,19 @@ struct SnapshotCommandTests {
         let kept = try Glimpse.run(["index", Glimpse.testdata("catalog/manifest.json"), "--db", db, "--snapshot", notes])
         #expect(kept.status == 0 && kept.stderr.contains("is not a Glimpse visual-index snapshot; it is left as it is"), "\(kept.stderr)")
         #expect(try String(contentsOfFile: notes, encoding: .utf8) == "not a snapshot: keep me")
+        // Nor do searches, which build their index in memory and answer as without it.
+        let expected = try Glimpse.run(["query", Self.photo, "--db", db, "--json"])
+        for command in [["query", Self.photo, "--json"], ["match", Glimpse.testdata("catalog/animals")]] {
+            let run = try Glimpse.run(command + ["--db", db, "--snapshot", notes])
+            #expect(run.status == 0, "\(command[0]): \(run.stderr)")
+            if command[0] == "query" { #expect(Self.resultIDs(run.stdout) == Self.resultIDs(expected.stdout) && !Self.resultIDs(run.stdout).isEmpty) }
+            #expect(try String(contentsOfFile: notes, encoding: .utf8) == "not a snapshot: keep me", "\(command[0])")
+        }
+        // At the catalog's own path, which only Glimpse writes, anything is repaired.
+        let own = db + ".vindex"
+        try Data("a damaged header".utf8).write(to: URL(fileURLWithPath: own))
+        #expect(try Glimpse.run(["query", Self.photo, "--db", db]).status == 0)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: own)).count > 4096, "the catalog's own snapshot is rewritten")
         let empty = try Glimpse.run(["query", Self.photo, "--db", db, "--snapshot", ""])
         #expect(empty.status == 1 && empty.stderr.contains("--snapshot wants a file path"), "\(empty.stderr)")
     }

@@ -60,7 +60,7 @@ import SQLiteStore
             #expect(a == b && !a.matches.isEmpty)
         }
         // The end-to-end query answers the same pages with and without the snapshot.
-        let withSnapshot = VisualSearchQuery(store: store, snapshotPath: path)
+        let withSnapshot = VisualSearchQuery(store: store, snapshotPath: path, snapshotReplacement: .anyFile)
         let without = VisualSearchQuery(store: store)
         var matchedPages = 0
         for query in try Self.queries(store) {
@@ -95,7 +95,7 @@ import SQLiteStore
         #expect(opened.version == version && opened.baseGeneration == version.generation - 1 && opened.isMappedSnapshot)
         #expect(!opened.contains(landmark: removed) && opened.contains(landmark: SyntheticCatalog.landmarkID(4)))
         // A query over the changed catalog never sees the removed landmark, and leaves the snapshot as it is.
-        let search = VisualSearchQuery(store: store, snapshotPath: path)
+        let search = VisualSearchQuery(store: store, snapshotPath: path, snapshotReplacement: .anyFile)
         let query = try store.fingerprintSnapshot().entries.first { $0.landmarkID == SyntheticCatalog.landmarkID(4) }!.fingerprints[0]
         let before = try await search.landmarkMatches(for: query)
         #expect(!before.contains { $0.landmarkID == removed } && before.first?.landmarkID == SyntheticCatalog.landmarkID(4))
@@ -144,7 +144,7 @@ import SQLiteStore
         case .damaged: break
         default: Issue.record("a FIFO must be reported damaged")
         }
-        _ = try await VisualSearchQuery(store: store, snapshotPath: path).landmarkMatches(for: try Self.queries(store)[0])
+        _ = try await VisualSearchQuery(store: store, snapshotPath: path, snapshotReplacement: .anyFile).landmarkMatches(for: try Self.queries(store)[0])
         guard case .loaded = VisualIndexSnapshot.load(path: path, expecting: version) else {
             Issue.record("the FIFO must have been replaced by a snapshot")
             return
@@ -158,7 +158,7 @@ import SQLiteStore
             default: Issue.record("\(name): must be reported damaged")
             }
             // Searching still answers from the catalog, and repairs the file.
-            let answer = try await VisualSearchQuery(store: store, snapshotPath: path).landmarkMatches(for: query)
+            let answer = try await VisualSearchQuery(store: store, snapshotPath: path, snapshotReplacement: .anyFile).landmarkMatches(for: query)
             #expect(answer == expected, "\(name)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == good, "\(name): the snapshot must have been rewritten")
         }
@@ -191,7 +191,7 @@ import SQLiteStore
                 continue
             }
             #expect(throws: VisualIndexDamage.self, "\(name)") { try mapped.search(query, minimumScore: 0) }
-            let answer = try await VisualSearchQuery(store: store, snapshotPath: path).landmarkMatches(for: query)
+            let answer = try await VisualSearchQuery(store: store, snapshotPath: path, snapshotReplacement: .anyFile).landmarkMatches(for: query)
             #expect(answer == expected, "\(name)")
             #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == good, "\(name): the snapshot must have been rewritten")
         }
@@ -220,7 +220,7 @@ import SQLiteStore
             return
         }
         let query = try Self.queries(store)[2]
-        let answer = try await VisualSearchQuery(store: store, snapshotPath: path).landmarkMatches(for: query)
+        let answer = try await VisualSearchQuery(store: store, snapshotPath: path, snapshotReplacement: .anyFile).landmarkMatches(for: query)
         #expect(try answer == index.search(query, minimumScore: 0).matches && !answer.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains(".tmp-") })
     }
