@@ -9,8 +9,8 @@ import Foundation
 ///
 /// JSON, snake_case keys: `{"partition": "1/4", "profile": 0, "fingerprint": BASE64,
 /// "minimum_score": 0.4, "limit": 1000, "membership_of": [...], "deadline_ms": 2500,
-/// "first_stage_only": false}` (`first_stage_only` absent reads as `false`: a replica of
-/// an older build asks for complete answers).
+/// "first_stage": "first_look"}` (`first_stage` absent or null: the profile's own search,
+/// what a replica of an older build asks for).
 /// `fingerprint` is ``Fingerprint/serialized()`` in base64 (RFC 4648 §4, padded).
 public struct PartitionMatchRequest: Sendable, Hashable, Codable {
     /// The partition asked for: the answering replica must hold it.
@@ -28,11 +28,11 @@ public struct PartitionMatchRequest: Sendable, Hashable, Codable {
     public var membershipOf: [String]
     /// Milliseconds left of the asker's deadline when it sent the request.
     public var deadlineMilliseconds: Int
-    /// Whether the answer may come from the partition's first stage alone
-    /// (``ScanStrategy/firstStageOnly(_:)``): the asker runs the cascade over every
-    /// partition's candidates and asks again for a scan of every view when they are unsure.
-    /// Ignored by a profile that scans every view.
-    public var firstStageOnly: Bool
+    /// When set, the answer comes from this round of the partition's first stage alone
+    /// (``ScanStrategy/forRound(_:)``): the asker runs the cascade over every partition's
+    /// candidates and asks again for more when they are unsure. Ignored by a profile that
+    /// scans every view. `nil`: the profile's own search.
+    public var firstStage: FirstStageRound?
 
     /// Longest ``membershipOf`` list accepted.
     public static let maximumMembershipIDs = 10_000
@@ -40,12 +40,12 @@ public struct PartitionMatchRequest: Sendable, Hashable, Codable {
     enum CodingKeys: String, CodingKey {
         case partition, profile, fingerprint, limit
         case minimumScore = "minimum_score", membershipOf = "membership_of", deadlineMilliseconds = "deadline_ms"
-        case firstStageOnly = "first_stage_only"
+        case firstStage = "first_stage"
     }
 
     /// Creates a request for `fingerprint`. O(fingerprint size).
     public init(partition: CatalogPartition, profile: Int, fingerprint: Fingerprint, minimumScore: Double, limit: Int,
-                membershipOf: [String], deadlineMilliseconds: Int, firstStageOnly: Bool = false) {
+                membershipOf: [String], deadlineMilliseconds: Int, firstStage: FirstStageRound? = nil) {
         self.partition = partition
         self.profile = profile
         self.fingerprint = Data(fingerprint.serialized()).base64EncodedString()
@@ -53,10 +53,10 @@ public struct PartitionMatchRequest: Sendable, Hashable, Codable {
         self.limit = limit
         self.membershipOf = membershipOf
         self.deadlineMilliseconds = deadlineMilliseconds
-        self.firstStageOnly = firstStageOnly
+        self.firstStage = firstStage
     }
 
-    /// Decodes a request; `first_stage_only` may be absent (`false`). O(request size).
+    /// Decodes a request; `first_stage` may be absent (`nil`). O(request size).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         partition = try container.decode(CatalogPartition.self, forKey: .partition)
@@ -66,7 +66,7 @@ public struct PartitionMatchRequest: Sendable, Hashable, Codable {
         limit = try container.decode(Int.self, forKey: .limit)
         membershipOf = try container.decode([String].self, forKey: .membershipOf)
         deadlineMilliseconds = try container.decode(Int.self, forKey: .deadlineMilliseconds)
-        firstStageOnly = try container.decodeIfPresent(Bool.self, forKey: .firstStageOnly) ?? false
+        firstStage = try container.decodeIfPresent(FirstStageRound.self, forKey: .firstStage)
     }
 
     /// The query fingerprint, or `nil` when ``fingerprint`` is not base64 of a serialized fingerprint.

@@ -27,7 +27,7 @@ public struct PartitionMatches: Sendable, Hashable, Codable {
     /// what the asker subtracts to know the fan-out's own cost.
     public var scanMicroseconds: [String: Int]
     /// For each partition that answered from its first stage alone (asked with
-    /// ``PartitionMatchRequest/firstStageOnly``), by partition (`i/P`): its best candidate's
+    /// ``PartitionMatchRequest/firstStage``), by partition (`i/P`): its best candidate's
     /// exact score (``IndexSearchOutcome/firstStageBest``). A partition listed here may hold
     /// matches its candidates missed; one not listed scanned every view.
     public var firstStageBest: [String: Double]

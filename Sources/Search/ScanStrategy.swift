@@ -17,9 +17,24 @@ public enum ScanStrategy: Sendable, Hashable {
     /// ``automatic(_:)`` with the default parameters.
     public static let `default` = ScanStrategy.automatic(CandidateIndex.SearchParameters())
 
-    /// ``firstStageOnly(_:)`` with an ``automatic(_:)`` strategy's parameters; any other
-    /// strategy unchanged. O(1).
-    public var withoutCascade: ScanStrategy {
-        if case .automatic(let parameters) = self { .firstStageOnly(parameters) } else { self }
+    /// One round of the cascade run across the partitions of a catalog
+    /// (``PartitionScan``), for an ``automatic(_:)`` strategy: ``firstStageOnly(_:)`` with its
+    /// first look's parameters alone (``FirstStageRound/firstLook``; its whole first stage
+    /// when it has no first look) or its whole first stage without the first look
+    /// (``FirstStageRound/full``). Any other strategy unchanged. O(1).
+    public func forRound(_ round: FirstStageRound) -> ScanStrategy {
+        guard case .automatic(var parameters) = self else { return self }
+        if round == .firstLook, let look = parameters.forFirstLook { return .firstStageOnly(look) }
+        parameters.firstLook = nil
+        return .firstStageOnly(parameters)
     }
+}
+
+/// Which part of its first stage a partition searches in one round of the cascade run
+/// across partitions (``PartitionScan/firstStage(_:of:)``).
+public enum FirstStageRound: String, Sendable, Hashable, Codable {
+    /// The first look (``CandidateIndex/SearchParameters/firstLook``): few lists, few candidates.
+    case firstLook = "first_look"
+    /// Every list the parameters read, without a first look.
+    case full
 }

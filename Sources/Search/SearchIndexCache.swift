@@ -32,6 +32,9 @@ actor SearchIndexCache {
     /// The rankings being made, by key: when the search making one must end, and the
     /// identical searches waiting for it.
     private var making: [RankingKey: (deadline: ContinuousClock.Instant, waiting: [CheckedContinuation<SearchRanking?, Never>])] = [:]
+    /// The catalog version ``current()`` is loading, and the searches waiting for it (they
+    /// started while it loaded: one load per version, not one per search).
+    private var loading: (version: CatalogVersion, waiting: [CheckedContinuation<Result<State, CatalogStoreError>, Never>])?
 
     /// What ``claimRanking(for:deadline:)`` found for a search.
     enum RankingClaim: Sendable {
@@ -73,12 +76,34 @@ actor SearchIndexCache {
     }
 
     /// The state for the store's current version, reloaded when the catalog changed.
+    /// Searches starting while it is loaded wait for that load (one load per version,
+    /// whatever the number of searches starting cold at once).
     func current() async throws(CatalogStoreError) -> State {
         if let pinned { return pinned }
         let version = try await store.catalogVersion()
         if let state, state.index.version == version { return state }
-        let built = try await Self.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath,
-                                         replacing: snapshotReplacement)
+        if let loading, loading.version == version {
+            let loaded = await withCheckedContinuation { (waiter: CheckedContinuation<Result<State, CatalogStoreError>, Never>) in
+                if self.loading?.version == version { self.loading?.waiting.append(waiter) } else { waiter.resume(returning: .failure(.database(
+                    "loading the visual index", reason: "the load this search waited for ended without it"))) }
+            }
+            return try loaded.get()
+        }
+        // Another version's load may be running (the catalog changed meanwhile): this one
+        // loads on its own, and only the first is waited for.
+        let registered = loading == nil
+        if registered { loading = (version, []) }
+        let result: Result<State, CatalogStoreError>
+        do {
+            result = .success(try await Self.build(store: store, minimumViewQuality: minimumViewQuality, snapshotPath: snapshotPath,
+                                                   replacing: snapshotReplacement))
+        } catch { result = .failure(error) }
+        if registered {
+            let waiting = loading?.waiting ?? []
+            loading = nil
+            for waiter in waiting { waiter.resume(returning: result) }
+        }
+        let built = try result.get()
         state = built
         rankings.removeAll()
         return built

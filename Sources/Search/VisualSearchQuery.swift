@@ -167,9 +167,9 @@ public final class VisualSearchQuery: Sendable {
     /// `minimumScore`, cut to `limit`, in ``PartitionMatches/precedes(_:_:)`` order, with
     /// the memberships of those and of the landmarks among `membershipOf` the index holds.
     /// Never asks ``otherPartitions``; no labels, no exact copies (the asking replica adds them).
-    /// With `firstStageOnly`, a profile using the first stage answers from its candidates
-    /// alone (``ScanStrategy/withoutCascade``): the asker decides on every partition's
-    /// candidates whether to ask for a scan of every view.
+    /// With `firstStage`, a profile using the first stage answers from that round of it
+    /// alone (``ScanStrategy/forRound(_:)``): the asker decides on every partition's
+    /// candidates whether to ask for more.
     ///
     /// - Returns: the matches, the catalog version of the index that found them, how long
     ///   the scan took (the caller fills in its partition's generation and scan time) and,
@@ -177,14 +177,14 @@ public final class VisualSearchQuery: Sendable {
     ///   (``IndexSearchOutcome/firstStageBest``).
     /// - Throws: ``VisualSearchError/store(_:)`` or ``VisualSearchError/damagedIndex(_:)``.
     /// - Complexity: one index scan, as ``values(for:labels:copyKey:page:)``; with
-    ///   `firstStageOnly`, the first stage's candidates only.
+    ///   `firstStage`, the first stage's candidates only.
     public func partitionMatches(for fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
-                                 deadline: ContinuousClock.Instant, firstStageOnly: Bool = false) async throws(VisualSearchError)
+                                 deadline: ContinuousClock.Instant, firstStage: FirstStageRound? = nil) async throws(VisualSearchError)
         -> (matches: PartitionMatches, version: CatalogVersion, scan: Duration, firstStageBest: Double?) {
         let state: SearchIndexCache.State
         do { state = try await cache.current() } catch { throw .store(error) }
         let started = ContinuousClock.now
-        let strategy = firstStageOnly ? configuration.strategy.withoutCascade : configuration.strategy
+        let strategy = firstStage.map { configuration.strategy.forRound($0) } ?? configuration.strategy
         let (used, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
             try index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, deadline: deadline,
                              limit: limit, threads: scanThreads, strategy: strategy)
@@ -241,40 +241,25 @@ public final class VisualSearchQuery: Sendable {
         let scanStarted = ContinuousClock.now
         let limit = configuration.maximumLandmarkResults
         let copies = try await exactCopies(copyKey)
-        // A replica of one partition runs the cascade over every partition's candidates
-        // (``PartitionScan``): the first stages first, every view only when they are unsure.
-        let unsure: Range<Double>? = if otherPartitions != nil, case .automatic(let parameters) = configuration.strategy {
-            parameters.unsureScores
-        } else { nil }
-        let strategy = unsure == nil ? configuration.strategy : configuration.strategy.withoutCascade
-        // The other partitions are asked while this one is scanned.
-        async let remote = otherPartitions?.matches(for: fingerprint, minimumScore: threshold, limit: limit, membershipOf: copies,
-                                                    deadline: deadline, scan: unsure == nil ? .asProfile : .firstStageOnly)
         var outcome: IndexSearchOutcome
-        (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
-            try index.search(
-                fingerprint, scoring: configuration.scoring, minimumScore: threshold,
-                deadline: deadline, limit: limit, threads: scanThreads, strategy: strategy)
-        }
-        var localScan = ContinuousClock.now - scanStarted
-        var others = await remote
-        if let unsure, outcome.queryIsInformative, let phase1 = others {
-            let best = ([outcome.firstStageBest ?? 0] + phase1.firstStageBest.values + [outcome.matches.first?.score ?? 0, phase1.matches.first?.score ?? 0]).max() ?? 0
-            if unsure.contains(best) {
-                // Unsure: every view of each partition that answered from its candidates.
-                let partitions = Set(phase1.firstStageBest.keys.compactMap { try? CatalogPartition(parsing: $0) })
-                async let wholeRemote = partitions.isEmpty ? nil : otherPartitions?.matches(
-                    for: fingerprint, minimumScore: threshold, limit: limit, membershipOf: copies, deadline: deadline, scan: .everyView(of: partitions))
-                if outcome.firstStageBest != nil {
-                    let wholeStarted = ContinuousClock.now
-                    (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
-                        try index.search(fingerprint, scoring: configuration.scoring, minimumScore: threshold, deadline: deadline, limit: limit,
-                                         threads: scanThreads, strategy: .exhaustive)
-                    }
-                    localScan += ContinuousClock.now - wholeStarted
-                }
-                if let whole = await wholeRemote { others = PartitionMatches.merging([phase1, whole], limit: limit) }
+        var localScan: Duration
+        let others: PartitionMatches?
+        if let otherPartitions, case .automatic(let parameters) = configuration.strategy, let unsure = parameters.unsureScores {
+            // A replica of one partition runs the cascade over every partition's candidates.
+            (outcome, others, localScan) = try await acrossPartitions(
+                fingerprint, otherPartitions, parameters: parameters, unsure: unsure, threshold: threshold, limit: limit,
+                copies: copies, deadline: deadline, state: &state)
+        } else {
+            // The other partitions (if any) are asked while this one is scanned.
+            async let remote = otherPartitions?.matches(for: fingerprint, minimumScore: threshold, limit: limit, membershipOf: copies,
+                                                        deadline: deadline, scan: .asProfile)
+            (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
+                try index.search(
+                    fingerprint, scoring: configuration.scoring, minimumScore: threshold,
+                    deadline: deadline, limit: limit, threads: scanThreads, strategy: configuration.strategy)
             }
+            localScan = ContinuousClock.now - scanStarted
+            others = await remote
         }
         let local = PartitionMatches(
             matches: outcome.matches, collectionsByLandmark: state.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID) + copies),
@@ -301,6 +286,98 @@ public final class VisualSearchQuery: Sendable {
         // it had not applied yet: the next search asks it again), nor a partial one.
         let keep = !ranked.isPartial && found.missingPartitions.isEmpty && found.generations.values.allSatisfy({ $0 == version.generation })
         return (ranked, keep)
+    }
+
+    /// The cascade of ``CandidateIndex/SearchParameters/unsureScores`` run over this
+    /// partition and `others` at once, as one index of the whole catalog runs it over its
+    /// own (``PartitionScan``): every partition's first look, answered when the best of all
+    /// is sure; then every first stage, answered when the best is out of the unsure range;
+    /// else every view of each partition that answered from candidates. The first look's
+    /// scan-below score applies to the whole catalog's size (this partition's views times the
+    /// partitions). Every round asks the others while this partition searches.
+    ///
+    /// - Returns: this partition's outcome (its rounds' matches merged), the others' answers
+    ///   merged, and the time this partition's own searches took.
+    /// - Complexity: one to three rounds of requests; the partitions' first stages, and
+    ///   their scans of every view only when no candidate is sure.
+    private func acrossPartitions(
+        _ fingerprint: Fingerprint, _ otherPartitions: any PartitionMatchSource, parameters: CandidateIndex.SearchParameters,
+        unsure: Range<Double>, threshold: Double, limit: Int, copies: [String], deadline: ContinuousClock.Instant,
+        state: inout SearchIndexCache.State
+    ) async throws(VisualSearchError) -> (outcome: IndexSearchOutcome, others: PartitionMatches, localScan: Duration) {
+        var local: IndexSearchOutcome?
+        var others: PartitionMatches?
+        var localScan = Duration.zero
+        var best = 0.0
+        /// This partition's search with `strategy` (when `searching`), beside the others' `scan`.
+        func round(_ strategy: ScanStrategy, searching: Bool, _ scan: PartitionScan?) async throws(VisualSearchError) {
+            let asked: Bool = switch scan {
+            case .firstStage(_, of: let partitions?): !partitions.isEmpty
+            case .everyView(let partitions): !partitions.isEmpty
+            default: scan != nil
+            }
+            async let remote = asked ? otherPartitions.matches(for: fingerprint, minimumScore: threshold, limit: limit,
+                                                              membershipOf: copies, deadline: deadline, scan: scan ?? .asProfile) : nil
+            if searching {
+                let started = ContinuousClock.now
+                let found: IndexSearchOutcome
+                (state, found) = try await self.searching(state) { index throws(VisualIndexDamage) in
+                    try index.search(fingerprint, scoring: configuration.scoring, minimumScore: threshold, deadline: deadline, limit: limit,
+                                     threads: scanThreads, strategy: strategy)
+                }
+                localScan += ContinuousClock.now - started
+                best = max(best, found.firstStageBest ?? 0, found.matches.first?.score ?? 0)
+                local = local.map { Self.merged($0, found, limit: limit) } ?? found
+            }
+            if let answer = await remote {
+                best = max(best, answer.firstStageBest.values.max() ?? 0, answer.matches.first?.score ?? 0)
+                others = others.map { PartitionMatches.merging([$0, answer], limit: limit) } ?? answer
+            }
+        }
+        /// The partitions still answering from candidates: this one, and the others by name.
+        func onCandidates() -> (local: Bool, others: Set<CatalogPartition>) {
+            (local?.firstStageBest != nil, Set((others?.firstStageBest.map(\.key) ?? []).compactMap { try? CatalogPartition(parsing: $0) }))
+        }
+        var sure = false
+        if let look = parameters.firstLook {
+            try await round(configuration.strategy.forRound(.firstLook), searching: true, .firstStage(.firstLook, of: nil))
+            let views = state.index.viewCount * max(1, store.partition?.count ?? 1)
+            sure = best >= max(look.sureScore, unsure.upperBound)
+            let hopeless = best < look.scanBelow(forViews: views) && unsure.contains(best)
+            if !sure && !hopeless {
+                let (mine, theirs) = onCandidates()
+                try await round(configuration.strategy.forRound(.full), searching: mine, .firstStage(.full, of: theirs))
+                sure = !unsure.contains(best)
+            }
+        } else {
+            try await round(configuration.strategy.forRound(.full), searching: true, .firstStage(.full, of: nil))
+            sure = !unsure.contains(best)
+        }
+        if !sure, local?.queryIsInformative == true {
+            let (mine, theirs) = onCandidates()
+            if mine { local = nil }   // its scan of every view holds every match its candidates had
+            try await round(.exhaustive, searching: mine, .everyView(of: theirs))
+        }
+        guard let outcome = local else {
+            throw .store(.database("searching the partitions", reason: "the cascade across partitions ended without this partition's answer"))
+        }
+        return (outcome, others ?? PartitionMatches(matches: [], collectionsByLandmark: [:], isPartial: false), localScan)
+    }
+
+    /// Two outcomes of one query on one index merged: each landmark once at its best score
+    /// (the same exact score in both), in ``PartitionMatches/precedes(_:_:)`` order, cut to
+    /// `limit`; partial or informative if either was; a first-stage score while either answered from candidates. O(m log m).
+    private static func merged(_ a: IndexSearchOutcome, _ b: IndexSearchOutcome, limit: Int) -> IndexSearchOutcome {
+        var bestMatches: [String: LandmarkMatch] = [:]
+        for match in a.matches + b.matches where bestMatches[match.landmarkID].map({ PartitionMatches.precedes(match, $0) }) ?? true {
+            bestMatches[match.landmarkID] = match
+        }
+        var outcome = b
+        outcome.matches = Array(bestMatches.values.sorted(by: PartitionMatches.precedes).prefix(max(0, limit)))
+        outcome.isPartial = a.isPartial || b.isPartial
+        outcome.comparedPairs = a.comparedPairs + b.comparedPairs
+        outcome.queryIsInformative = a.queryIsInformative || b.queryIsInformative
+        return outcome
     }
 
     private func emptyPage() async throws(VisualSearchError) -> ResultPage<VisualSearchResult> {

@@ -90,13 +90,13 @@ final class PartitionFanOut: Sendable {
 
         func matches(for fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
                      deadline: ContinuousClock.Instant, scan: PartitionScan) async -> PartitionMatches {
-            let (asked, only, firstStageOnly): (Int, Set<CatalogPartition>?, Bool) = switch scan {
-            case .asProfile: (profile, nil, false)
-            case .firstStageOnly: (profile, nil, true)
-            case .everyView(let partitions): (profile | Int(ServedIndex.exhaustiveFlag), partitions, false)
+            let (asked, only, round): (Int, Set<CatalogPartition>?, FirstStageRound?) = switch scan {
+            case .asProfile: (profile, nil, nil)
+            case .firstStage(let round, let partitions): (profile, partitions, round)
+            case .everyView(let partitions): (profile | Int(ServedIndex.exhaustiveFlag), partitions, nil)
             }
             return await fanOut.matches(profile: asked, fingerprint: fingerprint, minimumScore: minimumScore, limit: limit,
-                                        membershipOf: membershipOf, deadline: deadline, only: only, firstStageOnly: firstStageOnly)
+                                        membershipOf: membershipOf, deadline: deadline, only: only, firstStage: round)
         }
     }
 
@@ -104,7 +104,7 @@ final class PartitionFanOut: Sendable {
     /// one listed as missing.
     /// - Complexity: one request per partition asked (more on failures), in parallel.
     func matches(profile: Int, fingerprint: Fingerprint, minimumScore: Double, limit: Int, membershipOf: [String],
-                 deadline: ContinuousClock.Instant, only: Set<CatalogPartition>? = nil, firstStageOnly: Bool = false) async -> PartitionMatches {
+                 deadline: ContinuousClock.Instant, only: Set<CatalogPartition>? = nil, firstStage: FirstStageRound? = nil) async -> PartitionMatches {
         let own = configuration.partition
         let others = ((try? CatalogPartition.all(count: own.count)) ?? []).filter { $0 != own && only?.contains($0) ?? true }
         guard !others.isEmpty else { return PartitionMatches(matches: [], collectionsByLandmark: [:], isPartial: false) }
@@ -114,7 +114,7 @@ final class PartitionFanOut: Sendable {
         // The fingerprint is encoded once; each request only names its partition and deadline.
         let template = PartitionMatchRequest(partition: own, profile: profile, fingerprint: fingerprint, minimumScore: minimumScore,
                                              limit: limit, membershipOf: membershipOf, deadlineMilliseconds: 0,
-                                             firstStageOnly: firstStageOnly)
+                                             firstStage: firstStage)
         let answers = await withTaskGroup(of: PartitionMatches.self) { group in
             for partition in others {
                 let addresses = known[partition.index] ?? []

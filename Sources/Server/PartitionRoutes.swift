@@ -51,7 +51,7 @@ struct PartitionRoutes {
         do {
             (found, version, scan, firstStageBest) = try await state.partitionSlots.withSlot {
                 try await query.partitionMatches(for: fingerprint, minimumScore: asked.minimumScore, limit: asked.limit,
-                                                 membershipOf: asked.membershipOf, deadline: deadline, firstStageOnly: asked.firstStageOnly)
+                                                 membershipOf: asked.membershipOf, deadline: deadline, firstStage: asked.firstStage)
             }
         } catch let error as VisualSearchError { throw SearchRoutes.apiError(error) }
         var answer = found

@@ -297,6 +297,13 @@ import SQLiteStore
             for match in alone.matches { #expect(exhaustive.contains(match)) }
         }
         #expect(sure >= 1 && unsureCount >= 1, "both ways are taken: \(sure) sure, \(unsureCount) unsure")
+        // The rounds of the cascade run across partitions: the first look alone, then the
+        // whole first stage without it.
+        #expect(ScanStrategy.automatic(parameters).forRound(.firstLook) == .firstStageOnly(try #require(parameters.forFirstLook)))
+        var full = parameters
+        full.firstLook = nil
+        #expect(ScanStrategy.automatic(parameters).forRound(.full) == .firstStageOnly(full))
+        #expect(ScanStrategy.exhaustive.forRound(.firstLook) == .exhaustive)
         // Without a first stage, every view is scanned and there is nothing to decide.
         for query in queries.prefix(3) {
             let plain = try index.search(query, minimumScore: 0.4, strategy: .firstStageOnly(parameters))

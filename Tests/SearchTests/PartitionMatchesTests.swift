@@ -71,7 +71,7 @@ import Testing
     @Test func anOlderReplicasRequestAndAnswerWithoutTheFirstStageFieldsReadAsComplete() throws {
         let request = try WireJSON.decode(PartitionMatchRequest.self, from: Array(
             #"{"partition":"1/4","profile":0,"fingerprint":"AA==","minimum_score":0.4,"limit":10,"membership_of":[],"deadline_ms":100}"#.utf8))
-        #expect(!request.firstStageOnly)
+        #expect(request.firstStage == nil)
         let answer = try WireJSON.decode(PartitionMatches.self, from: Array(
             #"{"matches":[],"collections_by_landmark":{},"partial":false,"missing_partitions":[],"generations":{"1/4":2},"scan_us":{"1/4":5}}"#.utf8))
         #expect(answer.firstStageBest.isEmpty && answer.generations == ["1/4": 2])

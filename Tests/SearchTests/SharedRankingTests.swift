@@ -19,6 +19,19 @@ import Testing
         #expect(pages.first?.values.first?.reference.id == "eiffel")
     }
 
+    @Test func searchesStartingColdAtOnceLoadTheIndexOnce() async throws {
+        let catalog = try await SearchCatalog()
+        let cache = SearchIndexCache(store: catalog.store, minimumViewQuality: SimilarityScoring.default.minimumViewQuality)
+        // Eight searches find no index: one loads it, the others wait for that load.
+        let storages = try await withThrowingTaskGroup(of: ObjectIdentifier.self) { group in
+            for _ in 0..<8 { group.addTask { ObjectIdentifier(try await cache.current().index.base.storage) } }
+            return try await group.reduce(into: Set<ObjectIdentifier>()) { $0.insert($1) }
+        }
+        #expect(storages.count == 1, "one index in memory, not one per search")
+        let again = ObjectIdentifier(try await cache.current().index.base.storage)
+        #expect(storages == [again], "kept for the next search")
+    }
+
     @Test func aWaitingSearchGetsTheRankingOrMakesItsOwnWhenItCannotBeShared() async throws {
         let catalog = try await SearchCatalog()
         let cache = SearchIndexCache(store: catalog.store, minimumViewQuality: SimilarityScoring.default.minimumViewQuality)
