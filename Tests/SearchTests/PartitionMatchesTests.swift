@@ -72,6 +72,11 @@ import Testing
         let request = try WireJSON.decode(PartitionMatchRequest.self, from: Array(
             #"{"partition":"1/4","profile":0,"fingerprint":"AA==","minimum_score":0.4,"limit":10,"membership_of":[],"deadline_ms":100}"#.utf8))
         #expect(request.firstStage == nil)
+        // A round of the cascade across partitions names itself; absent otherwise (the golden file).
+        var round = request
+        round.firstStage = .firstLook
+        #expect(WireJSON.line(round).contains(#""first_stage":"first_look""#))
+        #expect(try WireJSON.decode(PartitionMatchRequest.self, from: WireJSON.bytes(round)).firstStage == .firstLook)
         let answer = try WireJSON.decode(PartitionMatches.self, from: Array(
             #"{"matches":[],"collections_by_landmark":{},"partial":false,"missing_partitions":[],"generations":{"1/4":2},"scan_us":{"1/4":5}}"#.utf8))
         #expect(answer.firstStageBest.isEmpty && answer.generations == ["1/4": 2])
