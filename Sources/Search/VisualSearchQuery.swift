@@ -310,14 +310,14 @@ public final class VisualSearchQuery: Sendable {
         var localScan = Duration.zero
         var best = 0.0
         /// This partition's search with `strategy` (when `searching`), beside the others' `scan`.
-        func round(_ strategy: ScanStrategy, searching: Bool, _ scan: PartitionScan?) async throws(VisualSearchError) {
+        func round(_ strategy: ScanStrategy, searching: Bool, _ scan: PartitionScan) async throws(VisualSearchError) {
             let asked: Bool = switch scan {
             case .firstStage(_, of: let partitions?): !partitions.isEmpty
             case .everyView(let partitions): !partitions.isEmpty
-            default: scan != nil
+            default: true
             }
             async let remote = asked ? otherPartitions.matches(for: fingerprint, minimumScore: threshold, limit: limit,
-                                                              membershipOf: copies, deadline: deadline, scan: scan ?? .asProfile) : nil
+                                                              membershipOf: copies, deadline: deadline, scan: scan) : nil
             if searching {
                 let started = ContinuousClock.now
                 let found: IndexSearchOutcome

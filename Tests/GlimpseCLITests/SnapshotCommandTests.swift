@@ -42,6 +42,11 @@ struct SnapshotCommandTests {
         #expect(removed.status == 0 && !FileManager.default.fileExists(atPath: firstStage), "\(removed.stderr)")
         let refused = try Glimpse.run(["index", manifest, "--db", db, "--first-stage", "sometimes"])
         #expect(refused.status != 0 && refused.stderr.contains("first-stage"), "\(refused.stderr)")
+        // A server builds its index with or without one; keeping or removing a snapshot's is index's job.
+        for policy in ["never", "keep"] {
+            let serve = try Glimpse.run(["serve", "--db", db, "--port", "0", "--first-stage", policy])
+            #expect(serve.status == 1 && serve.stderr.contains("--first-stage \(policy)"), "\(serve.stderr)")
+        }
     }
 
     @Test func aSnapshotPathThatIsAFolderOrAFIFOIsRefusedAndOneThatIsSomeonesFileIsLeftAsItIs() throws {
