@@ -70,6 +70,18 @@ public struct PartitionMatches: Sendable, Hashable, Codable {
         (a.score, b.landmarkID) > (b.score, a.landmarkID)
     }
 
+    /// `matches` with each landmark once, at its best (``precedes(_:_:)``), in that order, cut
+    /// to `limit`: the one merge rule of match lists, across partitions and across the rounds
+    /// of one search. O(m log m).
+    public static func bestPerLandmark(_ matches: some Sequence<LandmarkMatch>, limit: Int) -> [LandmarkMatch] {
+        var best: [String: LandmarkMatch] = [:]
+        for match in matches {
+            if let kept = best[match.landmarkID], !precedes(match, kept) { continue }
+            best[match.landmarkID] = match
+        }
+        return Array(best.values.sorted(by: precedes).prefix(max(0, limit)))
+    }
+
     /// `parts` merged: every match kept once (a landmark lives in one partition; a repeat
     /// keeps its best), in ``precedes(_:_:)`` order, cut to `limit`; memberships (all of
     /// them, also of matches cut), partial flags, missing partitions (sorted),
@@ -80,12 +92,7 @@ public struct PartitionMatches: Sendable, Hashable, Codable {
     ///
     /// - Complexity: O(m log m) for the m matches of all parts.
     public static func merging(_ parts: [PartitionMatches], limit: Int) -> PartitionMatches {
-        var best: [String: LandmarkMatch] = [:]
-        for match in parts.lazy.flatMap(\.matches) {
-            if let kept = best[match.landmarkID], !precedes(match, kept) { continue }
-            best[match.landmarkID] = match
-        }
-        let matches = Array(best.values.sorted(by: precedes).prefix(max(0, limit)))
+        let matches = bestPerLandmark(parts.lazy.flatMap(\.matches), limit: limit)
         var membership: [String: [String]] = [:]
         for part in parts { membership.merge(part.collectionsByLandmark) { a, _ in a } }
         let missing = Set(parts.flatMap(\.missingPartitions)).sorted { ($0.count, $0.index) < ($1.count, $1.index) }

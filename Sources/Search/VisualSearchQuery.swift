@@ -364,16 +364,13 @@ public final class VisualSearchQuery: Sendable {
         return (outcome, others ?? PartitionMatches(matches: [], collectionsByLandmark: [:], isPartial: false), localScan)
     }
 
-    /// Two outcomes of one query on one index merged: each landmark once at its best score
-    /// (the same exact score in both), in ``PartitionMatches/precedes(_:_:)`` order, cut to
-    /// `limit`; partial or informative if either was; a first-stage score while either answered from candidates. O(m log m).
+    /// Two outcomes of one query on one index merged, `b` the later round: its matches and
+    /// `a`'s by ``PartitionMatches/bestPerLandmark(_:limit:)`` (a landmark's score is the same
+    /// exact score in both); partial or informative if either was; `b`'s first-stage score
+    /// (whether the index still answers from candidates). O(m log m).
     private static func merged(_ a: IndexSearchOutcome, _ b: IndexSearchOutcome, limit: Int) -> IndexSearchOutcome {
-        var bestMatches: [String: LandmarkMatch] = [:]
-        for match in a.matches + b.matches where bestMatches[match.landmarkID].map({ PartitionMatches.precedes(match, $0) }) ?? true {
-            bestMatches[match.landmarkID] = match
-        }
         var outcome = b
-        outcome.matches = Array(bestMatches.values.sorted(by: PartitionMatches.precedes).prefix(max(0, limit)))
+        outcome.matches = PartitionMatches.bestPerLandmark(a.matches + b.matches, limit: limit)
         outcome.isPartial = a.isPartial || b.isPartial
         outcome.comparedPairs = a.comparedPairs + b.comparedPairs
         outcome.queryIsInformative = a.queryIsInformative || b.queryIsInformative
