@@ -109,6 +109,70 @@ void glimpse_code128_distances(int isa, uint64_t low, uint64_t high, const uint6
     VARIANT(isa, code_distances)(low, high, codes2, count, out);
 }
 
+void glimpse_code128_distance_histogram(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out,
+                                        uint32_t *histogram) {
+    VARIANT(isa, code_distances)(low, high, codes2, count, out);
+    /* Four partial histograms: neighbouring distances are often equal (most centroids sit
+     * near 64), and one table would wait on its own last store at every step. */
+    uint32_t part[4][129] = {{0}};
+    size_t k = 0;
+    for (; k + 4 <= count; k += 4) {
+        part[0][out[k]]++;
+        part[1][out[k + 1]]++;
+        part[2][out[k + 2]]++;
+        part[3][out[k + 3]]++;
+    }
+    for (; k < count; k++) part[0][out[k]]++;
+    for (int d = 0; d <= 128; d++) histogram[d] += part[0][d] + part[1][d] + part[2][d] + part[3][d];
+}
+
+static size_t bytes_at_most_portable(const uint8_t *values, size_t count, uint8_t limit, uint32_t *indices) {
+    size_t n = 0;
+    for (size_t k = 0; k < count; k++) {
+        indices[n] = (uint32_t)k;
+        n += values[k] <= limit;
+    }
+    return n;
+}
+
+#if GLIMPSE_X86
+/* 32 bytes at a time: min(v, limit) == v where v <= limit, a bit per byte. */
+AVX2_FN static size_t bytes_at_most_avx2(const uint8_t *values, size_t count, uint8_t limit, uint32_t *indices) {
+    const __m256i bound = _mm256_set1_epi8((char)limit);
+    size_t n = 0, k = 0;
+    for (; k + 32 <= count; k += 32) {
+        const __m256i v = _mm256_loadu_si256((const __m256i *)(values + k));
+        uint32_t hit = (uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_min_epu8(v, bound), v));
+        while (hit) {
+            indices[n++] = (uint32_t)(k + (size_t)__builtin_ctz(hit));
+            hit &= hit - 1;
+        }
+    }
+    for (; k < count; k++) if (values[k] <= limit) indices[n++] = (uint32_t)k;
+    return n;
+}
+
+/* 64 bytes at a time with one unsigned byte compare into a mask. */
+AVX512_FN static size_t bytes_at_most_avx512(const uint8_t *values, size_t count, uint8_t limit, uint32_t *indices) {
+    const __m512i bound = _mm512_set1_epi8((char)limit);
+    size_t n = 0, k = 0;
+    for (; k + 64 <= count; k += 64) {
+        uint64_t hit = (uint64_t)_mm512_cmple_epu8_mask(_mm512_loadu_si512((const void *)(values + k)), bound);
+        while (hit) {
+            indices[n++] = (uint32_t)(k + (size_t)__builtin_ctzll(hit));
+            hit &= hit - 1;
+        }
+    }
+    for (; k < count; k++) if (values[k] <= limit) indices[n++] = (uint32_t)k;
+    return n;
+}
+#endif
+
+size_t glimpse_bytes_at_most(int isa, const uint8_t *values, size_t count, uint8_t limit, uint32_t *indices) {
+    if (count == 0) return 0;
+    return VARIANT(isa, bytes_at_most)(values, count, limit, indices);
+}
+
 size_t glimpse_code128_nearest(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, const uint32_t *refs, size_t count,
                                uint32_t mask, int radius, uint8_t *nearest, size_t owners, uint32_t *counts) {
     const uint64_t query[2] = {low, high};

@@ -16,6 +16,32 @@ public enum CodeScan128 {
         glimpse_code128_distances(isa.code, low, high, c, codes.count / 2, o)
     }
 
+    /// ``distances(low:high:to:into:using:)``, and `histogram[d]` increased by the number of
+    /// codes at distance d (0…128): what choosing the nearest lists of a query code needs.
+    ///
+    /// - Precondition: as ``distances(low:high:to:into:using:)``, and `histogram.count == 129`.
+    /// - Complexity: O(codes).
+    public static func distances(low: UInt64, high: UInt64, to codes: UnsafeBufferPointer<UInt64>,
+                                 into out: UnsafeMutableBufferPointer<UInt8>, histogram: UnsafeMutableBufferPointer<UInt32>,
+                                 using isa: InstructionSet = .best) {
+        precondition(codes.count % 2 == 0 && out.count >= codes.count / 2 && histogram.count == 129,
+                     "128-bit codes take 2 words; output too short, or the histogram is not 0…128")
+        guard let c = codes.baseAddress, let o = out.baseAddress, let h = histogram.baseAddress, !codes.isEmpty else { return }
+        glimpse_code128_distance_histogram(isa.code, low, high, c, codes.count / 2, o, h)
+    }
+
+    /// Writes the positions k of `distances` with `distances[k] <= limit` to `positions`,
+    /// ascending, and returns how many: the lists within a cut distance of a query code.
+    ///
+    /// - Precondition: `positions.count >= distances.count` and `distances.count < 2^32`.
+    /// - Complexity: O(distances) (64 compared per instruction with AVX-512).
+    public static func positions(in distances: UnsafeBufferPointer<UInt8>, atMost limit: UInt8,
+                                 into positions: UnsafeMutableBufferPointer<UInt32>, using isa: InstructionSet = .best) -> Int {
+        precondition(positions.count >= distances.count && distances.count < 1 << 32, "positions too short for every distance")
+        guard let d = distances.baseAddress, let p = positions.baseAddress, !distances.isEmpty else { return 0 }
+        return glimpse_bytes_at_most(isa.code, d, distances.count, limit, p)
+    }
+
     /// Scans one inverted list into each owner's nearest distance: for every code k within
     /// `radius` (0…128) of (`low`, `high`), `nearest[references[k] & ownerMask]` becomes the
     /// smaller of itself and that distance (an owner outside the table is skipped). A table

@@ -221,9 +221,9 @@ public struct CandidateIndex: Sendable {
         distances.withUnsafeMutableBufferPointer { all in
             histograms.withUnsafeMutableBufferPointer { histograms in
                 for (v, queryCode) in queryCodes.enumerated() {
-                    let row = UnsafeMutableBufferPointer(rebasing: all[v * lists ..< (v + 1) * lists])
-                    CodeScan128.distances(low: queryCode.code.low, high: queryCode.code.high, to: centroidWords, into: row, using: isa)
-                    for d in row { histograms[129 * v + Int(d)] += 1 }
+                    CodeScan128.distances(low: queryCode.code.low, high: queryCode.code.high, to: centroidWords,
+                                          into: UnsafeMutableBufferPointer(rebasing: all[v * lists ..< (v + 1) * lists]),
+                                          histogram: UnsafeMutableBufferPointer(rebasing: histograms[129 * v ..< 129 * (v + 1)]), using: isa)
                 }
             }
         }
@@ -288,7 +288,7 @@ public struct CandidateIndex: Sendable {
         var counts = [UInt32](repeating: 0, count: 129)
         let lists = layout.lists
         let probed = parameters.entryBudget.map { sharedProbes(queryCodes, distances: distances, budget: $0) }
-            ?? perViewProbes(table, parameters: parameters)
+            ?? perViewProbes(table, parameters: parameters, using: isa)
         // Lists in ascending order, each read once with every query view that probes it:
         // its full-frame head with all of them, the rest with the full-frame views only (the
         // others compare with full-frame entries only). Each entry counts at its nearest

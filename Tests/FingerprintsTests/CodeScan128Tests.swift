@@ -113,4 +113,35 @@ import Testing
             }
         }
     }
+
+    @Test(.comparingEveryInstructionSet) func distanceHistogramsAndCutPositionsMatchTheScalarDefinitionOnEveryInstructionSet() {
+        let supported = InstructionSet.allCases.filter(\.isSupported)
+        let query = Self.words(2, seed: 11)
+        for count in [0, 1, 3, 4, 5, 31, 32, 33, 63, 64, 65, 127, 1_000, 4_099] {
+            var codes = Self.words(2 * count, seed: UInt64(count) + 3)
+            // Some codes equal to the query (distance 0) and some at every small distance.
+            for k in stride(from: 0, to: count, by: 7) { codes[2 * k] = query[0] ^ ((1 << UInt64(k % 9)) - 1); codes[2 * k + 1] = query[1] }
+            let expected = (0..<count).map { UInt8((query[0] ^ codes[2 * $0]).nonzeroBitCount + (query[1] ^ codes[2 * $0 + 1]).nonzeroBitCount) }
+            var wantHistogram = [UInt32](repeating: 1, count: 129)  // added to, not overwritten
+            for d in expected { wantHistogram[Int(d)] += 1 }
+            for isa in supported {
+                var out = [UInt8](repeating: 0xFF, count: count), histogram = [UInt32](repeating: 1, count: 129)
+                codes.withUnsafeBufferPointer { c in
+                    out.withUnsafeMutableBufferPointer { o in
+                        histogram.withUnsafeMutableBufferPointer { CodeScan128.distances(low: query[0], high: query[1], to: c, into: o, histogram: $0, using: isa) }
+                    }
+                }
+                #expect(out == expected, "distances, \(isa), \(count) codes")
+                #expect(histogram == wantHistogram, "histogram, \(isa), \(count) codes")
+                for limit: UInt8 in [0, 3, 60, 64, 70, 128, 255] {
+                    var positions = [UInt32](repeating: .max, count: count)
+                    let found = expected.withUnsafeBufferPointer { d in
+                        positions.withUnsafeMutableBufferPointer { CodeScan128.positions(in: d, atMost: limit, into: $0, using: isa) }
+                    }
+                    let want = expected.indices.filter { expected[$0] <= limit }.map(UInt32.init)
+                    #expect(Array(positions[..<found]) == want, "positions at most \(limit), \(isa), \(count) values")
+                }
+            }
+        }
+    }
 }

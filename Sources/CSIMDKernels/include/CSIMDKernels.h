@@ -289,6 +289,15 @@ size_t glimpse_pdq_planes_within(int isa, const uint64_t *queries4, size_t query
  * count 128-bit codes of codes2 (two words each). */
 void glimpse_code128_distances(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out);
 
+/* glimpse_code128_distances, and histogram[d] (129 entries, added to) increased by the
+ * number of codes at each distance d. */
+void glimpse_code128_distance_histogram(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out,
+                                        uint32_t *histogram);
+
+/* Writes the positions k (ascending) of the count bytes with values[k] <= limit to indices
+ * (room for count entries); returns how many. count < 2^32. */
+size_t glimpse_bytes_at_most(int isa, const uint8_t *values, size_t count, uint8_t limit, uint32_t *indices);
+
 /* The scan of one inverted list: for each code k whose distance d to (low, high) is at most
  * radius (0…128), the entry of its owner, owner = refs[k] & mask, in `nearest` (a table of
  * `owners` bytes) becomes min(entry, d); owners outside the table are skipped. counts[d]
