@@ -105,10 +105,6 @@ AVX512_FN static size_t code_nearest_many_avx512(const uint64_t *queries2, size_
 }
 #endif
 
-void glimpse_code128_distances(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out) {
-    VARIANT(isa, code_distances)(low, high, codes2, count, out);
-}
-
 void glimpse_code128_distance_histogram(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out,
                                         uint32_t *histogram) {
     VARIANT(isa, code_distances)(low, high, codes2, count, out);
@@ -126,13 +122,19 @@ void glimpse_code128_distance_histogram(int isa, uint64_t low, uint64_t high, co
     for (int d = 0; d <= 128; d++) histogram[d] += part[0][d] + part[1][d] + part[2][d] + part[3][d];
 }
 
-static size_t bytes_at_most_portable(const uint8_t *values, size_t count, uint8_t limit, uint32_t *indices) {
-    size_t n = 0;
-    for (size_t k = 0; k < count; k++) {
+/* The scalar definition from position k on, n positions already written: every variant's
+ * tail, and the whole of the portable one. Writes indices[n] before knowing whether it
+ * counts (no branch); n <= k < count, so the write stays inside the room for count. */
+static inline size_t bytes_at_most_from(const uint8_t *values, size_t k, size_t count, uint8_t limit, uint32_t *indices, size_t n) {
+    for (; k < count; k++) {
         indices[n] = (uint32_t)k;
         n += values[k] <= limit;
     }
     return n;
+}
+
+static size_t bytes_at_most_portable(const uint8_t *values, size_t count, uint8_t limit, uint32_t *indices) {
+    return bytes_at_most_from(values, 0, count, limit, indices, 0);
 }
 
 #if GLIMPSE_X86
@@ -148,8 +150,7 @@ AVX2_FN static size_t bytes_at_most_avx2(const uint8_t *values, size_t count, ui
             hit &= hit - 1;
         }
     }
-    for (; k < count; k++) if (values[k] <= limit) indices[n++] = (uint32_t)k;
-    return n;
+    return bytes_at_most_from(values, k, count, limit, indices, n);
 }
 
 /* 64 bytes at a time with one unsigned byte compare into a mask. */
@@ -163,8 +164,7 @@ AVX512_FN static size_t bytes_at_most_avx512(const uint8_t *values, size_t count
             hit &= hit - 1;
         }
     }
-    for (; k < count; k++) if (values[k] <= limit) indices[n++] = (uint32_t)k;
-    return n;
+    return bytes_at_most_from(values, k, count, limit, indices, n);
 }
 #endif
 

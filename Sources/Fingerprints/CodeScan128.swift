@@ -5,21 +5,11 @@ import CSIMDKernels
 /// portable), identical answers on every path.
 public enum CodeScan128 {
     /// Writes `out[k]` = the distance (0…128) from (`low`, `high`) to code k, whose words are
-    /// `codes[2k]`, `codes[2k + 1]`.
+    /// `codes[2k]`, `codes[2k + 1]`, and increases `histogram[d]` by the number of codes at
+    /// distance d: what choosing the nearest lists of a query code needs.
     ///
-    /// - Precondition: `codes.count` is even and `out.count >= codes.count / 2`.
-    /// - Complexity: O(codes).
-    public static func distances(low: UInt64, high: UInt64, to codes: UnsafeBufferPointer<UInt64>,
-                                 into out: UnsafeMutableBufferPointer<UInt8>, using isa: InstructionSet = .best) {
-        precondition(codes.count % 2 == 0 && out.count >= codes.count / 2, "128-bit codes take 2 words; output too short")
-        guard let c = codes.baseAddress, let o = out.baseAddress, !codes.isEmpty else { return }
-        glimpse_code128_distances(isa.code, low, high, c, codes.count / 2, o)
-    }
-
-    /// ``distances(low:high:to:into:using:)``, and `histogram[d]` increased by the number of
-    /// codes at distance d (0…128): what choosing the nearest lists of a query code needs.
-    ///
-    /// - Precondition: as ``distances(low:high:to:into:using:)``, and `histogram.count == 129`.
+    /// - Precondition: `codes.count` is even, `out.count >= codes.count / 2` and
+    ///   `histogram.count == 129`.
     /// - Complexity: O(codes).
     public static func distances(low: UInt64, high: UInt64, to codes: UnsafeBufferPointer<UInt64>,
                                  into out: UnsafeMutableBufferPointer<UInt8>, histogram: UnsafeMutableBufferPointer<UInt32>,

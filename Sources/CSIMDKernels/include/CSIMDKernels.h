@@ -286,11 +286,8 @@ size_t glimpse_pdq_planes_within(int isa, const uint64_t *queries4, size_t query
 /* ---- First stage (code_scan.c) ------------------------------------------------------ */
 
 /* out[k] = popcount(low ^ codes2[2k]) + popcount(high ^ codes2[2k + 1]) (0…128) for the
- * count 128-bit codes of codes2 (two words each). */
-void glimpse_code128_distances(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out);
-
-/* glimpse_code128_distances, and histogram[d] (129 entries, added to) increased by the
- * number of codes at each distance d. */
+ * count 128-bit codes of codes2 (two words each), and histogram[d] (129 entries, added to)
+ * increased by the number of codes at each distance d. */
 void glimpse_code128_distance_histogram(int isa, uint64_t low, uint64_t high, const uint64_t *codes2, size_t count, uint8_t *out,
                                         uint32_t *histogram);
 
