@@ -31,7 +31,9 @@ public enum FirstStagePolicy: String, Sendable, Hashable, CaseIterable {
     public static let automaticMinimumViews = 250_000
 
     /// Whether an index of `views` views gets a first stage, `hadOne` saying whether the
-    /// catalog had one. O(1).
+    /// catalog had one. For one partition of a catalog, `views` is the whole catalog's
+    /// (``PreparedSearchIndex/init(contents:minimumViewQuality:firstStage:hadFirstStage:partitions:)``),
+    /// so that its partitions decide alike. O(1).
     public func wants(views: Int, hadOne: Bool) -> Bool {
         switch self {
         case .automatic: views >= Self.automaticMinimumViews || (hadOne && views > 0)

@@ -67,16 +67,21 @@ public struct PreparedSearchIndex: Sendable {
     /// When `firstStage` wants one (``FirstStagePolicy/wants(views:hadOne:)``, `hadFirstStage`
     /// saying whether the index this one replaces had one), the first stage is built too
     /// (``CandidateIndex/build(from:lists:threads:)``): what a server passes when it builds
-    /// its index from the store (``FirstStagePolicy/automatic``).
+    /// its index from the store (``FirstStagePolicy/automatic``). For one of `partitions`
+    /// partitions of a catalog the policy weighs the whole catalog's size (this partition's
+    /// views times `partitions`), so that every partition decides alike: the cascade runs
+    /// across all of them, and one without a first stage would scan all its views in every
+    /// round.
     ///
     /// - Complexity: O(views log views + collection memberships), plus the first stage's build.
     public init(contents: Contents, minimumViewQuality: Int = SimilarityScoring.default.minimumViewQuality,
-                firstStage: FirstStagePolicy = .never, hadFirstStage: Bool = false) {
+                firstStage: FirstStagePolicy = .never, hadFirstStage: Bool = false, partitions: Int = 1) {
         let index = VisualIndex(
             version: contents.snapshot.version, entries: contents.snapshot.entries, collections: contents.collections,
             minimumViewQuality: minimumViewQuality)
         // An index built in memory is never damaged, so the build cannot throw here.
-        if firstStage.wants(views: index.viewCount, hadOne: hadFirstStage), let built = try? CandidateIndex.build(from: index), let staged = index.withFirstStage(built) {
+        let (catalogViews, overflow) = index.viewCount.multipliedReportingOverflow(by: max(1, partitions))
+        if firstStage.wants(views: overflow ? .max : catalogViews, hadOne: hadFirstStage), let built = try? CandidateIndex.build(from: index), let staged = index.withFirstStage(built) {
             state = SearchIndexCache.State(index: staged)
         } else {
             state = SearchIndexCache.State(index: index)

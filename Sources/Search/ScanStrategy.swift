@@ -28,6 +28,21 @@ public enum ScanStrategy: Sendable, Hashable {
         parameters.firstLook = nil
         return .firstStageOnly(parameters)
     }
+
+    /// This strategy for an index holding one of `partitions` partitions of a catalog, with a
+    /// first stage of `lists` lists over `views` views (`lists` `nil`: no first stage): its
+    /// parameters' share (``CandidateIndex/SearchParameters/share(ofPartitions:lists:views:)``),
+    /// so that the partitions' first stages together read and score about what one first
+    /// stage of the whole catalog would. ``exhaustive`` and an index without a first stage
+    /// unchanged. O(log lists).
+    public func forPartition(of partitions: Int, lists: Int?, views: Int) -> ScanStrategy {
+        guard let lists else { return self }
+        return switch self {
+        case .automatic(let parameters): .automatic(parameters.share(ofPartitions: partitions, lists: lists, views: views))
+        case .firstStageOnly(let parameters): .firstStageOnly(parameters.share(ofPartitions: partitions, lists: lists, views: views))
+        case .exhaustive: .exhaustive
+        }
+    }
 }
 
 /// Which part of its first stage a partition searches in one round of the cascade run

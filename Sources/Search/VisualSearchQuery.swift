@@ -187,11 +187,20 @@ public final class VisualSearchQuery: Sendable {
         let strategy = firstStage.map { configuration.strategy.forRound($0) } ?? configuration.strategy
         let (used, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
             try index.search(fingerprint, scoring: configuration.scoring, minimumScore: minimumScore, deadline: deadline,
-                             limit: limit, threads: scanThreads, strategy: strategy)
+                             limit: limit, threads: scanThreads, strategy: partitionShare(of: strategy, on: index))
         }
         let membership = used.index.collectionsByLandmark(for: outcome.matches.map(\.landmarkID) + membershipOf)
         return (PartitionMatches(matches: outcome.matches, collectionsByLandmark: membership, isPartial: outcome.isPartial),
                 used.index.version, ContinuousClock.now - started, outcome.firstStageBest)
+    }
+
+    /// `strategy` as this replica's index runs it: for one partition of a catalog, its share
+    /// of the first stage's reading and scoring (``ScanStrategy/forPartition(of:lists:views:)``:
+    /// the partitions together read about what one first stage of the whole catalog reads);
+    /// unchanged for an index of the whole catalog. O(log lists).
+    private func partitionShare(of strategy: ScanStrategy, on index: IncrementalVisualIndex) -> ScanStrategy {
+        guard let partitions = store.partition?.count, partitions > 1 else { return strategy }
+        return strategy.forPartition(of: partitions, lists: index.base.firstStage?.listCount, views: index.base.viewCount)
     }
 
     /// `search` on `state`'s index. When the index is a mapped snapshot
@@ -256,7 +265,7 @@ public final class VisualSearchQuery: Sendable {
             (state, outcome) = try await searching(state) { index throws(VisualIndexDamage) in
                 try index.search(
                     fingerprint, scoring: configuration.scoring, minimumScore: threshold,
-                    deadline: deadline, limit: limit, threads: scanThreads, strategy: configuration.strategy)
+                    deadline: deadline, limit: limit, threads: scanThreads, strategy: partitionShare(of: configuration.strategy, on: index))
             }
             localScan = ContinuousClock.now - scanStarted
             others = await remote
@@ -294,7 +303,8 @@ public final class VisualSearchQuery: Sendable {
     /// is sure; then every first stage, answered when the best is out of the unsure range;
     /// else every view of each partition that answered from candidates. The first look's
     /// scan-below score applies to the whole catalog's size (this partition's views times the
-    /// partitions). Every round asks the others while this partition searches.
+    /// partitions). Every round asks the others while this partition searches; every partition
+    /// reads and scores its share of the first stage (``ScanStrategy/forPartition(of:lists:views:)``).
     ///
     /// - Returns: this partition's outcome (its rounds' matches merged), the others' answers
     ///   merged, and the time this partition's own searches took.
@@ -323,7 +333,7 @@ public final class VisualSearchQuery: Sendable {
                 let found: IndexSearchOutcome
                 (state, found) = try await self.searching(state) { index throws(VisualIndexDamage) in
                     try index.search(fingerprint, scoring: configuration.scoring, minimumScore: threshold, deadline: deadline, limit: limit,
-                                     threads: scanThreads, strategy: strategy)
+                                     threads: scanThreads, strategy: partitionShare(of: strategy, on: index))
                 }
                 localScan += ContinuousClock.now - started
                 best = max(best, found.firstStageBest ?? 0, found.matches.first?.score ?? 0)

@@ -31,11 +31,13 @@ public struct ServedIndex: Sendable {
     /// CPU only: run it off the request executors.
     ///
     /// - Complexity: O(views log views + collection memberships).
-    /// The first stage is built too when `firstStage` wants one for this size
-    /// (``FirstStagePolicy/wants(views:hadOne:)``; `hadFirstStage`: the replaced index had one).
+    /// The first stage is built too when `firstStage` wants one for this size, the whole
+    /// catalog's for a replica of one partition (``FirstStagePolicy/wants(views:hadOne:)``;
+    /// `hadFirstStage`: the replaced index had one).
     static func build(store: any EntityStore, contents: PreparedSearchIndex.Contents, rankingCacheCapacity: Int,
                       firstStage: FirstStagePolicy = .never, hadFirstStage: Bool = false, fanOut: PartitionFanOut? = nil) -> ServedIndex {
-        make(store: store, prepared: PreparedSearchIndex(contents: contents, firstStage: firstStage, hadFirstStage: hadFirstStage),
+        make(store: store, prepared: PreparedSearchIndex(contents: contents, firstStage: firstStage, hadFirstStage: hadFirstStage,
+                                                         partitions: store.partition?.count ?? 1),
              rankingCacheCapacity: rankingCacheCapacity,
              fanOut: fanOut)
     }

@@ -31,4 +31,17 @@ import Testing
         #expect(PreparedSearchIndex(contents: contents, firstStage: .always).hasFirstStage)
         #expect(!PreparedSearchIndex(contents: contents, firstStage: .never, hadFirstStage: true).hasFirstStage)
     }
+
+    /// One partition of a catalog weighs the whole catalog's size (its views times the
+    /// partitions), so that all its partitions decide alike.
+    @Test func aPartitionGetsAFirstStageByTheWholeCatalogsSize() async throws {
+        let (store, _, _, _) = try await CandidateIndexTests.sample()
+        let contents = try await PreparedSearchIndex.read(from: store)
+        let views = PreparedSearchIndex(contents: contents).state.index.viewCount
+        #expect(views > 0 && views < Self.threshold)
+        let enough = (Self.threshold + views - 1) / views
+        #expect(PreparedSearchIndex(contents: contents, firstStage: .automatic, partitions: enough).hasFirstStage)
+        #expect(!PreparedSearchIndex(contents: contents, firstStage: .automatic, partitions: enough - 1).hasFirstStage)
+        #expect(!PreparedSearchIndex(contents: contents, firstStage: .never, partitions: enough).hasFirstStage)
+    }
 }
