@@ -11,7 +11,15 @@ log=$(mktemp)
 # The PostgreSQL store's tests run on a throwaway cluster (initdb in a temporary folder, as
 # an unprivileged user, loopback port). In CI (CI=true) a cluster that cannot start fails.
 pgdir=""
-cleanup() { rm -f "$log"; if [ -n "$pgdir" ]; then scripts/pg-test-cluster.sh stop "$pgdir"; fi; }
+# The Swift tests' scratch folders (catalogs, snapshots, copies of the binary for the
+# unprivileged runs: about 150 MB a run) go into one folder of this run, removed at exit,
+# not left in /tmp. Mode 755: the tests' unprivileged user must reach its own folders in it.
+scratch=$(mktemp -d /tmp/glimpse-test-run.XXXXXX)
+chmod 755 "$scratch"
+cleanup() {
+  rm -f "$log"; rm -rf "$scratch"
+  if [ -n "$pgdir" ]; then scripts/pg-test-cluster.sh stop "$pgdir"; fi
+}
 trap cleanup EXIT
 if [ -z "${GLIMPSE_TEST_POSTGRES_URL:-}" ]; then
   pgdir=$(mktemp -d /tmp/glimpse-pg.XXXXXX)
@@ -31,7 +39,7 @@ mark "debug build"
 swift build --product glimpse 2>&1 | tail -n 3
 mark "swift test"
 set +e
-swift test 2>&1 | tee "$log"
+TMPDIR="$scratch" swift test 2>&1 | tee "$log"
 status=${PIPESTATUS[0]}
 set -e
 [ "$status" -eq 0 ] || { echo "test.sh: swift test failed (exit $status)" >&2; exit "$status"; }
