@@ -63,7 +63,9 @@ extension VisualIndex {
     ///   - minimumScore: the least score reported; pass the no-match threshold for
     ///     searching, 0 to rank every landmark with a view inside the PDQ radius.
     ///   - deadline: when reached between two chunks the scan stops and the outcome is
-    ///     partial.
+    ///     partial; a cascade's scan cut so keeps the matches its first stage already
+    ///     scored exactly (merged with the scan's by ``PartitionMatches/bestPerLandmark(_:limit:)``),
+    ///     so a partial answer holds at least what the first stage alone would answer.
     ///   - limit: at most this many matches are returned (the best ones).
     ///   - threads: most threads one pass scans on (1: the calling thread only); see
     ///     ``AvailableCores`` for the cores this process may use.
@@ -94,6 +96,7 @@ extension VisualIndex {
         strategy: ScanStrategy = .default
     ) throws(VisualIndexDamage) -> IndexSearchOutcome {
         var staged = 0   // pairs compared by the stages that did not answer
+        var candidates: [LandmarkMatch] = []   // their matches (exact scores), kept if the scan is cut
         let (chosen, cascade): (CandidateIndex.SearchParameters?, Bool) = switch strategy {
         case .automatic(let parameters): (parameters, true)
         case .firstStageOnly(let parameters): (parameters, false)
@@ -128,6 +131,7 @@ extension VisualIndex {
                     return outcome
                 }
                 staged += outcome.comparedPairs
+                candidates += outcome.matches
             }
             if !hopeless {
                 let (answer, best) = try scoreCandidates(parameters)
@@ -138,11 +142,17 @@ extension VisualIndex {
                     return outcome
                 }
                 staged += outcome.comparedPairs
+                candidates += outcome.matches
             }
         }
         var outcome = try scanEveryView(query, scoring: scoring, minimumScore: minimumScore, deadline: deadline, limit: limit,
                                         threads: threads, using: isa)
         outcome.comparedPairs += staged
+        if outcome.isPartial && !candidates.isEmpty {
+            // A candidate's score is exact and a cut scan's may be a landmark's best over part
+            // of its views: the best of both per landmark is never below either.
+            outcome.matches = PartitionMatches.bestPerLandmark(outcome.matches + candidates, limit: limit)
+        }
         return outcome
     }
 

@@ -182,6 +182,32 @@ import SQLiteStore
         #expect(quietNegatives >= 1)
     }
 
+    @Test func aCascadeScanCutByItsDeadlineKeepsTheCandidatesItHadScored() async throws {
+        let (_, index, _, queries) = try await Self.sample()
+        let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
+        let meagre = CandidateIndex.SearchParameters(probes: 2, radius: 48, maximumCandidates: 2, innerProbeFactor: 1, unsureScores: nil,
+                                                     firstLook: nil)
+        var cascade = meagre
+        cascade.unsureScores = 0 ..< 1.01   // never sure: every search goes on to its scan of every view
+        var kept = 0
+        for query in queries {
+            let alone = try staged.search(query, minimumScore: 0.4, strategy: .automatic(meagre))
+            // A deadline already passed: the scan stops before its first chunk.
+            let cut = try staged.search(query, minimumScore: 0.4, deadline: .now, strategy: .automatic(cascade))
+            #expect(cut.isPartial == alone.queryIsInformative)
+            if cut.isPartial {
+                #expect(cut.matches == alone.matches)
+                kept += alone.matches.count
+            }
+            // With time enough, the scan's answer: the candidates add nothing to a whole scan.
+            let whole = try staged.search(query, minimumScore: 0.4, strategy: .automatic(cascade))
+            let exhaustive = try index.search(query, minimumScore: 0.4, strategy: .exhaustive)
+            #expect(!whole.isPartial && whole.matches == exhaustive.matches)
+        }
+        // Some cut searches had candidates to keep (the crops of catalog photos).
+        #expect(kept >= 1)
+    }
+
     @Test func aFirstLookAnswersTheQueriesItIsSureOfAndLeavesTheOthersToTheWholeFirstStage() async throws {
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
