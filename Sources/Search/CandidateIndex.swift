@@ -341,21 +341,39 @@ public struct CandidateIndex: Sendable {
             while below + Int(counts[cut]) < parameters.maximumCandidates { below += Int(counts[cut]); cut += 1 }
             atCut = parameters.maximumCandidates - below
         }
+        return nearest.withUnsafeBufferPointer { table in
+            Self.entries(of: table, atMost: cut, atCut: atCut, count: min(touched, parameters.maximumCandidates), using: isa)
+        }
+    }
+
+    /// Table entries compared per call when the candidates are cut from the table: the
+    /// positions found fit a buffer of this many, reused.
+    static let cutBlock = 4096
+
+    /// The positions in `table` of its first `count` entries of at most `cut`, ascending,
+    /// taking those equal to `cut` only while `atCut` of them last: the candidates cut from
+    /// the table of nearest distances. Compared `block` entries a call with the SIMD byte
+    /// compare of `isa` (``CodeScan128/positions(in:atMost:into:using:)``), into one
+    /// reused buffer; the pass ends once `count` are found.
+    ///
+    /// - Complexity: O(table) byte compares (64 an instruction with AVX-512), O(count) more.
+    static func entries(of table: UnsafeBufferPointer<UInt8>, atMost cut: Int, atCut: Int, count: Int, block: Int = cutBlock,
+                        using isa: InstructionSet) -> [Int32] {
         var kept: [Int32] = []
-        kept.reserveCapacity(min(touched, parameters.maximumCandidates))
-        nearest.withUnsafeBufferPointer { table in
-            func keep(_ range: Range<Int>) {
-                for o in range where Int(table[o]) <= cut {
+        kept.reserveCapacity(count)
+        var atCut = atCut
+        var found = [UInt32](repeating: 0, count: block)
+        found.withUnsafeMutableBufferPointer { found in
+            var start = 0
+            while start < table.count && kept.count < count {
+                let end = min(start + block, table.count)
+                let n = CodeScan128.positions(in: UnsafeBufferPointer(rebasing: table[start..<end]), atMost: UInt8(cut), into: found, using: isa)
+                for i in 0..<n where kept.count < count {
+                    let o = start + Int(found[i])
                     if Int(table[o]) < cut { kept.append(Int32(o)) } else if atCut > 0 { kept.append(Int32(o)); atCut -= 1 }
                 }
+                start = end
             }
-            // Eight entries at a time: most of the table is untouched (radius + 1), and a word
-            // of eight untouched entries is skipped with one comparison.
-            guard let base = table.baseAddress else { return }
-            let raw = UnsafeRawPointer(base), untouched = UInt64(radius + 1) &* 0x0101_0101_0101_0101
-            let words = table.count / 8
-            for w in 0..<words where raw.loadUnaligned(fromByteOffset: 8 * w, as: UInt64.self) != untouched { keep(8 * w ..< 8 * w + 8) }
-            keep(8 * words ..< table.count)
         }
         return kept
     }

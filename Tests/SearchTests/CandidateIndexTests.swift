@@ -4,6 +4,8 @@ import Foundation
 import PixelBuffers
 import Testing
 import SQLiteStore
+import SyntheticData
+import InstructionSetTesting
 @testable import Search
 
 /// The first stage (``CandidateIndex``) on the sample catalog's real photos: it only chooses
@@ -123,6 +125,32 @@ import SQLiteStore
                 for isa in InstructionSet.allCases where isa.isSupported {
                     let parameters = CandidateIndex.SearchParameters(probes: probes, radius: radius, maximumCandidates: cap, innerProbeFactor: 4, firstLook: nil)
                     #expect(firstStage.candidates(for: codes, parameters: parameters, using: isa) == expected, "probes \(probes), radius \(radius), cap \(cap), \(isa)")
+                }
+            }
+        }
+    }
+
+    /// The candidates cut from a table of nearest distances (``CandidateIndex/entries(of:atMost:atCut:count:block:using:)``)
+    /// are its first entries within the cut in table order, those at the cut while they last,
+    /// across block boundaries, with every instruction set's byte compare.
+    @Test(.comparingEveryInstructionSet) func theCutKeepsTheFirstEntriesWithinItInTableOrderAcrossBlocksOnEveryInstructionSet() {
+        var generator = SeededGenerator(seed: 2026)
+        let radius = 48
+        // Mostly untouched (radius + 1), as a million-landmark table is; runs of touched entries.
+        let table = (0..<10_007).map { _ in UInt8.random(in: 0...3, using: &generator) == 0 ? UInt8.random(in: 0...UInt8(radius), using: &generator) : UInt8(radius + 1) }
+        func expected(_ cut: Int, _ atCut: Int, _ count: Int) -> [Int32] {
+            var left = atCut, kept: [Int32] = []
+            for (o, d) in table.enumerated() where Int(d) <= cut && kept.count < count {
+                if Int(d) < cut { kept.append(Int32(o)) } else if left > 0 { kept.append(Int32(o)); left -= 1 }
+            }
+            return kept
+        }
+        let touched = table.filter { Int($0) <= radius }.count
+        for (cut, atCut, count) in [(radius, Int.max, touched), (20, 7, 200), (0, 3, 3), (47, 0, 100), (30, 1_000, 1_000_000)] {
+            for block in [1, 7, 64, 100, 4096, 20_000] {
+                for isa in InstructionSet.allCases where isa.isSupported {
+                    let kept = table.withUnsafeBufferPointer { CandidateIndex.entries(of: $0, atMost: cut, atCut: atCut, count: count, block: block, using: isa) }
+                    #expect(kept == expected(cut, atCut, count), "cut \(cut), at cut \(atCut), count \(count), block \(block), \(isa)")
                 }
             }
         }
