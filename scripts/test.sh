@@ -8,14 +8,14 @@ mark() { printf 'test.sh: [%02d:%02d] %s\n' $((SECONDS / 60)) $((SECONDS % 60)) 
 # chromium + chromium-driver + python3-venv: the browser tests (contact sheet, search page).
 scripts/bootstrap.sh chromium chromium-driver python3-venv
 log=$(mktemp)
-# The PostgreSQL store's tests run on a throwaway cluster (initdb in a temporary folder, as
-# an unprivileged user, loopback port). In CI (CI=true) a cluster that cannot start fails.
-pgdir=""
 # The Swift tests' scratch folders (catalogs, snapshots, copies of the binary for the
 # unprivileged runs: about 150 MB a run) go into one folder of this run, removed at exit,
 # not left in /tmp. Mode 755: the tests' unprivileged user must reach its own folders in it.
 scratch=$(mktemp -d /tmp/glimpse-test-run.XXXXXX)
 chmod 755 "$scratch"
+# The PostgreSQL store's tests run on a throwaway cluster (initdb in a temporary folder, as
+# an unprivileged user, loopback port). In CI (CI=true) a cluster that cannot start fails.
+pgdir=""
 cleanup() {
   rm -f "$log"; rm -rf "$scratch"
   if [ -n "$pgdir" ]; then scripts/pg-test-cluster.sh stop "$pgdir"; fi
