@@ -12,10 +12,14 @@ public struct ContentHash: Sendable, Hashable, Codable, CustomStringConvertible 
         self.hex = hex
     }
 
-    /// Hashes `bytes`. O(n), about 1 GB/s.
+    /// The two SipHash-2-4 keys: the first and second halves of the hash.
+    static let keys = (first: SIMD2<UInt64>(0x676c_696d_7073_6531, 0x636f_6e74_656e_7431),
+                       second: SIMD2<UInt64>(0x676c_696d_7073_6532, 0x636f_6e74_656e_7432))
+
+    /// Hashes `bytes` (both keys in one pass: ``SipHash24/hashes(_:first:second:)``).
+    /// - Complexity: O(n), about 1.5 GB/s on one core.
     public init(of bytes: UnsafeRawBufferPointer) {
-        let a = SipHash24(key: SIMD2(0x676c_696d_7073_6531, 0x636f_6e74_656e_7431)).hash(bytes)
-        let b = SipHash24(key: SIMD2(0x676c_696d_7073_6532, 0x636f_6e74_656e_7432)).hash(bytes)
+        let (a, b) = SipHash24.hashes(bytes, first: Self.keys.first, second: Self.keys.second)
         hex = Self.hex(a) + Self.hex(b)
     }
 
