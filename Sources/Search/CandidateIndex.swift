@@ -110,7 +110,13 @@ public struct CandidateIndex: Sendable {
         /// the first look", AVX-512, mean per query): on 2.6 M views a non-matching query
         /// 39.2 → 28.8 ms and a matching one 8.4 → 7.9 ms; on 25.8 M views a non-matching
         /// query saves 35 ms (313 → 278) but a matching one costs 46 → 108 ms.
-        public static let defaultFirstLook = FirstLook(probes: 8, maximumCandidates: 64, sureScore: 0.6, scanBelow: 0.05, scanBelowMaximumViews: 4_000_000)
+        /// Its glance (64 landmarks from the upright frame's 8 lists, sure from 0.7) answers a
+        /// catalog photo sent as it is: `glimpse serve` at a million crops, 1080p JPEGs of a
+        /// catalog photo, 237–273 requests/s against 193–214 without it (7.4 against 9.2 ms of
+        /// CPU a request), the same top-1 answers over the evaluation's 2,914 queries
+        /// (docs/PERFORMANCE.md, "The glance").
+        public static let defaultFirstLook = FirstLook(probes: 8, maximumCandidates: 64, sureScore: 0.6, scanBelow: 0.05, scanBelowMaximumViews: 4_000_000,
+                                                        glanceCandidates: 64, glanceSureScore: 0.7)
 
         /// How much a search's first look reads (``firstLook``).
         public struct FirstLook: Sendable, Hashable, Codable {
@@ -136,17 +142,34 @@ public struct CandidateIndex: Sendable {
             /// grows with the catalog faster than the first stage does, so past this size the
             /// trade loses.
             public var scanBelowMaximumViews: Int
+            /// The glance, when above 0: before the first look, the query's first informative
+            /// full frame (its upright one) alone reads ``probes`` lists and this many
+            /// landmarks are scored; when the best of them scores at least
+            /// ``glanceSureScore`` (and above the unsure range), that is the answer. A catalog
+            /// image sent as it is (re-encoded, resized) is answered reading the lists of one
+            /// query view of the fifty; any other query pays the glance on top of the first
+            /// look. 0: none.
+            public var glanceCandidates: Int
+            /// The least best score (0…1, at least ``sureScore``) at which the glance's answer
+            /// stands: one view's lists miss more of a query's near neighbours than the first
+            /// look's fifty views do (overlapping crops of one photo, where the glance finds one
+            /// and the scan another that scores more).
+            public var glanceSureScore: Double
 
             /// Creates a first look of `probes` lists and `maximumCandidates` landmarks (each
             /// at least 1), sure from `sureScore` (clamped to 0…1), scanning every view at
             /// once below `scanBelow` (clamped to 0…`sureScore`) in an index of at most
-            /// `scanBelowMaximumViews` views.
-            public init(probes: Int, maximumCandidates: Int, sureScore: Double, scanBelow: Double = 0, scanBelowMaximumViews: Int = .max) {
+            /// `scanBelowMaximumViews` views, with a glance of `glanceCandidates` landmarks (0:
+            /// none) sure from `glanceSureScore` (clamped to `sureScore`…1; `nil`: `sureScore`).
+            public init(probes: Int, maximumCandidates: Int, sureScore: Double, scanBelow: Double = 0, scanBelowMaximumViews: Int = .max,
+                        glanceCandidates: Int = 0, glanceSureScore: Double? = nil) {
                 self.probes = max(1, probes)
                 self.maximumCandidates = max(1, maximumCandidates)
                 self.sureScore = min(1, max(0, sureScore))
                 self.scanBelow = min(self.sureScore, max(0, scanBelow))
                 self.scanBelowMaximumViews = max(0, scanBelowMaximumViews)
+                self.glanceCandidates = max(0, glanceCandidates)
+                self.glanceSureScore = min(1, max(self.sureScore, glanceSureScore ?? self.sureScore))
             }
 
             /// The scan-below score for an index of `views` views: ``scanBelow`` up to
@@ -208,6 +231,15 @@ public struct CandidateIndex: Sendable {
         let distances: [UInt8]
         /// Per view, the number of centroids at each distance 0…128, view after view.
         let histograms: [UInt32]
+
+        /// The table of the first full-frame view alone (a query's upright frame when it is
+        /// informative), what the first look's glance reads; `nil` when no view is a full
+        /// frame. O(lists).
+        var firstFullFrame: ProbeTable? {
+            guard let v = codes.firstIndex(where: \.isFullFrame) else { return nil }
+            return ProbeTable(codes: [codes[v]], lists: lists, distances: Array(distances[v * lists ..< (v + 1) * lists]),
+                              histograms: Array(histograms[129 * v ..< 129 * (v + 1)]))
+        }
     }
 
     /// The ``ProbeTable`` of `queryCodes`: their distances to every centroid (the SIMD kernel

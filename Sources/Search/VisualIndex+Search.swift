@@ -19,6 +19,10 @@ public struct IndexSearchOutcome: Sendable, Hashable {
     /// Whether the first stage's first look (``CandidateIndex/SearchParameters/firstLook``)
     /// answered: its best candidate scored at least its sure score.
     public var answeredAtFirstLook: Bool = false
+    /// Whether the first look's glance (``CandidateIndex/SearchParameters/FirstLook/glanceCandidates``)
+    /// answered, reading the lists of the query's upright frame alone (then
+    /// ``answeredAtFirstLook`` is set too).
+    public var answeredAtGlance: Bool = false
     /// With ``ScanStrategy/firstStageOnly(_:)`` on an index with a first stage: the exact
     /// score of the best candidate (0 with none, also when below the minimum score), what the
     /// cascade compares with ``CandidateIndex/SearchParameters/unsureScores``; `nil` when
@@ -108,8 +112,9 @@ extension VisualIndex {
             let probeTable = firstStage.probeTable(for: query, minimumViewQuality: minimumViewQuality, using: isa)
             // Candidates scored down to the unsure range's start, so a best candidate within
             // it is seen even below `minimumScore`; an answer keeps only matches reaching that.
-            func scoreCandidates(_ parameters: CandidateIndex.SearchParameters) throws(VisualIndexDamage) -> (IndexSearchOutcome, best: Double) {
-                let landmarks = firstStage.candidates(for: probeTable, parameters: parameters, using: isa)
+            func scoreCandidates(_ parameters: CandidateIndex.SearchParameters,
+                                 table: CandidateIndex.ProbeTable? = nil) throws(VisualIndexDamage) -> (IndexSearchOutcome, best: Double) {
+                let landmarks = firstStage.candidates(for: table ?? probeTable, parameters: parameters, using: isa)
                 var outcome = try rescore(query, landmarks: landmarks, viewStarts: firstStage.viewStarts, scoring: scoring,
                                           minimumScore: min(minimumScore, unsure?.lowerBound ?? minimumScore), limit: limit)
                 let best = outcome.matches.first?.score ?? 0
@@ -118,15 +123,34 @@ extension VisualIndex {
             }
             var hopeless = false   // the first look scored under its scan-below score
             if let look = parameters.forFirstLook, let unsure, let firstLook = parameters.firstLook {
+                if firstLook.glanceCandidates > 0, let uprightFrame = probeTable.firstFullFrame {
+                    var glance = look
+                    glance.maximumCandidates = firstLook.glanceCandidates
+                    var (outcome, best) = try scoreCandidates(glance, table: uprightFrame)
+                    if best >= max(firstLook.glanceSureScore, unsure.upperBound) {
+                        outcome.answeredAtFirstLook = true
+                        outcome.answeredAtGlance = true
+                        if !cascade { outcome.firstStageBest = best }
+                        return outcome
+                    }
+                    staged += outcome.comparedPairs
+                    candidates += outcome.matches
+                }
                 var (outcome, best) = try scoreCandidates(look)
                 if !outcome.queryIsInformative || best >= max(firstLook.sureScore, unsure.upperBound) {
                     outcome.answeredAtFirstLook = outcome.queryIsInformative
+                    outcome.comparedPairs += staged
+                    if !candidates.isEmpty {
+                        // The glance's exact scores too: its cut may keep a landmark the first look's does not.
+                        outcome.matches = PartitionMatches.bestPerLandmark(outcome.matches + candidates, limit: limit)
+                    }
                     if !cascade { outcome.firstStageBest = best }
                     return outcome
                 }
                 hopeless = best < firstLook.scanBelow(forViews: viewCount) && unsure.contains(best)
                 if hopeless && !cascade {
                     // Nothing like the query here: the caller's cascade decides on every index's candidates.
+                    outcome.comparedPairs += staged
                     outcome.firstStageBest = best
                     return outcome
                 }

@@ -64,13 +64,14 @@ extension BenchSearchCommand {
             var answers: [[String]] = []
             // Searches the cascade sent to the exhaustive scan, of all those timed (a query
             // goes the same way every run).
-            var searches = 0, scannedWhole = 0, atFirstLook = 0
+            var searches = 0, scannedWhole = 0, atFirstLook = 0, atGlance = 0
             for set in sets.reversed() {
                 let (row, found) = try timer.timed("first stage, then exact scores, \(queries.count) real queries", set) { query in
                     let outcome = try index.search(query, minimumScore: threshold, threads: 1, using: set, strategy: .automatic(parameters))
                     searches += 1
                     if outcome.scannedEveryView { scannedWhole += 1 }
                     if outcome.answeredAtFirstLook { atFirstLook += 1 }
+                    if outcome.answeredAtGlance { atGlance += 1 }
                     return (outcome.matches.map(\.landmarkID), outcome.comparedPairs)
                 }
                 answers = found
@@ -89,6 +90,9 @@ extension BenchSearchCommand {
                 }
                 if parameters.unsureScores != nil, let look = parameters.firstLook {
                     try variant("cascade without the first look") { $0.firstLook = nil }
+                    if look.glanceCandidates > 0 {
+                        try variant("cascade without the first look's glance") { $0.firstLook?.glanceCandidates = 0 }
+                    }
                     if look.scanBelow(forViews: index.viewCount) > 0 {
                         try variant("cascade without the first look's scan-below") { $0.firstLook?.scanBelow = 0 }
                     } else if look.scanBelow > 0 {
@@ -121,7 +125,8 @@ extension BenchSearchCommand {
                     used.scanBelow = look.scanBelow(forViews: index.viewCount)
                     return used
                 },
-                answeredAtFirstLook: parameters.unsureScores == nil || parameters.firstLook == nil ? nil : Double(atFirstLook) / Double(max(searches, 1)))
+                answeredAtFirstLook: parameters.unsureScores == nil || parameters.firstLook == nil ? nil : Double(atFirstLook) / Double(max(searches, 1)),
+                answeredAtGlance: Double(atGlance) / Double(max(searches, 1)))
         }
         print(WireJSON.line(BenchmarkRecord(views: index.viewCount, landmarks: index.landmarkCount, indexBytes: index.bytesUsed,
                                             queries: queries.count, firstStage: firstStage, rows: rows)))

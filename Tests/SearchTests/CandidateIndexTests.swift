@@ -274,6 +274,50 @@ import InstructionSetTesting
         }
     }
 
+    @Test func aGlanceAnswersFromTheUprightFrameAloneWhenSureAndOtherwiseLeavesTheFirstLooksAnswer() async throws {
+        let (store, index, _, crops) = try await Self.sample()
+        let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))
+        // Whole catalog photos (what the glance is for) beside the crops and negatives.
+        var queries = crops
+        for landmark in try store.allLandmarks().prefix(6) {
+            queries.append(try ImageFingerprinter.query.fingerprint(file: try #require(landmark.referenceImages.first?.path)))
+        }
+        let without = CandidateIndex.SearchParameters(probes: 16, radius: 48, maximumCandidates: 64,
+                                                      firstLook: .init(probes: 4, maximumCandidates: 16, sureScore: 0.6))
+        var glancing = without
+        glancing.firstLook?.glanceCandidates = 4
+        // The glance's table is the first full-frame view's row of the query's table.
+        let table = staged.firstStage.map { $0.probeTable(for: queries[0], minimumViewQuality: index.minimumViewQuality) }
+        let upright = try #require(table?.firstFullFrame)
+        #expect(upright.codes == [try #require(table?.codes.first { $0.isFullFrame })] && upright.distances.count == upright.lists)
+        var atGlance = 0, notAtGlance = 0
+        for query in queries {
+            let exhaustive = try index.search(query, minimumScore: 0, strategy: .exhaustive)
+            let reference = Dictionary(uniqueKeysWithValues: exhaustive.matches.map { ($0.landmarkID, $0.score) })
+            let before = try staged.search(query, minimumScore: 0.4, strategy: .automatic(without))
+            let outcome = try staged.search(query, minimumScore: 0.4, strategy: .automatic(glancing))
+            // Every score is the exhaustive scan's, whichever stage answered.
+            for match in outcome.matches { #expect(reference[match.landmarkID] == match.score) }
+            if outcome.answeredAtGlance {
+                // Sure from one view's lists: fewer pairs than the first look it spared.
+                #expect(outcome.answeredAtFirstLook && !outcome.scannedEveryView)
+                #expect((outcome.matches.first?.score ?? 0) >= 0.6 && outcome.comparedPairs < before.comparedPairs)
+                #expect(outcome.matches.first?.landmarkID == before.matches.first?.landmarkID)
+                atGlance += 1
+            } else {
+                // Not sure: the search without a glance, its candidates merged in when the first
+                // look answers (exact scores, so never a worse page), its pairs counted.
+                #expect(outcome.answeredAtFirstLook == before.answeredAtFirstLook && outcome.scannedEveryView == before.scannedEveryView)
+                #expect(outcome.comparedPairs >= before.comparedPairs)
+                #expect(Set(before.matches).isSubset(of: Set(outcome.matches)))
+                #expect(outcome.matches.first?.landmarkID == before.matches.first?.landmarkID)
+                if !before.answeredAtFirstLook { #expect(outcome.matches == before.matches) }
+                notAtGlance += 1
+            }
+        }
+        #expect(atGlance >= 3 && notAtGlance >= 8, "both ways are taken: \(atGlance) sure at the glance, \(notAtGlance) not")
+    }
+
     @Test func aFirstLookThatFindsNothingLikeTheQueryScansEveryViewWithoutTheRestOfTheFirstStage() async throws {
         let (_, index, _, queries) = try await Self.sample()
         let staged = try #require(index.withFirstStage(try CandidateIndex.build(from: index, lists: 64)))

@@ -74,6 +74,10 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
         /// maximum candidates, sure score, scan-below score used at this catalog's size]`, and the share of queries (0…1)
         /// it answered; `nil` without one.
         public var firstLook: [Double]?, answeredAtFirstLook: Double?
+        /// The first look's glance (``CandidateIndex/SearchParameters/FirstLook/glanceCandidates``)
+        /// and the share of queries (0…1) it answered (within ``answeredAtFirstLook``); `nil`
+        /// without one.
+        public var glanceCandidates: Int?, answeredAtGlance: Double?
 
         enum CodingKeys: String, CodingKey {
             case lists, bytes, probes, radius
@@ -81,14 +85,17 @@ public struct BenchmarkRecord: Sendable, Hashable, Codable {
             case top1Agreement = "top_1_agreement", top10Agreement = "top_10_agreement"
             case unsureScores = "unsure_scores", scannedEveryView = "scanned_every_view"
             case firstLook = "first_look", answeredAtFirstLook = "answered_at_first_look"
+            case glanceCandidates = "glance_candidates", answeredAtGlance = "answered_at_glance"
         }
 
         /// Creates the first stage's figures.
         public init(lists: Int, bytes: Int, probes: Int, innerProbeFactor: Int, radius: Int, maximumCandidates: Int,
                     top1Agreement: Double, top10Agreement: Double, unsureScores: Range<Double>? = nil, scannedEveryView: Double? = nil,
-                    firstLook: CandidateIndex.SearchParameters.FirstLook? = nil, answeredAtFirstLook: Double? = nil) {
+                    firstLook: CandidateIndex.SearchParameters.FirstLook? = nil, answeredAtFirstLook: Double? = nil, answeredAtGlance: Double? = nil) {
             self.firstLook = firstLook.map { [Double($0.probes), Double($0.maximumCandidates), $0.sureScore, $0.scanBelow] }
             self.answeredAtFirstLook = answeredAtFirstLook.map { ($0 * 10_000).rounded() / 10_000 }
+            self.glanceCandidates = firstLook.flatMap { $0.glanceCandidates > 0 ? $0.glanceCandidates : nil }
+            self.answeredAtGlance = self.glanceCandidates == nil ? nil : answeredAtGlance.map { ($0 * 10_000).rounded() / 10_000 }
             self.unsureScores = unsureScores.map { [$0.lowerBound, $0.upperBound] }
             self.scannedEveryView = scannedEveryView.map { ($0 * 10_000).rounded() / 10_000 }
             self.lists = lists
