@@ -34,10 +34,12 @@ extension SQLiteEntityStore {
     /// generation, and a pass over every image (49 s at a million images) held every
     /// writer's WAL checkpoint behind its snapshot. A read-only catalog of an older schema
     /// (no such index) is scanned whole by the same statement.
+    /// The read runs on GRDB's queue, the calling task suspended (at a million images it
+    /// reads for seconds with a cold page cache); on a catalog in WAL mode, beside other reads.
     /// - Complexity: O(unsearchable images × log images), one read (O(images) without the index).
-    public func unsearchableCounts(minimumViewQuality: Int) throws(CatalogStoreError) -> UnsearchableCounts? {
+    public func unsearchableCounts(minimumViewQuality: Int) async throws(CatalogStoreError) -> UnsearchableCounts? {
         guard hasCopyKeys else { return nil }
-        return try read("counting unsearchable images") { db in
+        return try await readSuspending("counting unsearchable images") { db in
             // CROSS JOIN keeps SQLite's join order: from the quality index to the images.
             let row = try Row.fetchOne(db, sql: """
                 SELECT (SELECT count(*) FROM fingerprint f CROSS JOIN landmark_image i ON i.content_hash = f.content_hash

@@ -10,7 +10,10 @@ import GRDB
 /// file when missing and migrates it, in WAL mode (a `DatabasePool`: readers never block
 /// the writer). Opened ``AccessMode/readOnly`` (every other command) it never writes: it
 /// refuses a file that is missing, empty, another program's, or of a newer schema, and
-/// works on a file it may not write (mode 444, `chattr +i`, a read-only mount).
+/// works on a file it may not write (mode 444, `chattr +i`, a read-only mount). A catalog
+/// in WAL mode is read read-only through a pool of connections too, so that one long read
+/// (`glimpse serve` counting a million images' unsearchable ones) does not hold every
+/// other read (a search's entity lookups) behind it.
 ///
 /// Thread-safe; share one instance.
 public final class SQLiteEntityStore: EntityStore, Sendable {
@@ -121,14 +124,18 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
 
     /// Opens read-only, falling back to SQLite's `immutable` URI parameter when the
     /// read-only open fails for want of write access (WAL needs its `-shm` file).
-    private static func openReadOnly(_ path: String) throws(CatalogStoreError) -> (DatabaseQueue, Set<String>) {
+    private static func openReadOnly(_ path: String) throws(CatalogStoreError) -> (any DatabaseWriter, Set<String>) {
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.int64Value ?? -1
         if size == 0 { throw .notACatalog(path, reason: "the file is empty") }
         var firstError: any Error
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration(readonly: true))
-            let applied = try queue.read { db throws in try checkCatalog(db, path: path, allowEmpty: false) }
-            return (queue, applied)
+            // WAL mode (every catalog Glimpse writes): a pool of readers, which read side by
+            // side; another journal mode: one connection.
+            let reader: any DatabaseWriter = isInWALMode(path)
+                ? try DatabasePool(path: path, configuration: configuration(readonly: true))
+                : try DatabaseQueue(path: path, configuration: configuration(readonly: true))
+            let applied = try reader.read { db throws in try checkCatalog(db, path: path, allowEmpty: false) }
+            return (reader, applied)
         } catch let error as CatalogStoreError {
             throw error
         } catch {
@@ -157,6 +164,16 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
         } catch {
             throw openError(path, firstError)
         }
+    }
+
+    /// Whether the SQLite file at `path` is in WAL mode: its header's read and write
+    /// format versions (bytes 18 and 19) are 2. `false` for a file too short to tell or
+    /// that cannot be read (the open that follows names why). O(1): reads 20 bytes.
+    static func isInWALMode(_ path: String) -> Bool {
+        guard let file = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? file.close() }
+        guard let header = try? file.read(upToCount: 20), header.count == 20 else { return false }
+        return header[header.startIndex + 18] == 2 && header[header.startIndex + 19] == 2
     }
 
     /// Checks that `db` is a Glimpse catalog this build can read: Glimpse's tables, no
@@ -199,6 +216,15 @@ public final class SQLiteEntityStore: EntityStore, Sendable {
     /// Runs a read, mapping errors to ``CatalogStoreError``.
     func read<T>(_ operation: String, _ body: (Database) throws -> T) throws(CatalogStoreError) -> T {
         do { return try database.read(body) } catch let error as CatalogStoreError { throw error } catch {
+            throw .database("\(operation) in \(path)", reason: Self.message(error))
+        }
+    }
+
+    /// ``read(_:_:)`` without holding the calling thread: the read runs on GRDB's own queue
+    /// while the calling task is suspended (a long read must not occupy one of the few
+    /// threads that serve requests).
+    func readSuspending<T: Sendable>(_ operation: String, _ body: @escaping @Sendable (Database) throws -> T) async throws(CatalogStoreError) -> T {
+        do { return try await database.read(body) } catch let error as CatalogStoreError { throw error } catch {
             throw .database("\(operation) in \(path)", reason: Self.message(error))
         }
     }

@@ -1,6 +1,7 @@
 import Catalog
 import Fingerprints
 import Foundation
+import Synchronization
 import GRDB
 import Testing
 @testable import SQLiteStore
@@ -112,6 +113,46 @@ import Testing
         #expect(try bytes(path).isEmpty, "a read-only open wrote nothing")
         let store = try SQLiteEntityStore(path: path, mode: .readWrite)
         #expect(try store.catalogVersion().generation == 0)
+    }
+
+    /// `glimpse serve` opens its catalog read-only and counts the unsearchable images in
+    /// the background, one read of seconds at a million images: a search's entity reads
+    /// meanwhile are answered beside it, not after it.
+    @Test func aLongReadOfAReadOnlyCatalogDoesNotHoldTheOtherReads() throws {
+        let path = try scratchPath()
+        let version = try SQLiteEntityStore(path: path).catalogVersion()
+        let store = try SQLiteEntityStore(path: path, mode: .readOnly)
+        let entered = DispatchSemaphore(value: 0), release = DispatchSemaphore(value: 0), answered = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? store.read("holding a read") { _ in entered.signal(); release.wait() }
+        }.start()
+        entered.wait()
+        let read = Mutex<CatalogVersion?>(nil)
+        Thread {
+            read.withLock { $0 = try? store.catalogVersion() }
+            answered.signal()
+        }.start()
+        let inTime = answered.wait(timeout: .now() + 10) == .success
+        release.signal()
+        #expect(inTime, "the second read waited for the first")
+        if !inTime { _ = answered.wait(timeout: .now() + 10) }
+        #expect(read.withLock { $0 } == version)
+    }
+
+    /// A read-only catalog of another journal mode (an older Glimpse's, or copied by
+    /// another tool) is still read, through one connection.
+    @Test func aReadOnlyCatalogOutsideWALModeIsReadThroughOneConnection() throws {
+        let path = try scratchPath()
+        let version = try SQLiteEntityStore(path: path).catalogVersion()
+        #expect(SQLiteEntityStore.isInWALMode(path))
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { try $0.execute(sql: "PRAGMA journal_mode = DELETE") }
+        try queue.close()
+        #expect(!SQLiteEntityStore.isInWALMode(path))
+        let store = try SQLiteEntityStore(path: path, mode: .readOnly)
+        #expect(store.database is DatabaseQueue)
+        #expect(try store.catalogVersion() == version)
+        #expect(!SQLiteEntityStore.isInWALMode(path), "a read-only open changed nothing")
     }
 
     @Test func aMissingFileIsNotCreatedByAReadOnlyOpen() throws {

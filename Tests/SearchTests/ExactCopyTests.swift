@@ -37,7 +37,7 @@ import Testing
         let (store, report, _) = try await Self.indexed()
         #expect(report.added.count == 6 && report.failed.isEmpty)
         #expect(report.unsearchable == Self.unsearchable.map { Self.folder.appendingPathComponent($0 + ".png").path })
-        #expect(try store.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality) == UnsearchableCounts(images: 5, landmarks: 5))
+        #expect(try await store.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality) == UnsearchableCounts(images: 5, landmarks: 5))
         // A second run reads the qualities from the store: the same list, nothing decoded.
         let again = try await CatalogIndexer(store: store, fingerprinter: ImageFingerprinter.catalog).index(FolderCatalogSource(folderPath: Self.folder.path))
         #expect(again.unchanged.count == 6 && again.fingerprinted == 0 && again.unsearchable == report.unsearchable)
@@ -84,7 +84,7 @@ import Testing
         try await store.remove(EntityReference(kind: .landmark, id: "gravel"))
         let page = try await Self.page(query, bytes: Self.bytes("gravel"))
         #expect(page.items.isEmpty)
-        #expect(try store.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality) == UnsearchableCounts(images: 4, landmarks: 4))
+        #expect(try await store.unsearchableCounts(minimumViewQuality: FingerprintView.minimumSearchableQuality) == UnsearchableCounts(images: 4, landmarks: 4))
     }
 
     @Test func withoutACopyKeyAFlatImageMatchesNothing() async throws {
