@@ -12,7 +12,7 @@ extension CandidateIndex.SearchParameters {
     ///   counts), so the same part of the code space is read.
     /// - An entry budget (``entryBudget``): divided by `partitions`, rounded up (each list
     ///   holds the partition's share of the entries).
-    /// - Landmarks scored (``maximumCandidates``, the first look's): `2 × k / partitions`,
+    /// - Landmarks scored (``maximumCandidates``, the first look's and its glance's): `2 × k / partitions`,
     ///   rounded up, at most `k`: the whole catalog's `k` nearest landmarks fall into the
     ///   partitions about evenly (binomially: for k = 64 and 4 partitions, 16 ± 3.5 each),
     ///   so twice the even share keeps a partition's part of them.
@@ -33,6 +33,7 @@ extension CandidateIndex.SearchParameters {
         if var look = firstLook {
             look.probes = listsRead(look.probes)
             look.maximumCandidates = scored(look.maximumCandidates)
+            if look.glanceCandidates > 0 { look.glanceCandidates = scored(look.glanceCandidates) }
             share.firstLook = look
         }
         return share

@@ -13,18 +13,25 @@ public enum ScanStrategy: Sendable, Hashable {
     /// candidates together whether every view must be scanned
     /// (``CandidateIndex/SearchParameters/unsureScores``), as one index over the whole catalog decides on its own.
     case firstStageOnly(CandidateIndex.SearchParameters)
+    /// The first look alone, its glance included (``CandidateIndex/SearchParameters/firstLook``):
+    /// never the whole first stage nor every view (every view when the index has no first
+    /// stage); a glance sure of its answer ends it as in ``automatic(_:)``. The outcome's
+    /// ``IndexSearchOutcome/firstStageBest`` says how sure it is: the first round of the
+    /// cascade run across partitions (``forRound(_:)``). Parameters without a first look:
+    /// ``firstStageOnly(_:)``.
+    case firstLookOnly(CandidateIndex.SearchParameters)
 
     /// ``automatic(_:)`` with the default parameters.
     public static let `default` = ScanStrategy.automatic(CandidateIndex.SearchParameters())
 
     /// One round of the cascade run across the partitions of a catalog
-    /// (``PartitionScan``), for an ``automatic(_:)`` strategy: ``firstStageOnly(_:)`` with its
-    /// first look's parameters alone (``FirstStageRound/firstLook``; its whole first stage
-    /// when it has no first look) or its whole first stage without the first look
-    /// (``FirstStageRound/full``). Any other strategy unchanged. O(1).
+    /// (``PartitionScan``), for an ``automatic(_:)`` strategy: ``firstLookOnly(_:)``, its
+    /// glance and first look (``FirstStageRound/firstLook``; its whole first stage
+    /// when it has no first look), or ``firstStageOnly(_:)``, its whole first stage without
+    /// the first look (``FirstStageRound/full``). Any other strategy unchanged. O(1).
     public func forRound(_ round: FirstStageRound) -> ScanStrategy {
         guard case .automatic(var parameters) = self else { return self }
-        if round == .firstLook, let look = parameters.forFirstLook { return .firstStageOnly(look) }
+        if round == .firstLook, parameters.forFirstLook != nil { return .firstLookOnly(parameters) }
         parameters.firstLook = nil
         return .firstStageOnly(parameters)
     }
@@ -40,6 +47,7 @@ public enum ScanStrategy: Sendable, Hashable {
         return switch self {
         case .automatic(let parameters): .automatic(parameters.share(ofPartitions: partitions, lists: lists, views: views))
         case .firstStageOnly(let parameters): .firstStageOnly(parameters.share(ofPartitions: partitions, lists: lists, views: views))
+        case .firstLookOnly(let parameters): .firstLookOnly(parameters.share(ofPartitions: partitions, lists: lists, views: views))
         case .exhaustive: .exhaustive
         }
     }

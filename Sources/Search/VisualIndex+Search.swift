@@ -88,7 +88,8 @@ extension VisualIndex {
     ///     otherwise every view is scanned. With ``ScanStrategy/firstStageOnly(_:)`` the
     ///     same stages run but the last (every view) never does: the answer is the
     ///     candidates', and ``IndexSearchOutcome/firstStageBest`` holds the best candidate's
-    ///     score for the caller's own cascade (an index without a first stage scans every view).
+    ///     score for the caller's own cascade (an index without a first stage scans every view);
+    ///     with ``ScanStrategy/firstLookOnly(_:)``, only the glance and the first look run.
     /// - Throws: ``VisualIndexDamage`` when the index is a mapped snapshot and a block the
     ///   search read does not match its checksum (never for an index built in memory).
     /// - Complexity: O(views × full-frame query codes + full views × other query codes)
@@ -101,10 +102,11 @@ extension VisualIndex {
     ) throws(VisualIndexDamage) -> IndexSearchOutcome {
         var staged = 0   // pairs compared by the stages that did not answer
         var candidates: [LandmarkMatch] = []   // their matches (exact scores), kept if the scan is cut
-        let (chosen, cascade): (CandidateIndex.SearchParameters?, Bool) = switch strategy {
-        case .automatic(let parameters): (parameters, true)
-        case .firstStageOnly(let parameters): (parameters, false)
-        case .exhaustive: (nil, true)
+        let (chosen, cascade, lookOnly): (CandidateIndex.SearchParameters?, Bool, Bool) = switch strategy {
+        case .automatic(let parameters): (parameters, true, false)
+        case .firstStageOnly(let parameters): (parameters, false, false)
+        case .firstLookOnly(let parameters): (parameters, false, true)
+        case .exhaustive: (nil, true, false)
         }
         if let parameters = chosen, let firstStage {
             let unsure = parameters.unsureScores
@@ -137,8 +139,8 @@ extension VisualIndex {
                     candidates += outcome.matches
                 }
                 var (outcome, best) = try scoreCandidates(look)
-                if !outcome.queryIsInformative || best >= max(firstLook.sureScore, unsure.upperBound) {
-                    outcome.answeredAtFirstLook = outcome.queryIsInformative
+                if !outcome.queryIsInformative || lookOnly || best >= max(firstLook.sureScore, unsure.upperBound) {
+                    outcome.answeredAtFirstLook = outcome.queryIsInformative && best >= max(firstLook.sureScore, unsure.upperBound)
                     outcome.comparedPairs += staged
                     if !candidates.isEmpty {
                         // The glance's exact scores too: its cut may keep a landmark the first look's does not.

@@ -298,6 +298,16 @@ import InstructionSetTesting
             let outcome = try staged.search(query, minimumScore: 0.4, strategy: .automatic(glancing))
             // Every score is the exhaustive scan's, whichever stage answered.
             for match in outcome.matches { #expect(reference[match.landmarkID] == match.score) }
+            // The first round of the cascade across partitions: the glance and the first look,
+            // the search's own answer when either is sure, never more than the first look.
+            let round = try staged.search(query, minimumScore: 0.4, strategy: ScanStrategy.automatic(glancing).forRound(.firstLook))
+            #expect(!round.scannedEveryView && round.firstStageBest != nil && round.answeredAtGlance == outcome.answeredAtGlance)
+            if outcome.answeredAtFirstLook {
+                #expect(round.answeredAtFirstLook && round.matches == outcome.matches && round.comparedPairs == outcome.comparedPairs)
+            } else {
+                #expect(!round.answeredAtFirstLook && round.comparedPairs <= outcome.comparedPairs)
+                for match in round.matches { #expect(reference[match.landmarkID] == match.score) }
+            }
             if outcome.answeredAtGlance {
                 // Sure from one view's lists: fewer pairs than the first look it spared.
                 #expect(outcome.answeredAtFirstLook && !outcome.scannedEveryView)
@@ -397,7 +407,7 @@ import InstructionSetTesting
         #expect(sure >= 1 && unsureCount >= 1, "both ways are taken: \(sure) sure, \(unsureCount) unsure")
         // The rounds of the cascade run across partitions: the first look alone, then the
         // whole first stage without it.
-        #expect(ScanStrategy.automatic(parameters).forRound(.firstLook) == .firstStageOnly(try #require(parameters.forFirstLook)))
+        #expect(ScanStrategy.automatic(parameters).forRound(.firstLook) == .firstLookOnly(parameters))
         var full = parameters
         full.firstLook = nil
         #expect(ScanStrategy.automatic(parameters).forRound(.full) == .firstStageOnly(full))

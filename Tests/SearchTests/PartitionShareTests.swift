@@ -15,6 +15,7 @@ import Testing
         let share = defaults.share(ofPartitions: 4, lists: lists, views: views)
         #expect(share.probes == 64 && share.maximumCandidates == 512)
         #expect(share.firstLook?.probes == 4 && share.firstLook?.maximumCandidates == 32)
+        #expect(share.firstLook?.glanceCandidates == 32 && share.firstLook?.glanceSureScore == defaults.firstLook?.glanceSureScore)
         #expect(share.radius == defaults.radius && share.innerProbeFactor == defaults.innerProbeFactor)
         #expect(share.unsureScores == defaults.unsureScores)
         #expect(share.firstLook?.sureScore == defaults.firstLook?.sureScore && share.firstLook?.scanBelow == defaults.firstLook?.scanBelow)
@@ -38,6 +39,7 @@ import Testing
         let share = tiny.share(ofPartitions: 16, lists: 1_024, views: 1_000_000)
         #expect(share.probes == 1 && share.maximumCandidates == 1 && share.entryBudget == 1)
         #expect(share.firstLook?.probes == 1 && share.firstLook?.maximumCandidates == 1)
+        #expect(share.firstLook?.glanceCandidates == 0, "no glance stays none")
         #expect(CandidateIndex.SearchParameters(entryBudget: 100_000).share(ofPartitions: 4, lists: 64, views: 10).entryBudget == 25_000)
     }
 
