@@ -221,7 +221,9 @@ public struct CandidateIndex: Sendable {
 
     /// A query's informative views with their distance to every centroid and, per view, how
     /// many centroids sit at each distance: what choosing any number of lists needs, computed
-    /// once per search for its first look and its whole first stage.
+    /// once per search for its first look and its whole first stage (a glance makes one of
+    /// the upright frame alone first, and the search the whole table only when the glance is
+    /// not sure: a table row is the same whichever table holds it).
     public struct ProbeTable: Sendable {
         /// The query views, in query order.
         public let codes: [QueryCode]
@@ -231,15 +233,6 @@ public struct CandidateIndex: Sendable {
         let distances: [UInt8]
         /// Per view, the number of centroids at each distance 0…128, view after view.
         let histograms: [UInt32]
-
-        /// The table of the first full-frame view alone (a query's upright frame when it is
-        /// informative), what the first look's glance reads; `nil` when no view is a full
-        /// frame. O(lists).
-        var firstFullFrame: ProbeTable? {
-            guard let v = codes.firstIndex(where: \.isFullFrame) else { return nil }
-            return ProbeTable(codes: [codes[v]], lists: lists, distances: Array(distances[v * lists ..< (v + 1) * lists]),
-                              histograms: Array(histograms[129 * v ..< 129 * (v + 1)]))
-        }
     }
 
     /// The ``ProbeTable`` of `queryCodes`: their distances to every centroid (the SIMD kernel
@@ -265,8 +258,15 @@ public struct CandidateIndex: Sendable {
     /// The ``ProbeTable`` of `query`'s views of at least `minimumViewQuality`.
     /// - Complexity: O(views × lists).
     public func probeTable(for query: Fingerprint, minimumViewQuality: Int, using isa: InstructionSet = .best) -> ProbeTable {
-        probeTable(for: query.views.filter { $0.quality >= minimumViewQuality }
-            .map { QueryCode(code: CandidateCode(pHash: $0.pHash, dHash: $0.dHash), isFullFrame: $0.region == .full) }, using: isa)
+        probeTable(for: Self.queryCodes(of: query, minimumViewQuality: minimumViewQuality), using: isa)
+    }
+
+    /// The codes the first stage reads for `query`: its views of at least
+    /// `minimumViewQuality`, in query order (the upright full frame first when it is one of
+    /// them). O(views).
+    public static func queryCodes(of query: Fingerprint, minimumViewQuality: Int) -> [QueryCode] {
+        query.views.filter { $0.quality >= minimumViewQuality }
+            .map { QueryCode(code: CandidateCode(pHash: $0.pHash, dHash: $0.dHash), isFullFrame: $0.region == .full) }
     }
 
     /// One informative query view as the first stage reads it.

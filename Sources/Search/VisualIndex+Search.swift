@@ -110,13 +110,21 @@ extension VisualIndex {
         }
         if let parameters = chosen, let firstStage {
             let unsure = parameters.unsureScores
-            // The query's centroid distances, read by the first look and the whole first stage.
-            let probeTable = firstStage.probeTable(for: query, minimumViewQuality: minimumViewQuality, using: isa)
+            let queryCodes = CandidateIndex.queryCodes(of: query, minimumViewQuality: minimumViewQuality)
+            // The query's centroid distances, read by the first look and the whole first stage;
+            // made once, after the glance (which makes its one view's row alone).
+            var wholeTable: CandidateIndex.ProbeTable?
+            func probeTable() -> CandidateIndex.ProbeTable {
+                if let wholeTable { return wholeTable }
+                let table = firstStage.probeTable(for: queryCodes, using: isa)
+                wholeTable = table
+                return table
+            }
             // Candidates scored down to the unsure range's start, so a best candidate within
             // it is seen even below `minimumScore`; an answer keeps only matches reaching that.
             func scoreCandidates(_ parameters: CandidateIndex.SearchParameters,
                                  table: CandidateIndex.ProbeTable? = nil) throws(VisualIndexDamage) -> (IndexSearchOutcome, best: Double) {
-                let landmarks = firstStage.candidates(for: table ?? probeTable, parameters: parameters, using: isa)
+                let landmarks = firstStage.candidates(for: table ?? probeTable(), parameters: parameters, using: isa)
                 var outcome = try rescore(query, landmarks: landmarks, viewStarts: firstStage.viewStarts, scoring: scoring,
                                           minimumScore: min(minimumScore, unsure?.lowerBound ?? minimumScore), limit: limit)
                 let best = outcome.matches.first?.score ?? 0
@@ -125,10 +133,11 @@ extension VisualIndex {
             }
             var hopeless = false   // the first look scored under its scan-below score
             if let look = parameters.forFirstLook, let unsure, let firstLook = parameters.firstLook {
-                if firstLook.glanceCandidates > 0, let uprightFrame = probeTable.firstFullFrame {
+                if firstLook.glanceCandidates > 0, let upright = queryCodes.first(where: \.isFullFrame) {
+                    // The first informative full frame: the upright one when it is informative.
                     var glance = look
                     glance.maximumCandidates = firstLook.glanceCandidates
-                    var (outcome, best) = try scoreCandidates(glance, table: uprightFrame)
+                    var (outcome, best) = try scoreCandidates(glance, table: firstStage.probeTable(for: [upright], using: isa))
                     if best >= max(firstLook.glanceSureScore, unsure.upperBound) {
                         outcome.answeredAtFirstLook = true
                         outcome.answeredAtGlance = true

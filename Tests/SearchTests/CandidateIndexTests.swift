@@ -286,10 +286,13 @@ import InstructionSetTesting
                                                       firstLook: .init(probes: 4, maximumCandidates: 16, sureScore: 0.6))
         var glancing = without
         glancing.firstLook?.glanceCandidates = 4
-        // The glance's table is the first full-frame view's row of the query's table.
-        let table = staged.firstStage.map { $0.probeTable(for: queries[0], minimumViewQuality: index.minimumViewQuality) }
-        let upright = try #require(table?.firstFullFrame)
-        #expect(upright.codes == [try #require(table?.codes.first { $0.isFullFrame })] && upright.distances.count == upright.lists)
+        // The glance's table (the first full-frame view's alone) is that view's row of the query's whole table.
+        let firstStage = try #require(staged.firstStage)
+        let table = firstStage.probeTable(for: queries[0], minimumViewQuality: index.minimumViewQuality)
+        let v = try #require(table.codes.firstIndex { $0.isFullFrame })
+        let upright = firstStage.probeTable(for: [table.codes[v]])
+        #expect(upright.distances == Array(table.distances[v * table.lists ..< (v + 1) * table.lists]))
+        #expect(upright.histograms == Array(table.histograms[129 * v ..< 129 * (v + 1)]))
         var atGlance = 0, notAtGlance = 0
         for query in queries {
             let exhaustive = try index.search(query, minimumScore: 0, strategy: .exhaustive)
