@@ -56,7 +56,8 @@ public enum ScanStrategy: Sendable, Hashable {
 /// Which part of its first stage a partition searches in one round of the cascade run
 /// across partitions (``PartitionScan/firstStage(_:of:)``).
 public enum FirstStageRound: String, Sendable, Hashable, Codable {
-    /// The first look (``CandidateIndex/SearchParameters/firstLook``): few lists, few candidates.
+    /// The first look (``CandidateIndex/SearchParameters/firstLook``), its glance first: few
+    /// lists, few candidates (``ScanStrategy/firstLookOnly(_:)``).
     case firstLook = "first_look"
     /// Every list the parameters read, without a first look.
     case full
