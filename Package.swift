@@ -190,6 +190,7 @@ let package = Package(
             dependencies: [
                 "PixelBuffers", "Fingerprints", "Catalog", "Search", "Rendering", "Server", "CatalogStores", "SQLiteStore", "PostgresTestSupport",
                 "GlimpseProcessTesting", "GlimpseAPITypes", "GoldenFiles",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "OpenAPIRuntime", package: "swift-openapi-runtime"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
