@@ -40,16 +40,18 @@ extension SQLiteEntityStore {
     public func unsearchableCounts(minimumViewQuality: Int) async throws(CatalogStoreError) -> UnsearchableCounts? {
         guard hasCopyKeys else { return nil }
         return try await readSuspending("counting unsearchable images") { db in
-            // CROSS JOIN keeps SQLite's join order: from the quality index to the images.
+            // CROSS JOIN keeps SQLite's join order: from the quality index to the images. The
+            // live unsearchable images are gathered once (MATERIALIZED), counted, and their
+            // landmarks checked once each for a searchable image.
             let row = try Row.fetchOne(db, sql: """
-                SELECT (SELECT count(*) FROM fingerprint f CROSS JOIN landmark_image i ON i.content_hash = f.content_hash
-                        CROSS JOIN landmark l ON l.id = i.landmark_id
-                        WHERE f.whole_quality < ?1 AND l.removal_id IS NULL) AS images,
-                       (SELECT count(DISTINCT i.landmark_id) FROM fingerprint f CROSS JOIN landmark_image i ON i.content_hash = f.content_hash
-                        CROSS JOIN landmark l ON l.id = i.landmark_id
-                        WHERE f.whole_quality < ?1 AND l.removal_id IS NULL
-                          AND NOT EXISTS (SELECT 1 FROM landmark_image j JOIN fingerprint g ON g.content_hash = j.content_hash
-                                          WHERE j.landmark_id = i.landmark_id AND g.whole_quality >= ?1)) AS landmarks
+                WITH flat(landmark_id) AS MATERIALIZED (
+                    SELECT i.landmark_id FROM fingerprint f CROSS JOIN landmark_image i ON i.content_hash = f.content_hash
+                    CROSS JOIN landmark l ON l.id = i.landmark_id
+                    WHERE f.whole_quality < ?1 AND l.removal_id IS NULL)
+                SELECT (SELECT count(*) FROM flat) AS images,
+                       (SELECT count(*) FROM (SELECT DISTINCT landmark_id FROM flat) d
+                        WHERE NOT EXISTS (SELECT 1 FROM landmark_image j JOIN fingerprint g ON g.content_hash = j.content_hash
+                                          WHERE j.landmark_id = d.landmark_id AND g.whole_quality >= ?1)) AS landmarks
                 """, arguments: [minimumViewQuality])
             return UnsearchableCounts(images: row?["images"] ?? 0, landmarks: row?["landmarks"] ?? 0)
         }
