@@ -148,8 +148,9 @@ extension VisualIndex {
                     candidates += outcome.matches
                 }
                 var (outcome, best) = try scoreCandidates(look)
-                if !outcome.queryIsInformative || lookOnly || best >= max(firstLook.sureScore, unsure.upperBound) {
-                    outcome.answeredAtFirstLook = outcome.queryIsInformative && best >= max(firstLook.sureScore, unsure.upperBound)
+                let sure = best >= max(firstLook.sureScore, unsure.upperBound)
+                if !outcome.queryIsInformative || lookOnly || sure {
+                    outcome.answeredAtFirstLook = outcome.queryIsInformative && sure
                     outcome.comparedPairs += staged
                     if !candidates.isEmpty {
                         // The glance's exact scores too: its cut may keep a landmark the first look's does not.
