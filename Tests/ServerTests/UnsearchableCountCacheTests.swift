@@ -1,5 +1,6 @@
 import Catalog
 import Foundation
+import GlimpseProcessTesting
 import GRDB
 @testable import Server
 @testable import SQLiteStore
@@ -10,9 +11,7 @@ import Testing
     /// A catalog of `images` landmarks whose one image each has no searchable view (whole
     /// quality 0): what makes the count read for a while, as at a million crops.
     func flatCatalog(images: Int) throws -> SQLiteEntityStore {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("glimpse-unsearchable-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let store = try SQLiteEntityStore(path: folder.appendingPathComponent("catalog.sqlite").path)
+        let store = try SQLiteEntityStore(path: GlimpseExecutable.scratchFolder("unsearchable") + "/catalog.sqlite")
         try store.database.write { db in
             for n in 0..<images {
                 let id = "flat-\(n)", hash = String(format: "%064x", n)
