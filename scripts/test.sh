@@ -115,13 +115,12 @@ mark "index-memory --quick"
 bash benchmarks/index-memory.sh --quick --glimpse "$release"
 mark "scale --quick"
 # The scale benchmark on 3,000 crops of one wallpaper package (downloaded, not installed;
-# about 30 s), so the catalog generator and the real-query search rows cannot rot.
+# about a minute), so the catalog generator, the real-query search rows and the goals table
+# cannot rot; it runs benchmarks/live-add.sh --quick too (a running replica on that catalog,
+# 100 images added with glimpse index --add, served without a rebuild).
 bash benchmarks/scale.sh --quick --glimpse "$release"
-mark "live-add --quick"
-# A running replica on that catalog, 100 images added with glimpse index --add: served
-# without a rebuild, the snapshot kept as the base (about 30 s).
-bash benchmarks/live-add.sh --quick --glimpse "$release"
-# The same on a PostgreSQL copy in a throwaway cluster, the replica mapping its own
+mark "live-add --quick --postgres"
+# Live additions on a PostgreSQL copy in a throwaway cluster, the replica mapping its own
 # --snapshot (about a minute: the crops are fingerprinted again).
 bash benchmarks/live-add.sh --quick --postgres --glimpse "$release"
 mark "first-stage-crossover --quick"

@@ -9,6 +9,11 @@ public struct FirstStageAgreement: Sendable, Hashable, Codable {
         case queries
         case top1 = "top_1"
         case top10 = "top_10"
+        case recallAt1 = "recall_at_1"
+        case exhaustiveRecallAt1 = "exhaustive_recall_at_1"
+        case negatives
+        case falsePositives = "false_positives"
+        case exhaustiveFalsePositives = "exhaustive_false_positives"
         case rows
     }
 
@@ -19,6 +24,18 @@ public struct FirstStageAgreement: Sendable, Hashable, Codable {
     /// Share of the exhaustive scan's top-10 landmarks (summed over queries) that the first
     /// stage's top 10 holds too; 1 when the exhaustive scan found nothing at all.
     public var top10: Double
+    /// Recall@1 of the positive queries compared (all transformations), through the first
+    /// stage: its first landmark at the no-match threshold is the expected one.
+    public var recallAt1: Double
+    /// The same for the exhaustive scan's answers.
+    public var exhaustiveRecallAt1: Double
+    /// Negative queries compared (images in no catalog, under every transformation).
+    public var negatives: Int
+    /// Negatives the first stage answered with a landmark at the no-match threshold.
+    public var falsePositives: Int
+    /// Negatives the exhaustive scan answered with a landmark at the no-match threshold:
+    /// the same figure as `glimpse eval --exact`'s false-positive rate, from this run.
+    public var exhaustiveFalsePositives: Int
     /// Per transformation: recall@1 through the first stage and through the exhaustive scan.
     public var rows: [Row]
 
@@ -58,6 +75,13 @@ public struct FirstStageAgreement: Sendable, Hashable, Codable {
         }
         top1 = Double(sameFirst) / Double(compared.count)
         top10 = reference == 0 ? 1 : Double(kept) / Double(reference)
+        let positives = compared.filter { $0.expectedID != nil }, negativeOutcomes = compared.filter { $0.expectedID == nil }
+        let positiveCount = Double(max(1, positives.count))
+        recallAt1 = Double(positives.filter { $0.rankedIDs.first == $0.expectedID }.count) / positiveCount
+        exhaustiveRecallAt1 = Double(positives.filter { $0.exhaustiveIDs?.first == $0.expectedID }.count) / positiveCount
+        negatives = negativeOutcomes.count
+        falsePositives = negativeOutcomes.filter { !$0.rankedIDs.isEmpty }.count
+        exhaustiveFalsePositives = negativeOutcomes.filter { !($0.exhaustiveIDs ?? []).isEmpty }.count
         rows = transformations.compactMap { name in
             let mine = compared.filter { $0.transformation == name && $0.expectedID != nil }
             guard !mine.isEmpty else { return nil }
@@ -72,7 +96,8 @@ public struct FirstStageAgreement: Sendable, Hashable, Codable {
     public var table: String {
         func f(_ v: Double) -> String { String(format: "%.3f", v) }
         var lines = ["First stage against the exhaustive scan (\(queries) queries, answers at the no-match threshold): "
-            + "top-1 agreement \(f(top1)), top-10 agreement \(f(top10)).", "",
+            + "top-1 agreement \(f(top1)), top-10 agreement \(f(top10)); recall@1 \(f(recallAt1)) against \(f(exhaustiveRecallAt1)); "
+            + "false positives \(falsePositives) against \(exhaustiveFalsePositives) of \(negatives) negatives.", "",
             "| transformation | queries | recall@1 first stage | recall@1 exhaustive |", "| --- | ---: | ---: | ---: |"]
         for row in rows { lines.append("| \(row.transformation) | \(row.queries) | \(f(row.recallAt1)) | \(f(row.exhaustiveRecallAt1)) |") }
         return lines.joined(separator: "\n")
