@@ -164,8 +164,8 @@ print("%.4f" % a["recall_at_1"])
 print(share(a["exhaustive_false_positives"]))
 print(share(a["false_positives"]))
 print("%.4f / %.3f" % (a["top_1"], a["top_10"]))
-points, name = max(((100 * (r["exhaustive_recall_at_1"] - r["recall_at_1"]), r["transformation"]) for r in a["rows"]), default=(0.0, "none"))
-print("%.2f %s" % (points, name))
+points, name = max(((100 * (r["exhaustive_recall_at_1"] - r["recall_at_1"]), r["transformation"]) for r in a["rows"]), default=(0.0, ""))
+print("%.2f %s" % (points, name if points > 0 else "none: equal or above on every one"))
 PY
 )
 # glimpse serve on the catalog: cold start to /readyz (snapshot and first stage mapped), then
